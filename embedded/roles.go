@@ -1,0 +1,99 @@
+package embedded
+
+import (
+	"github.com/nats-io/jwt/v2"
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Role is one kind of client the shim lets in. Each role is a NATS user with
+// the least subject permissions it needs and the one connection type it may
+// use (SPEC section 2, "Who connects").
+type Role string
+
+// The roles.
+const (
+	// RoleDaemon is the daemon's own consumers, in-process only.
+	RoleDaemon Role = "daemon"
+	// RoleCLI is the local user's command-line tool, over TCP on 127.0.0.1.
+	RoleCLI Role = "cli"
+	// RoleExtension is the browser extension, over the local WebSocket.
+	RoleExtension Role = "extension"
+	// RolePlatform is the remote platform, over a leafnode link only.
+	RolePlatform Role = "platform"
+)
+
+// Accounts. The platform lives in its own account, which sees nothing of the
+// shim's but the ops service imported into it.
+const (
+	AccountShim     = "SHIM"
+	AccountPlatform = "PLATFORM"
+)
+
+// ExtensionSubjectPrefix is the only subject space the extension may publish
+// to; the daemon's browser source reads it, seals it and writes CAPTURE.
+const ExtensionSubjectPrefix = "ingest.chrome"
+
+// ExtensionInboxPrefix is the extension's private inbox prefix, so its
+// subscriptions never see replies meant for the CLI.
+const ExtensionInboxPrefix = "_INBOX_ext"
+
+// LocalSubjectPrefix is for requests only the local user may make (status,
+// consent approval); the platform's account cannot reach it.
+const LocalSubjectPrefix = "local"
+
+// cliReadOnlyJS are the JetStream API calls the CLI may make: read streams
+// and consumers, never create, change, purge or delete a stream.
+var cliReadOnlyJS = []string{
+	"$JS.API.INFO",
+	"$JS.API.STREAM.NAMES",
+	"$JS.API.STREAM.LIST",
+	"$JS.API.STREAM.INFO.*",
+	"$JS.API.STREAM.MSG.GET.*",
+	"$JS.API.DIRECT.GET.>",
+	"$JS.API.CONSUMER.>",
+	"$JS.ACK.>",
+	"$JS.FC.>",
+}
+
+// permissions returns the subject permissions of role on the shim whose
+// machine id is machineID.
+func permissions(role Role, machineID string) *server.Permissions {
+	ops := "shim." + machineID + ".ops"
+	switch role {
+	case RoleDaemon:
+		return &server.Permissions{
+			// Only the extension speaks on its ingest subjects: the daemon
+			// reads them and must not be able to forge them.
+			Publish:   &server.SubjectPermission{Allow: []string{">"}, Deny: []string{ExtensionSubjectPrefix + ".>"}},
+			Subscribe: &server.SubjectPermission{Allow: []string{">"}},
+		}
+	case RoleCLI:
+		return &server.Permissions{
+			Publish: &server.SubjectPermission{Allow: append([]string{
+				ops, LocalSubjectPrefix + ".>", "run.>",
+			}, cliReadOnlyJS...)},
+			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "rec.*.live"}},
+		}
+	case RoleExtension:
+		return &server.Permissions{
+			Publish:   &server.SubjectPermission{Allow: []string{ExtensionSubjectPrefix + ".>"}},
+			Subscribe: &server.SubjectPermission{Allow: []string{ExtensionInboxPrefix + ".>"}},
+		}
+	}
+	return &server.Permissions{
+		Publish:   &server.SubjectPermission{Deny: []string{">"}},
+		Subscribe: &server.SubjectPermission{Deny: []string{">"}},
+	}
+}
+
+// connectionType is the only way each client role may connect.
+func connectionType(role Role) string {
+	switch role {
+	case RoleDaemon:
+		return jwt.ConnectionTypeInProcess
+	case RoleExtension:
+		return jwt.ConnectionTypeWebsocket
+	default:
+		return jwt.ConnectionTypeStandard
+	}
+}

@@ -1,0 +1,112 @@
+package events
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// SchemaError says which field of a step or recording is wrong and how. It
+// never carries a field's value: values may be secrets.
+type SchemaError struct {
+	Field   string // a JSON path such as "steps[3].enrichment.kind"
+	Problem string
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("invalid %s: %s", e.Field, e.Problem)
+}
+
+// Validate checks that a step obeys the schema: known actor, verb, outcome,
+// enrichment kind, selector strategies and value type; a cursor of two
+// coordinates; and no value on a secret.
+func (s *Step) Validate() error {
+	return s.validate("step")
+}
+
+func (s *Step) validate(at string) error {
+	if err := oneOf(at+".actor", s.Actor, actors); err != nil {
+		return err
+	}
+	if err := oneOf(at+".action", s.Action, actions); err != nil {
+		return err
+	}
+	if err := oneOf(at+".outcome", s.Outcome, outcomes); err != nil {
+		return err
+	}
+	if !finite(s.TS) || s.TS < 0 {
+		return &SchemaError{at + ".ts", "must be a non-negative number of seconds since the epoch"}
+	}
+	if len(s.Cursor) != 2 {
+		return &SchemaError{at + ".cursor", fmt.Sprintf("must hold exactly two coordinates [x, y], has %d", len(s.Cursor))}
+	}
+	if e := s.Enrichment; e != nil {
+		if err := oneOf(at+".enrichment.kind", e.Kind, kinds); err != nil {
+			return err
+		}
+		for i, sel := range e.Selectors {
+			field := fmt.Sprintf("%s.enrichment.selectors[%d]", at, i)
+			if err := oneOf(field+".strategy", sel.Strategy, strategies); err != nil {
+				return err
+			}
+			if sel.Value == "" {
+				return &SchemaError{field + ".value", "must not be empty"}
+			}
+		}
+	}
+	if v := s.Value; v != nil {
+		if err := oneOf(at+".value.type", v.Type, valueTypes); err != nil {
+			return err
+		}
+		if v.Type == ValueSecret && v.Raw != "" {
+			return &SchemaError{at + ".value.raw", "a secret carries no value past the capture source"}
+		}
+	}
+	return nil
+}
+
+// Validate checks a whole recording: its identity, version, and every step,
+// whose sequence numbers must strictly increase.
+func (r *Recording) Validate() error {
+	if !strings.HasPrefix(r.RecordingID, "rec_") || len(r.RecordingID) == len("rec_") {
+		return &SchemaError{"recording_id", `must look like "rec_<uuid>"`}
+	}
+	if major, _, _ := strings.Cut(r.Version, "."); major != "1" {
+		return &SchemaError{"version", fmt.Sprintf("%s is not a 1.x schema this build reads", quoteShort(r.Version))}
+	}
+	if !finite(r.CreatedAt) || r.CreatedAt < 0 {
+		return &SchemaError{"created_at", "must be a non-negative number of seconds since the epoch"}
+	}
+	for i := range r.Steps {
+		at := fmt.Sprintf("steps[%d]", i)
+		if err := r.Steps[i].validate(at); err != nil {
+			return err
+		}
+		if i > 0 && r.Steps[i].Seq <= r.Steps[i-1].Seq {
+			return &SchemaError{at + ".seq", "sequence numbers must strictly increase"}
+		}
+	}
+	return nil
+}
+
+func oneOf(field, got string, allowed map[string]bool) error {
+	if allowed[got] {
+		return nil
+	}
+	if got == "" {
+		return &SchemaError{field, "is missing"}
+	}
+	return &SchemaError{field, fmt.Sprintf("%s is not one of the schema's values", quoteShort(got))}
+}
+
+// quoteShort quotes an enumerated field's bad value for an error message,
+// cut short so a misplaced payload cannot ride along in it.
+func quoteShort(s string) string {
+	const max = 24
+	if len(s) > max {
+		return fmt.Sprintf("%q...", s[:max])
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
