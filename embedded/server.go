@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // ErrNotReady is returned when the server does not accept connections in time.
@@ -148,11 +149,15 @@ func (s *Server) start(cfg Config, log *slog.Logger) error {
 func buildOptions(cfg Config, passwords map[Role]string, gateOrigin string) (*server.Options, error) {
 	shim := server.NewAccount(AccountShim)
 	platform := server.NewAccount(AccountPlatform)
+	hashes, err := hashPasswords(passwords)
+	if err != nil {
+		return nil, err
+	}
 	var users []*server.User
 	for _, role := range []Role{RoleDaemon, RoleCLI, RoleExtension} {
 		users = append(users, &server.User{
 			Username:               string(role),
-			Password:               passwords[role],
+			Password:               hashes[role],
 			Account:                shim,
 			Permissions:            permissions(role, cfg.MachineID),
 			AllowedConnectionTypes: map[string]struct{}{connectionType(role): {}},
@@ -194,7 +199,7 @@ func buildOptions(cfg Config, passwords map[Role]string, gateOrigin string) (*se
 		opts.LeafNode.Host, opts.LeafNode.Port = host, port
 		opts.LeafNode.Users = []*server.User{{
 			Username: string(RolePlatform),
-			Password: passwords[RolePlatform],
+			Password: hashes[RolePlatform],
 			Account:  platform,
 		}}
 	}
@@ -287,6 +292,21 @@ func fillPasswords(given map[Role]string) (map[Role]string, error) {
 			return nil, err
 		}
 		out[role] = pw
+	}
+	return out, nil
+}
+
+// hashPasswords gives the server bcrypt hashes, so the secrets themselves are
+// kept only by the clients that use them. The secrets are 256 random bits, so
+// the minimum cost loses nothing and keeps a connect under a millisecond.
+func hashPasswords(passwords map[Role]string) (map[Role]string, error) {
+	out := make(map[Role]string, len(passwords))
+	for role, pw := range passwords {
+		h, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.MinCost)
+		if err != nil {
+			return nil, fmt.Errorf("embedded: hash %s secret: %w", role, err)
+		}
+		out[role] = string(h)
 	}
 	return out, nil
 }

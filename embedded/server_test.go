@@ -87,6 +87,7 @@ func daemonConn(t *testing.T, s *Server) *nats.Conn {
 }
 
 func TestNoAnonymousOrWrongPassword(t *testing.T) {
+	t.Parallel() // a refused in-process connection takes the server 10 s to close
 	s := startServer(t, nil)
 	cases := []struct {
 		name string

@@ -1,0 +1,61 @@
+// Command reprise records a task once and replays it for every row of a CSV.
+// This file wires the subcommands; each lives in its own file.
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/daemon"
+)
+
+func main() {
+	if err := newRoot().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "reprise:", err)
+		os.Exit(1)
+	}
+}
+
+// globals are the flags every subcommand shares.
+type globals struct {
+	home     string
+	logLevel string
+}
+
+func newRoot() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "reprise",
+		Short: "Show a task once; reprise repeats it for every row of a CSV",
+		Long: `reprise records a task you show it once on this machine (a web form, a desktop app),
+turns it into a parameterized skill, and replays it for every row of a CSV, each row
+exactly once and read back. Everything it sees is an event on an embedded NATS log
+that stays on this machine.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       daemon.BuildVersion(),
+	}
+	root.PersistentFlags().StringVar(&g.home, "home", "", "data dir (default $"+daemon.HomeEnv+", else the OS user data dir)")
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	root.AddCommand(newDaemonCmd(g), newStatusCmd(g), newDoctorCmd(g))
+	return root
+}
+
+// resolveHome returns the data dir from --home, the environment or the OS.
+func (g *globals) resolveHome() (string, error) {
+	if g.home != "" {
+		return g.home, nil
+	}
+	return daemon.Home()
+}
+
+func (g *globals) logger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel)
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil
+}

@@ -1,0 +1,100 @@
+package daemon
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseConfig(t *testing.T) {
+	good := []string{
+		`{}`,
+		`{"client_port": 4333, "websocket_port": 4334}`,
+		`{"extension_origins": ["chrome-extension://abcdefghijklmnopabcdefghijklmnop"]}`,
+		`{"platform": {"remote_url": "tls://platform.example:7422", "remote_credentials": "/x.creds"}}`,
+		`{"platform": {"listen": "0.0.0.0:7422"}}`,
+	}
+	for _, in := range good {
+		if _, err := ParseConfig([]byte(in)); err != nil {
+			t.Errorf("ParseConfig(%s) = %v; want ok", in, err)
+		}
+	}
+	bad := []struct{ in, mention string }{
+		{``, "not a valid settings file"},
+		{`[]`, "not a valid settings file"},
+		{`{"client_prot": 1}`, "client_prot"},
+		{`{"client_port": "4222"}`, "client_port"},
+		{`{"client_port": 70000}`, "client_port"},
+		{`{"websocket_port": -1}`, "websocket_port"},
+		{`{"client_port": 5000, "websocket_port": 5000}`, "different ports"},
+		{`{"extension_origins": ["evil.example"]}`, "extension_origins[0]"},
+		{`{"extension_origins": ["chrome-extension://abc/path"]}`, "extension_origins[0]"},
+		{`{"platform": {"remote_url": "http://x:1"}}`, "platform.remote_url"},
+		{`{"platform": {"remote_url": "nats://"}}`, "platform.remote_url"},
+		{`{"platform": {"remote_credentials": "/x.creds"}}`, "platform.remote_credentials"},
+		{`{"platform": {"listen": "7422"}}`, "platform.listen"},
+		{`{} {}`, "trailing"},
+	}
+	for _, tc := range bad {
+		_, err := ParseConfig([]byte(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.mention) {
+			t.Errorf("ParseConfig(%s) = %v; want an error mentioning %q", tc.in, err, tc.mention)
+		}
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	home := t.TempDir()
+	if c, err := LoadConfig(home); err != nil || c.ClientPort != 0 {
+		t.Fatalf("LoadConfig(no file) = %+v, %v; want zero config", c, err)
+	}
+	os.WriteFile(filepath.Join(home, ConfigFile), []byte(`{"client_port": 4333}`), 0o600)
+	if c, err := LoadConfig(home); err != nil || c.ClientPort != 4333 {
+		t.Fatalf("LoadConfig = %+v, %v; want client_port 4333", c, err)
+	}
+	os.WriteFile(filepath.Join(home, ConfigFile), []byte(`{"client_port": `), 0o600)
+	if _, err := LoadConfig(home); err == nil || !strings.Contains(err.Error(), ConfigFile) {
+		t.Fatalf("LoadConfig(truncated) = %v; want an error naming the file", err)
+	}
+}
+
+func TestMachineID(t *testing.T) {
+	home := t.TempDir()
+	id, err := LoadOrCreateMachineID(home)
+	if err != nil || !strings.HasPrefix(id, "m_") || len(id) != 26 {
+		t.Fatalf("LoadOrCreateMachineID = %q, %v; want m_ and 24 hex digits", id, err)
+	}
+	again, err := LoadOrCreateMachineID(home)
+	if err != nil || again != id {
+		t.Fatalf("second LoadOrCreateMachineID = %q, %v; want %q", again, err, id)
+	}
+	fi, _ := os.Stat(filepath.Join(home, machineIDFile))
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("machine id mode %v; want 0600", fi.Mode().Perm())
+	}
+	for _, bad := range []string{"", "m_a.b", "m_>", "x_123", "m_" + strings.Repeat("a", 200)} {
+		os.WriteFile(filepath.Join(home, machineIDFile), []byte(bad), 0o600)
+		if got, err := LoadOrCreateMachineID(home); err == nil {
+			t.Errorf("LoadOrCreateMachineID with file %q = %q; want an error", bad, got)
+		}
+	}
+}
+
+func TestReadClientInfo(t *testing.T) {
+	home := t.TempDir()
+	if _, err := ReadClientInfo(home); err != ErrNotRunning {
+		t.Fatalf("ReadClientInfo(no file) = %v; want ErrNotRunning", err)
+	}
+	path := filepath.Join(home, ClientFile)
+	os.WriteFile(path, []byte(`{"url": "nats://127.0.0.1:1", "user": "cli", "password": "p"}`), 0o644)
+	if _, err := ReadClientInfo(home); err == nil || !strings.Contains(err.Error(), "readable by other users") {
+		t.Fatalf("ReadClientInfo(mode 0644) = %v; want refused", err)
+	}
+	for _, bad := range []string{`{`, `{"url": ""}`, `"x"`} {
+		os.WriteFile(path, []byte(bad), 0o600)
+		if _, err := ReadClientInfo(home); err == nil || strings.Contains(err.Error(), "password") {
+			t.Errorf("ReadClientInfo(%s) = %v; want a malformed error", bad, err)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// Options start a daemon.
+type Options struct {
+	// Home is the data dir; it is created if missing.
+	Home string
+	// Config is the settings; see LoadConfig.
+	Config Config
+	// Logger receives the daemon's logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Daemon is a running shim.
+type Daemon struct {
+	home      string
+	log       *slog.Logger
+	srv       *embedded.Server
+	nc        *nats.Conn
+	js        jetstream.JetStream
+	startedAt time.Time
+	platform  string
+	closeOnce sync.Once
+}
+
+// Start brings the shim up: data dir, machine id, embedded server, stores,
+// status service, and last the CLI's credentials file, so a CLI that finds
+// the file finds a daemon ready to answer.
+func Start(ctx context.Context, opts Options) (*Daemon, error) {
+	started := time.Now()
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	if err := ensureHome(opts.Home); err != nil {
+		return nil, err
+	}
+	if err := refuseSecondDaemon(opts.Home); err != nil {
+		return nil, err
+	}
+	machineID, err := LoadOrCreateMachineID(opts.Home)
+	if err != nil {
+		return nil, err
+	}
+	cfg := opts.Config
+	srv, err := embedded.Start(embedded.Config{
+		StoreDir:         filepath.Join(opts.Home, "jetstream"),
+		MachineID:        machineID,
+		ClientPort:       cfg.ClientPort,
+		WebSocketPort:    cfg.WebSocketPort,
+		ExtensionOrigins: cfg.ExtensionOrigins,
+		Platform: embedded.PlatformConfig{
+			RemoteURL:         cfg.Platform.RemoteURL,
+			RemoteCredentials: cfg.Platform.RemoteCredentials,
+			ListenAddr:        cfg.Platform.Listen,
+		},
+		Logger: log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start event log: %w", err)
+	}
+	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv)}
+	if err := d.init(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	log.Info("daemon ready", "machine_id", machineID, "cli", srv.ClientURL(), "websocket", srv.WebSocketURL(),
+		"platform", d.platform, "startup", time.Since(started).Round(time.Microsecond))
+	return d, nil
+}
+
+func (d *Daemon) init(ctx context.Context) error {
+	nc, err := d.srv.ConnectInProcess("reprise-daemon")
+	if err != nil {
+		return err
+	}
+	d.nc = nc
+	if d.js, err = jetstream.New(nc); err != nil {
+		return fmt.Errorf("jetstream: %w", err)
+	}
+	if err := events.EnsureStores(ctx, d.js); err != nil {
+		return err
+	}
+	if _, err := nc.Subscribe(StatusSubject, d.serveStatus); err != nil {
+		return fmt.Errorf("serve status: %w", err)
+	}
+	if err := nc.Flush(); err != nil {
+		return fmt.Errorf("serve status: %w", err)
+	}
+	return writeClientInfo(d.home, ClientInfo{
+		URL:          d.srv.ClientURL(),
+		User:         string(embedded.RoleCLI),
+		Password:     d.srv.Password(embedded.RoleCLI),
+		MachineID:    d.srv.MachineID(),
+		WebSocketURL: d.srv.WebSocketURL(),
+		PID:          os.Getpid(),
+	})
+}
+
+// refuseSecondDaemon stops a second daemon from opening a store that a live
+// one is writing.
+func refuseSecondDaemon(home string) error {
+	nc, ci, err := Connect(home, nats.Timeout(500*time.Millisecond), nats.NoReconnect())
+	if err != nil {
+		return nil // nobody answers: a stale file from a crash, or none
+	}
+	defer nc.Close()
+	if _, err := nc.Request(StatusSubject, nil, time.Second); err != nil {
+		return nil
+	}
+	return fmt.Errorf("a reprise daemon (pid %d) is already serving %s; stop it first, or set %s to use another data dir", ci.PID, home, HomeEnv)
+}
+
+func describePlatform(p PlatformConfig, srv *embedded.Server) string {
+	switch {
+	case p.RemoteURL != "":
+		return "leafnode out to the platform"
+	case p.Listen != "":
+		return "listening for the platform's leafnode on " + srv.LeafnodeAddr()
+	}
+	return "off"
+}
+
+// Server is the embedded NATS server.
+func (d *Daemon) Server() *embedded.Server { return d.srv }
+
+// JetStream is the daemon's own JetStream context.
+func (d *Daemon) JetStream() jetstream.JetStream { return d.js }
+
+// Close stops the daemon: the CLI's credentials go first, so no CLI dials a
+// daemon on its way out, then the connection, then the server. It is safe to
+// call more than once.
+func (d *Daemon) Close() {
+	d.closeOnce.Do(func() {
+		if err := os.Remove(filepath.Join(d.home, ClientFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			d.log.Warn("remove cli credentials", "err", err)
+		}
+		if d.nc != nil {
+			_ = d.nc.Drain()
+		}
+		d.srv.Close()
+		d.log.Info("daemon stopped")
+	})
+}

@@ -1,0 +1,112 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+func startDaemon(t *testing.T, home string) *Daemon {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	d, err := Start(ctx, Options{Home: home})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+func TestDaemonLifecycle(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	d := startDaemon(t, home)
+
+	fi, err := os.Stat(filepath.Join(home, ClientFile))
+	if err != nil {
+		t.Fatalf("client file: %v", err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("client file mode %v; want 0600", fi.Mode().Perm())
+	}
+	if fi, _ := os.Stat(home); fi.Mode().Perm() != 0o700 {
+		t.Errorf("data dir mode %v; want 0700", fi.Mode().Perm())
+	}
+
+	st, err := QueryStatus(home)
+	if err != nil {
+		t.Fatalf("QueryStatus: %v", err)
+	}
+	if st.MachineID != d.Server().MachineID() || st.PID != os.Getpid() || len(st.Streams) != 4 {
+		t.Errorf("status = %+v; want this daemon's machine id, pid and 4 streams", st)
+	}
+	for _, s := range st.Streams {
+		if s.Messages != 0 {
+			t.Errorf("stream %s has %d messages on a new store", s.Name, s.Messages)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := Start(ctx, Options{Home: home}); err == nil || !strings.Contains(err.Error(), "already serving") {
+		t.Fatalf("second Start on the same home = %v; want refused", err)
+	}
+
+	d.Close()
+	d.Close() // twice is fine
+	if _, err := os.Stat(filepath.Join(home, ClientFile)); !os.IsNotExist(err) {
+		t.Errorf("client file after Close: %v; want removed", err)
+	}
+	if _, err := QueryStatus(home); err != ErrNotRunning {
+		t.Errorf("QueryStatus after Close = %v; want ErrNotRunning", err)
+	}
+}
+
+func TestDaemonRestartKeepsStoreAndIdentity(t *testing.T) {
+	home := t.TempDir()
+	d := startDaemon(t, home)
+	id := d.Server().MachineID()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pub := events.NewPublisher(d.JetStream())
+	step := &events.Step{Seq: 1, Actor: events.ActorHuman, Action: events.ActionClick, Cursor: []int{1, 2}, Outcome: events.OutcomeOK}
+	if _, err := pub.PublishStep(ctx, events.RecordingSubject("rec_1", events.RecStep), "rec_1", step); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+
+	d2 := startDaemon(t, home)
+	if d2.Server().MachineID() != id {
+		t.Errorf("machine id changed across restart: %s -> %s", id, d2.Server().MachineID())
+	}
+	s, err := d2.JetStream().Stream(ctx, events.StreamRecordings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.CachedInfo().State.Msgs; n != 1 {
+		t.Errorf("RECORDINGS holds %d messages after restart; want 1", n)
+	}
+}
+
+func TestStaleClientFileDoesNotBlockStart(t *testing.T) {
+	home := t.TempDir()
+	// What a SIGKILLed daemon leaves behind: a file naming a dead port.
+	writeClientInfo(home, ClientInfo{URL: "nats://127.0.0.1:1", User: "cli", Password: "x", PID: 1})
+	startDaemon(t, home)
+	if _, err := QueryStatus(home); err != nil {
+		t.Fatalf("QueryStatus after start over a stale file: %v", err)
+	}
+}
+
+func TestStartRefusesBadSettings(t *testing.T) {
+	ctx := context.Background()
+	_, err := Start(ctx, Options{Home: t.TempDir(), Config: Config{ClientPort: -5}})
+	if err == nil || !strings.Contains(err.Error(), "client_port") {
+		t.Fatalf("Start with a bad port = %v; want an error naming client_port", err)
+	}
+}

@@ -1,0 +1,42 @@
+// Package daemon assembles the shim: the embedded NATS server, the stores of
+// SPEC section 3, the data dir with its machine id and the local CLI's
+// credentials, and the status service the CLI asks.
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// HomeEnv overrides the data dir.
+const HomeEnv = "REPRISE_HOME"
+
+// Home returns the data dir: $REPRISE_HOME, else the OS user data dir
+// followed by "reprise".
+func Home() (string, error) {
+	if h := os.Getenv(HomeEnv); h != "" {
+		return filepath.Abs(h)
+	}
+	base, err := userDataDir()
+	if err != nil {
+		return "", fmt.Errorf("find the data dir (set %s to choose one): %w", HomeEnv, err)
+	}
+	return filepath.Join(base, "reprise"), nil
+}
+
+// ensureHome creates the data dir readable by its owner only.
+func ensureHome(home string) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	fi, err := os.Stat(home)
+	if err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	if !fi.IsDir() {
+		return errors.New("data dir " + home + " is not a directory")
+	}
+	return nil
+}

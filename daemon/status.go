@@ -1,0 +1,111 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// StatusSubject answers the local CLI's `reprise status`. It sits under the
+// local prefix, which the platform's account cannot reach.
+const StatusSubject = embedded.LocalSubjectPrefix + ".status"
+
+// Version is the build's version, set with -ldflags "-X ...daemon.Version=v1.2.3".
+var Version = ""
+
+// BuildVersion returns Version, or the module version the binary was built from.
+func BuildVersion() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// Status is what a running daemon reports about itself.
+type Status struct {
+	MachineID     string         `json:"machine_id"`
+	Version       string         `json:"version"`
+	PID           int            `json:"pid"`
+	StartedAt     time.Time      `json:"started_at"`
+	UptimeSeconds float64        `json:"uptime_seconds"`
+	ClientURL     string         `json:"client_url"`
+	WebSocketURL  string         `json:"websocket_url"`
+	Platform      string         `json:"platform"`
+	Streams       []StreamStatus `json:"streams"`
+}
+
+// StreamStatus is one stream's size.
+type StreamStatus struct {
+	Name     string `json:"name"`
+	Messages uint64 `json:"messages"`
+	Bytes    uint64 `json:"bytes"`
+}
+
+func (d *Daemon) status(ctx context.Context) Status {
+	st := Status{
+		MachineID:     d.srv.MachineID(),
+		Version:       BuildVersion(),
+		PID:           os.Getpid(),
+		StartedAt:     d.startedAt.UTC(),
+		UptimeSeconds: time.Since(d.startedAt).Seconds(),
+		ClientURL:     d.srv.ClientURL(),
+		WebSocketURL:  d.srv.WebSocketURL(),
+		Platform:      d.platform,
+	}
+	for _, cfg := range events.StreamConfigs() {
+		s, err := d.js.Stream(ctx, cfg.Name)
+		if err != nil {
+			d.log.Warn("status: stream info", "stream", cfg.Name, "err", err)
+			continue
+		}
+		info := s.CachedInfo()
+		st.Streams = append(st.Streams, StreamStatus{Name: cfg.Name, Messages: info.State.Msgs, Bytes: info.State.Bytes})
+	}
+	return st
+}
+
+func (d *Daemon) serveStatus(m *nats.Msg) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	b, err := json.Marshal(d.status(ctx))
+	if err != nil {
+		d.log.Error("status: encode", "err", err)
+		return
+	}
+	if err := m.Respond(b); err != nil {
+		d.log.Warn("status: reply", "err", err)
+	}
+}
+
+// QueryStatus asks the daemon serving home for its status.
+func QueryStatus(home string) (Status, error) {
+	var st Status
+	nc, _, err := Connect(home, nats.NoReconnect())
+	if err != nil {
+		return st, err
+	}
+	defer nc.Close()
+	m, err := nc.Request(StatusSubject, nil, 3*time.Second)
+	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
+		return st, fmt.Errorf("%w (its server answers but the shim does not)", ErrNotRunning)
+	}
+	if err != nil {
+		return st, fmt.Errorf("ask the daemon: %w", err)
+	}
+	if err := json.Unmarshal(m.Data, &st); err != nil {
+		return st, fmt.Errorf("daemon status is malformed: %w", err)
+	}
+	return st, nil
+}

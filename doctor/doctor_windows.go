@@ -1,0 +1,17 @@
+package doctor
+
+import "context"
+
+func platformProbes() []Probe {
+	return []Probe{
+		func(context.Context) Check {
+			return Check{Name: "keychain", OK: true, Detail: "Windows Credential Manager (the system's; used through go-keyring)"}
+		},
+		func(context.Context) Check {
+			return Check{Name: "display", OK: true, Detail: "the interactive desktop"}
+		},
+		Browser("chrome.exe", "msedge.exe", "chromium.exe",
+			`C:\Program Files\Google\Chrome\Application\chrome.exe`,
+			`C:\Program Files (x86)\Microsoft\Edge\Application\msedge.exe`),
+	}
+}

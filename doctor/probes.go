@@ -1,0 +1,55 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+)
+
+// DataDir checks that the data dir exists or can be made, and is writable.
+func DataDir(home string) Probe {
+	return func(context.Context) Check {
+		c := Check{Name: "data dir"}
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			c.Detail, c.Fix = fmt.Sprintf("%s cannot be created: %v", home, err), "set REPRISE_HOME to a writable folder"
+			return c
+		}
+		f, err := os.CreateTemp(home, ".doctor-*")
+		if err != nil {
+			c.Detail, c.Fix = fmt.Sprintf("%s is not writable: %v", home, err), "set REPRISE_HOME to a writable folder"
+			return c
+		}
+		f.Close()
+		os.Remove(f.Name())
+		c.OK, c.Detail = true, home
+		return c
+	}
+}
+
+// Daemon reports whether a daemon answers, through status.
+func Daemon(status func() (string, error)) Probe {
+	return func(context.Context) Check {
+		c := Check{Name: "daemon"}
+		detail, err := status()
+		if err != nil {
+			c.Detail, c.Fix = err.Error(), "start it with `reprise daemon` (or `make demo`)"
+			return c
+		}
+		c.OK, c.Detail = true, detail
+		return c
+	}
+}
+
+// Probes returns every check for this OS.
+func Probes(home string, status func() (string, error)) []Probe {
+	ps := []Probe{DataDir(home), Daemon(status)}
+	ps = append(ps, platformProbes()...)
+	return append(ps,
+		OCR(),
+		NotBuilt("capture: browser extension"),
+		NotBuilt("capture: desktop input"),
+		NotBuilt("capture: accessibility"),
+		NotBuilt("replay: browser"),
+		NotBuilt("replay: desktop"),
+	)
+}
