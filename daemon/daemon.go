@@ -36,6 +36,7 @@ type Daemon struct {
 	js        jetstream.JetStream
 	startedAt time.Time
 	platform  string
+	ncClosed  chan struct{}
 	closeOnce sync.Once
 }
 
@@ -89,7 +90,8 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 }
 
 func (d *Daemon) init(ctx context.Context) error {
-	nc, err := d.srv.ConnectInProcess("reprise-daemon")
+	d.ncClosed = make(chan struct{})
+	nc, err := d.srv.ConnectInProcess("reprise-daemon", nats.ClosedHandler(func(*nats.Conn) { close(d.ncClosed) }))
 	if err != nil {
 		return err
 	}
@@ -155,7 +157,15 @@ func (d *Daemon) Close() {
 			d.log.Warn("remove cli credentials", "err", err)
 		}
 		if d.nc != nil {
-			_ = d.nc.Drain()
+			// Drain lets in-flight handlers answer; the server must outlive it.
+			if err := d.nc.Drain(); err == nil {
+				select {
+				case <-d.ncClosed:
+				case <-time.After(5 * time.Second):
+					d.log.Warn("daemon connection did not drain in 5 s")
+				}
+			}
+			d.nc.Close()
 		}
 		d.srv.Close()
 		d.log.Info("daemon stopped")

@@ -1,0 +1,52 @@
+# reprise: `make demo` runs the daemon end to end; `make test` passes the tests.
+# Both install what they need first (scripts/deps).
+
+GO      ?= go
+TOOLS   := $(CURDIR)/.tools/bin
+export PATH := $(TOOLS):$(PATH)
+
+# Every target but the document extractor builds without cgo.
+CROSS_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 linux/amd64
+
+.PHONY: all build test deps cross bench lint fuzz demo clean
+
+all: build
+
+deps:
+	@scripts/deps
+
+build:
+	CGO_ENABLED=0 $(GO) build -o bin/reprise ./cmd/reprise
+
+test: deps
+	$(GO) test -count=1 -timeout 30m ./...
+
+cross:
+	@set -e; for t in $(CROSS_TARGETS); do \
+		os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "cross: $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./... ; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o dist/reprise-$$os-$$arch$$ext ./cmd/reprise ; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./... ; \
+	done
+
+bench: deps
+	@scripts/bench
+
+lint: deps
+	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt would change:"; echo "$$out"; exit 1; }
+	$(GO) vet ./...
+	staticcheck ./...
+
+# Short coverage-guided runs of every decoder's fuzz test.
+FUZZTIME ?= 20s
+fuzz:
+	@set -e; for f in $$($(GO) test -list '^Fuzz' ./events | grep '^Fuzz'); do \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./events ; \
+	done
+
+demo: deps build
+	@scripts/demo
+
+clean:
+	rm -rf bin dist .demo

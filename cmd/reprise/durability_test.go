@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
+)
+
+const (
+	publisherEnv = "REPRISE_TEST_PUBLISHER"
+	durableRun   = "run_durability"
+)
+
+// TestAckedStepsSurviveSIGKILL is the durability promise: a step JetStream
+// acked is on disk exactly once, however the daemon dies. A publisher in
+// another process publishes steps without pause while the daemon is killed
+// with SIGKILL at a random moment and restarted, ten times.
+func TestAckedStepsSurviveSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("durability rounds skipped in -short mode")
+	}
+	const rounds = 10
+	home := t.TempDir()
+
+	pub := exec.Command(os.Args[0], "-test.run=^$")
+	pub.Env = append(os.Environ(), publisherEnv+"=1", daemon.HomeEnv+"="+home)
+	stdin, _ := pub.StdinPipe()
+	stdout, _ := pub.StdoutPipe()
+	pub.Stderr = os.Stderr
+	if err := pub.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Process.Kill()
+	acks := make(chan uint64, 1<<16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if seq, err := strconv.ParseUint(strings.TrimPrefix(sc.Text(), "acked "), 10, 64); err == nil {
+				acks <- seq
+			}
+		}
+		close(acks)
+	}()
+
+	acked := map[uint64]bool{}
+	drain := func() {
+		for {
+			select {
+			case seq := <-acks:
+				acked[seq] = true
+			default:
+				return
+			}
+		}
+	}
+	for round := 1; round <= rounds; round++ {
+		d := startDaemonProcess(t, home)
+		before := len(acked)
+		// Let some publishes land, then kill at a random moment.
+		for len(acked) < before+20 {
+			select {
+			case seq := <-acks:
+				acked[seq] = true
+			case <-time.After(20 * time.Second):
+				t.Fatalf("round %d: publisher acked nothing for 20 s", round)
+			}
+		}
+		time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond)
+		d.Process.Kill()
+		d.Wait()
+		drain()
+		t.Logf("round %d: killed the daemon after %d acked steps in all", round, len(acked))
+	}
+
+	// Bring it back once more, let the publisher's in-flight retry land, stop it.
+	startDaemonProcess(t, home)
+	stdin.Close()
+	for seq := range acks {
+		acked[seq] = true
+	}
+	pub.Wait()
+
+	counts := storedSteps(t, home)
+	var lost, dup int
+	for seq := range acked {
+		if counts[seq] == 0 {
+			lost++
+		}
+	}
+	for seq, n := range counts {
+		if n > 1 {
+			dup++
+			t.Errorf("step %d stored %d times", seq, n)
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d acked steps lost", lost, len(acked))
+	}
+	t.Logf("%d rounds: %d steps acked, %d stored, %d lost, %d duplicated", rounds, len(acked), len(counts), lost, dup)
+}
+
+// storedSteps reads every step of the durability run from REPLAY, as the CLI.
+func storedSteps(t *testing.T, home string) map[uint64]int {
+	t.Helper()
+	nc, _, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cons, err := js.OrderedConsumer(ctx, events.StreamReplay, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{"run." + durableRun + ".>"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[uint64]int{}
+	for remaining := info.NumPending; remaining > 0; {
+		batch, err := cons.Fetch(int(min(remaining, 500)), jetstream.FetchMaxWait(5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range batch.Messages() {
+			s, err := events.DecodeStep(m.Data())
+			if err != nil {
+				t.Fatalf("stored step does not decode: %v", err)
+			}
+			counts[s.Seq]++
+			remaining--
+		}
+		if err := batch.Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return counts
+}
+
+// runPublisher is the publishing process: it publishes step after step as
+// the CLI, prints each acked sequence, retries the same step (same dedupe
+// id) through daemon restarts, and stops when its stdin closes.
+func runPublisher() int {
+	home := os.Getenv(daemon.HomeEnv)
+	stop := make(chan struct{})
+	go func() { io.Copy(io.Discard, os.Stdin); close(stop) }()
+	w := bufio.NewWriter(os.Stdout)
+	defer w.Flush()
+	var nc *nats.Conn
+	var pub *events.Publisher
+	subject := events.ReplaySubject(durableRun, 1, "step")
+	for seq := uint64(1); ; {
+		select {
+		case <-stop:
+			if nc != nil {
+				nc.Close()
+			}
+			return 0
+		default:
+		}
+		if nc == nil {
+			c, _, err := daemon.Connect(home, nats.NoReconnect())
+			if err != nil {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+			js, _ := jetstream.New(c)
+			nc, pub = c, events.NewPublisher(js)
+		}
+		step := &events.Step{Seq: seq, TS: float64(time.Now().UnixNano()) / 1e9, Actor: events.ActorAgent,
+			Action: events.ActionFill, Cursor: []int{10, 20}, Outcome: events.OutcomeOK,
+			Value: &events.Value{Raw: fmt.Sprint("row value ", seq), Type: events.ValueText}}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := pub.PublishStep(ctx, subject, durableRun, step)
+		cancel()
+		if err != nil {
+			// The daemon died or is restarting: reconnect, then retry the
+			// same step, whose dedupe id makes a second store impossible.
+			nc.Close()
+			nc = nil
+			continue
+		}
+		fmt.Fprintf(w, "acked %d\n", seq)
+		w.Flush()
+		seq++
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// natsCLI finds the pinned nats CLI that scripts/deps installs.
+func natsCLI(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("REPRISE_NATS_CLI"), filepath.Join("..", "..", ".tools", "bin", "nats")} {
+		if p == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			if _, err := os.Stat(abs); err == nil {
+				return abs
+			}
+		}
+	}
+	if p, err := exec.LookPath("nats"); err == nil {
+		return p
+	}
+	t.Fatal("the nats CLI is missing: run scripts/deps (make test does) to install the pinned natscli")
+	return ""
+}
+
+// TestNatsCLIReadsTheDaemonsStreams is the interop check: the real nats CLI,
+// with the local CLI user's credentials, reads what reprise wrote, and is
+// refused what that user may not do.
+func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
+	natsBin := natsCLI(t)
+	home := t.TempDir()
+	startDaemonProcess(t, home)
+
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	pub := events.NewPublisher(js)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for seq := uint64(1); seq <= 3; seq++ {
+		step := &events.Step{Seq: seq, Actor: events.ActorAgent, Action: events.ActionClick, Cursor: []int{1, 1}, Outcome: events.OutcomeOK}
+		if _, err := pub.PublishStep(ctx, events.ReplaySubject("run_interop", 1, "step"), "run_interop", step); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	natsRun := func(args ...string) (string, error) {
+		args = append([]string{"--server", ci.URL, "--user", ci.User, "--password", ci.Password, "--timeout", "2s"}, args...)
+		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
+		return string(out), err
+	}
+
+	out, err := natsRun("stream", "info", events.StreamReplay, "--json")
+	if err != nil {
+		t.Fatalf("nats stream info: %v\n%s", err, out)
+	}
+	var info struct {
+		State struct {
+			Messages uint64 `json:"messages"`
+		} `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(out), &info); err != nil || info.State.Messages != 3 {
+		t.Fatalf("nats stream info = %s (%v); want 3 messages", out, err)
+	}
+
+	out, err = natsRun("stream", "get", events.StreamReplay, "2", "--json")
+	if err != nil {
+		t.Fatalf("nats stream get: %v\n%s", err, out)
+	}
+	var msg struct {
+		Subject string `json:"subject"`
+		Data    string `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(out), &msg); err != nil {
+		t.Fatalf("nats stream get printed %s: %v", out, err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(msg.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := events.DecodeStep(raw)
+	if err != nil || step.Seq != 2 || msg.Subject != "run.run_interop.row.1.step" {
+		t.Fatalf("message 2 read by the nats CLI = %s %+v, %v; want step 2", msg.Subject, step, err)
+	}
+
+	out, err = natsRun("stream", "ls", "--names")
+	for _, name := range []string{events.StreamCapture, events.StreamRecordings, events.StreamReplay, events.StreamAudit} {
+		if err != nil || !strings.Contains(out, name) {
+			t.Errorf("nats stream ls: %v; %s missing from\n%s", err, name, out)
+		}
+	}
+
+	if out, err := natsRun("stream", "rm", events.StreamReplay, "-f"); err == nil {
+		t.Fatalf("the CLI user removed a stream through the nats CLI:\n%s", out)
+	}
+	if s, err := js.Stream(ctx, events.StreamReplay); err != nil || s.CachedInfo().State.Msgs != 3 {
+		t.Fatalf("REPLAY after the refused rm: %v", err)
+	}
+}

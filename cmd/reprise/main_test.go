@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/daemon"
+)
+
+// binary is the reprise command built once for the tests that run it as a
+// child process, the way a person does.
+var binary string
+
+func TestMain(m *testing.M) {
+	if os.Getenv(publisherEnv) != "" {
+		os.Exit(runPublisher())
+	}
+	dir, err := os.MkdirTemp("", "reprise-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "reprise")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build reprise: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs the reprise binary with home as its data dir.
+func run(t *testing.T, home string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+// startDaemonProcess starts `reprise daemon` and waits until it answers.
+func startDaemonProcess(t *testing.T, home string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"daemon"}, args...)...)
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st, err := daemon.QueryStatus(home)
+		if err == nil && st.PID == cmd.Process.Pid {
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon not ready: %v\nlogs:\n%s", err, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestHelpOnEveryCommand(t *testing.T) {
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		paths = append(paths, path)
+		for _, sub := range c.Commands() {
+			if !sub.Hidden && sub.Name() != "help" && sub.Name() != "completion" {
+				walk(sub, append(append([]string(nil), path...), sub.Name()))
+			}
+		}
+	}
+	walk(newRoot(), nil)
+	if len(paths) < 4 {
+		t.Fatalf("found %d commands; want at least root, daemon, status, doctor", len(paths))
+	}
+	for _, path := range paths {
+		out, _, err := run(t, t.TempDir(), append(path, "--help")...)
+		if err != nil || !strings.Contains(out, "Usage:") || !strings.Contains(out, "--home") {
+			t.Errorf("reprise %s --help: err %v, output %q; want usage", strings.Join(path, " "), err, out)
+		}
+	}
+}
+
+func TestBadFlagsAndArgs(t *testing.T) {
+	home := t.TempDir()
+	cases := []struct {
+		args    []string
+		mention string
+	}{
+		{[]string{"status", "--format", "xml"}, `--format "xml"`},
+		{[]string{"doctor", "--format", "yaml"}, `--format "yaml"`},
+		{[]string{"daemon", "--log-level", "loud"}, `--log-level "loud"`},
+		{[]string{"daemon", "extra"}, "unknown command"},
+		{[]string{"status", "--nope"}, "unknown flag"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"status"}, "not running"},
+	}
+	for _, tc := range cases {
+		_, stderr, err := run(t, home, tc.args...)
+		if err == nil || !strings.Contains(stderr, tc.mention) {
+			t.Errorf("reprise %s: err %v, stderr %q; want failure mentioning %q", strings.Join(tc.args, " "), err, stderr, tc.mention)
+		}
+	}
+	os.WriteFile(filepath.Join(home, daemon.ConfigFile), []byte(`{"client_port": "x"}`), 0o600)
+	if _, stderr, err := run(t, home, "daemon"); err == nil || !strings.Contains(stderr, "config.json") {
+		t.Errorf("daemon with a malformed config.json: err %v, stderr %q; want an error naming the file", err, stderr)
+	}
+}
+
+func TestDaemonStatusDoctor(t *testing.T) {
+	home := t.TempDir()
+	d := startDaemonProcess(t, home)
+
+	out, stderr, err := run(t, home, "status")
+	if err != nil || !strings.Contains(out, fmt.Sprintf("pid %d", d.Process.Pid)) || !strings.Contains(out, "stream RECORDINGS") {
+		t.Fatalf("status: %v\n%s%s", err, out, stderr)
+	}
+	out, _, err = run(t, home, "status", "--format", "json")
+	if err != nil || !strings.Contains(out, `"machine_id": "m_`) {
+		t.Fatalf("status --format json: %v\n%s", err, out)
+	}
+	out, _, err = run(t, home, "doctor")
+	if err != nil || !strings.Contains(out, "daemon") || !strings.Contains(out, "not built yet") {
+		t.Fatalf("doctor: %v\n%s", err, out)
+	}
+	out, _, err = run(t, home, "doctor", "--format", "json")
+	if err != nil || !strings.Contains(out, `"name": "keychain"`) || !strings.Contains(out, `"name": "ocr"`) {
+		t.Fatalf("doctor --format json: %v\n%s", err, out)
+	}
+
+	// SIGTERM stops it cleanly: exit 0 and its credentials gone.
+	d.Process.Signal(syscall.SIGTERM)
+	if err := d.Wait(); err != nil {
+		t.Fatalf("daemon exit after SIGTERM: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, daemon.ClientFile)); !os.IsNotExist(err) {
+		t.Errorf("client file after SIGTERM: %v; want removed", err)
+	}
+	if _, stderr, err := run(t, home, "status"); err == nil || !strings.Contains(stderr, "not running") {
+		t.Errorf("status after stop: %v %q; want not running", err, stderr)
+	}
+}
