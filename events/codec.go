@@ -24,6 +24,21 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // AppendMsgpack appends v's msgpack encoding to dst, the encoding used on the
 // log. Field names are the JSON names of SPEC section 4.
 func AppendMsgpack(dst []byte, v any) ([]byte, error) {
+	// Steps and recordings, the values on the publish path, skip reflection.
+	switch v := v.(type) {
+	case *Step:
+		if v != nil {
+			return appendStep(dst, v), nil
+		}
+	case Step:
+		return appendStep(dst, &v), nil
+	case *Recording:
+		if v != nil {
+			return appendRecording(dst, v), nil
+		}
+	case Recording:
+		return appendRecording(dst, &v), nil
+	}
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer bufPool.Put(buf)
 	buf.Reset()
@@ -88,6 +103,9 @@ func decodeMsgpack(b []byte, v any) error {
 	if err := checkSize(b); err != nil {
 		return err
 	}
+	if err := checkMsgpack(b); err != nil {
+		return fmt.Errorf("%w: msgpack: %w", ErrMalformed, err)
+	}
 	r := bytes.NewReader(b)
 	dec := msgpack.GetDecoder()
 	defer msgpack.PutDecoder(dec)
@@ -107,7 +125,7 @@ func decodeJSON(b []byte, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: json: %w", ErrMalformed, err)
+		return fmt.Errorf("%w: %w", ErrMalformed, err) // encoding/json's errors say "json:" already
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("%w: json: trailing data after the value", ErrMalformed)

@@ -48,8 +48,12 @@ func (p *Publisher) PublishStepAsync(subject, recID string, s *Step) (jetstream.
 	return f, nil
 }
 
+// stepSizeHint covers the encoding of a typical step (the SPEC's fill step
+// is under 500 bytes), so encoding it allocates once.
+const stepSizeHint = 512
+
 func stepMsg(subject, recID string, s *Step) (*nats.Msg, error) {
-	data, err := AppendMsgpack(nil, s)
+	data, err := AppendMsgpack(make([]byte, 0, stepSizeHint), s)
 	if err != nil {
 		return nil, fmt.Errorf("encode step %d of %s: %w", s.Seq, recID, err)
 	}
@@ -68,6 +72,9 @@ type StepHandler func(ctx context.Context, s *Step, m jetstream.Msg) error
 // context is stopped. A message that does not decode as a valid step is
 // terminated (never redelivered) and logged without its content.
 func ConsumeSteps(ctx context.Context, c jetstream.Consumer, log *slog.Logger, h StepHandler) (jetstream.ConsumeContext, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	cc, err := c.Consume(func(m jetstream.Msg) {
 		s, err := DecodeStep(m.Data())
 		if err != nil {

@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -39,7 +40,9 @@ func AuditSubject(kind string) string { return "audit." + kind }
 func OpsSubject(machineID string) string { return "shim." + machineID + ".ops" }
 
 // StepMsgID is the Nats-Msg-Id that makes publishing a step idempotent.
-func StepMsgID(recID string, seq uint64) string { return fmt.Sprintf("%s:%d", recID, seq) }
+func StepMsgID(recID string, seq uint64) string {
+	return recID + ":" + strconv.FormatUint(seq, 10)
+}
 
 // ValidToken reports whether s can be one token of a subject: not empty, and
 // free of the separators and wildcards that would let an id address other

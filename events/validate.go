@@ -68,8 +68,8 @@ func (s *Step) validate(at string) error {
 // Validate checks a whole recording: its identity, version, and every step,
 // whose sequence numbers must strictly increase.
 func (r *Recording) Validate() error {
-	if !strings.HasPrefix(r.RecordingID, "rec_") || len(r.RecordingID) == len("rec_") {
-		return &SchemaError{"recording_id", `must look like "rec_<uuid>"`}
+	if !ValidRecordingID(r.RecordingID) {
+		return &SchemaError{"recording_id", `must look like "rec_<uuid>": one subject token, no dots or wildcards`}
 	}
 	if major, _, _ := strings.Cut(r.Version, "."); major != "1" {
 		return &SchemaError{"version", fmt.Sprintf("%s is not a 1.x schema this build reads", quoteShort(r.Version))}
@@ -87,6 +87,12 @@ func (r *Recording) Validate() error {
 		}
 	}
 	return nil
+}
+
+// ValidRecordingID reports whether id can name a recording: "rec_" and a
+// single subject token, so it can never address another recording's subjects.
+func ValidRecordingID(id string) bool {
+	return strings.HasPrefix(id, "rec_") && len(id) > len("rec_") && ValidToken(id)
 }
 
 func oneOf(field, got string, allowed map[string]bool) error {

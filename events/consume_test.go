@@ -1,0 +1,174 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// logBuffer collects log output from the consumer's goroutine.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+const consumeAckWait = 300 * time.Millisecond
+
+// nextCall waits for the handler's next step.
+func nextCall(t *testing.T, calls <-chan *Step, what string) *Step {
+	t.Helper()
+	select {
+	case s := <-calls:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: handler not called after 5s", what)
+		return nil
+	}
+}
+
+func noCall(t *testing.T, calls <-chan *Step, what string) {
+	t.Helper()
+	select {
+	case s := <-calls:
+		t.Fatalf("%s: handler called with step %d; want no call", what, s.Seq)
+	case <-time.After(2 * consumeAckWait):
+	}
+}
+
+// TestConsumeSteps runs the redact consumer's loop on CAPTURE: valid steps
+// arrive in order and are acked, a malformed one is terminated without
+// reaching the handler, and a handler error brings the step back.
+func TestConsumeSteps(t *testing.T) {
+	_, js := ensured(t)
+	ctx := testContext(t)
+	c, err := js.CreateOrUpdateConsumer(ctx, StreamCapture, jetstream.ConsumerConfig{
+		Durable:   "redact",
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   consumeAckWait,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPublisher(js)
+	subject := CaptureSubject(testRec)
+	bad := stepSeq(t, 99)
+	bad.Value = &Value{Raw: planted + "-in-a-secret", Type: ValueSecret}
+	badBytes, err := AppendMsgpack(nil, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seq := range []uint64{1, 2, 0, 3, 4} {
+		if seq == 0 {
+			_, err = js.Publish(ctx, subject, badBytes)
+		} else {
+			_, err = p.PublishStep(ctx, subject, testRec, stepSeq(t, seq))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	logs := &logBuffer{}
+	calls := make(chan *Step, 16)
+	failedOnce := false
+	cctx, stop := context.WithCancel(ctx)
+	defer stop()
+	cc, err := ConsumeSteps(cctx, c, slog.New(slog.NewTextHandler(logs, nil)),
+		func(_ context.Context, s *Step, _ jetstream.Msg) error {
+			calls <- s
+			if s.Seq == 3 && !failedOnce {
+				failedOnce = true
+				return errors.New("sealing key unavailable")
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatalf("ConsumeSteps = %v", err)
+	}
+	defer cc.Stop()
+
+	var seqs []uint64
+	for range 5 {
+		s := nextCall(t, calls, "consume")
+		if want := stepSeq(t, s.Seq); !reflect.DeepEqual(s, want) {
+			t.Errorf("handler got %+v; want %+v", s, want)
+		}
+		seqs = append(seqs, s.Seq)
+	}
+	var first []uint64 // each step's first delivery
+	times := map[uint64]int{}
+	for _, seq := range seqs {
+		if times[seq] == 0 {
+			first = append(first, seq)
+		}
+		times[seq]++
+	}
+	if !slices.Equal(first, []uint64{1, 2, 3, 4}) || times[3] != 2 {
+		t.Errorf("handler saw steps %v; want 1 2 3 4 in order, and 3 once more after its nak", seqs)
+	}
+	waitFor(t, "CAPTURE to drain", func() bool { return streamMsgs(t, js, StreamCapture) == 0 })
+	noCall(t, calls, "after every step was acked or terminated")
+	info, err := c.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.NumAckPending != 0 || info.NumPending != 0 {
+		t.Errorf("consumer ack pending %d, pending %d; want 0, 0", info.NumAckPending, info.NumPending)
+	}
+	out := logs.String()
+	if n := strings.Count(out, "dropping malformed step"); n != 1 {
+		t.Errorf("malformed step logged %d times; want once (terminated, never redelivered):\n%s", n, out)
+	}
+	if n := strings.Count(out, "asking for redelivery"); n != 1 {
+		t.Errorf("handler failure logged %d times; want once:\n%s", n, out)
+	}
+	if strings.Contains(out, planted) {
+		t.Errorf("log repeats the malformed step's secret:\n%s", out)
+	}
+
+	stop()
+	select {
+	case <-cc.Closed():
+	case <-time.After(5 * time.Second):
+		t.Fatalf("consume context not closed 5s after its ctx ended")
+	}
+	if _, err := p.PublishStep(ctx, subject, testRec, stepSeq(t, 5)); err != nil {
+		t.Fatal(err)
+	}
+	noCall(t, calls, "after ctx ended")
+	if n := streamMsgs(t, js, StreamCapture); n != 1 {
+		t.Errorf("CAPTURE holds %d messages after the consumer stopped; want the 1 unconsumed", n)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 5s for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
