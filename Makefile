@@ -42,7 +42,7 @@ lint: deps
 FUZZTIME ?= 20s
 fuzz:
 	@set -e; for f in $$($(GO) test -list '^Fuzz' ./events | grep '^Fuzz'); do \
-		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./events ; \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./events ; \
 	done
 
 demo: deps build

@@ -18,9 +18,8 @@ import (
 // comparison is one target: the candidate's metric over the baseline's.
 type comparison struct {
 	what      string
-	candidate string // benchmark name without the -N suffix
-	baseline  string
-	unit      string
+	candidate metric
+	baseline  metric
 	// higherIsBetter flips the ratio so that above 1 always means slower.
 	higherIsBetter bool
 	maxRatio       float64 // 0 means report only
@@ -28,12 +27,16 @@ type comparison struct {
 	maxAbs float64
 }
 
+// metric is one reported value: a benchmark's name without its -N suffix,
+// and the unit go test printed after the value.
+type metric struct{ bench, unit string }
+
 var comparisons = []comparison{
-	{what: "typed publish, sync, p50", candidate: "BenchmarkPublishSync/typed", baseline: "BenchmarkPublishSync/raw", unit: "p50-us", maxRatio: 1.10},
-	{what: "typed publish, sync, p99", candidate: "BenchmarkPublishSync/typed", baseline: "BenchmarkPublishSync/raw", unit: "p99-us", maxRatio: 1.10},
-	{what: "typed publish, async throughput", candidate: "BenchmarkPublishAsync/typed", baseline: "BenchmarkPublishAsync/raw", unit: "msgs/s", higherIsBetter: true, maxRatio: 1.10},
-	{what: "daemon start to ready (warm store)", candidate: "BenchmarkStart/daemon", baseline: "BenchmarkStart/nats-server", unit: "ns/op", maxAbs: 50e6},
-	{what: "daemon idle RSS (MB)", candidate: "BenchmarkIdleRSS/daemon", baseline: "BenchmarkIdleRSS/nats-server", unit: "rss-MB", maxAbs: 40},
+	{what: "typed publish, sync, p50 (us)", candidate: metric{"BenchmarkPublishSync", "typed-p50-us"}, baseline: metric{"BenchmarkPublishSync", "raw-p50-us"}, maxRatio: 1.10},
+	{what: "typed publish, sync, p99 (us)", candidate: metric{"BenchmarkPublishSync", "typed-p99-us"}, baseline: metric{"BenchmarkPublishSync", "raw-p99-us"}, maxRatio: 1.10},
+	{what: "typed publish, async (msgs/s)", candidate: metric{"BenchmarkPublishAsync/typed", "msgs/s"}, baseline: metric{"BenchmarkPublishAsync/raw", "msgs/s"}, higherIsBetter: true, maxRatio: 1.10},
+	{what: "daemon start to ready, warm store", candidate: metric{"BenchmarkStart/daemon", "ns/op"}, baseline: metric{"BenchmarkStart/nats-server", "ns/op"}, maxAbs: 50e6},
+	{what: "daemon idle RSS (MB)", candidate: metric{"BenchmarkIdleRSS/daemon", "rss-MB"}, baseline: metric{"BenchmarkIdleRSS/nats-server", "rss-MB"}, maxAbs: 40},
 }
 
 var line = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
@@ -72,11 +75,11 @@ func median(xs []float64) float64 {
 }
 
 func report(w io.Writer, results map[string]map[string][]float64) (failed int) {
-	fmt.Fprintf(w, "%-38s %14s %14s %8s  %s\n", "target", "candidate", "baseline", "ratio", "verdict")
+	fmt.Fprintf(w, "%-36s %14s %14s %8s  %s\n", "target", "candidate", "baseline", "ratio", "verdict")
 	for _, c := range comparisons {
-		cand, base := results[c.candidate][c.unit], results[c.baseline][c.unit]
+		cand, base := results[c.candidate.bench][c.candidate.unit], results[c.baseline.bench][c.baseline.unit]
 		if len(cand) == 0 {
-			fmt.Fprintf(w, "%-38s %14s %14s %8s  not measured\n", c.what, "-", "-", "-")
+			fmt.Fprintf(w, "%-36s %14s %14s %8s  not measured\n", c.what, "-", "-", "-")
 			continue
 		}
 		cv := median(cand)
@@ -94,14 +97,14 @@ func report(w io.Writer, results map[string]map[string][]float64) (failed int) {
 			verdict = fmt.Sprintf("OVER target %.2fx", c.maxRatio)
 			failed++
 		case c.maxAbs > 0 && cv > c.maxAbs:
-			verdict = fmt.Sprintf("OVER target %s %s", human(c.maxAbs, c.unit), c.unit)
+			verdict = fmt.Sprintf("OVER target %s", human(c.maxAbs, c.candidate.unit))
 			failed++
 		case c.maxRatio > 0:
 			verdict = fmt.Sprintf("ok (target <= %.2fx)", c.maxRatio)
 		case c.maxAbs > 0:
-			verdict = fmt.Sprintf("ok (target <= %s)", human(c.maxAbs, c.unit))
+			verdict = fmt.Sprintf("ok (target <= %s)", human(c.maxAbs, c.candidate.unit))
 		}
-		fmt.Fprintf(w, "%-38s %14s %14s %7.2fx  %s\n", c.what, human(cv, c.unit), human(bv, c.unit), ratio, verdict)
+		fmt.Fprintf(w, "%-36s %14s %14s %7.2fx  %s\n", c.what, human(cv, c.candidate.unit), human(bv, c.candidate.unit), ratio, verdict)
 	}
 	return failed
 }

@@ -6,8 +6,7 @@ import (
 )
 
 const sample = `goos: linux
-BenchmarkPublishSync/raw-2     	   10000	     30000 ns/op	        28.0 p50-us	        80.0 p99-us
-BenchmarkPublishSync/typed-2   	   10000	     31000 ns/op	        29.0 p50-us	        95.0 p99-us
+BenchmarkPublishSync-2     	   10000	     30000 ns/op	        28.0 raw-p50-us	        29.0 typed-p50-us	        80.0 raw-p99-us	        95.0 typed-p99-us
 BenchmarkPublishAsync/raw-2    	  100000	      9000 ns/op	    110000 msgs/s
 BenchmarkPublishAsync/typed-2  	  100000	      9500 ns/op	    100000 msgs/s
 BenchmarkStart/nats-server-2   	      50	   6000000 ns/op
@@ -21,7 +20,7 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := results["BenchmarkPublishSync/typed"]["p99-us"]; len(got) != 1 || got[0] != 95 {
+	if got := results["BenchmarkPublishSync"]["typed-p99-us"]; len(got) != 1 || got[0] != 95 {
 		t.Fatalf("parse p99 = %v; want [95]", got)
 	}
 	var out strings.Builder
