@@ -40,10 +40,11 @@ lint: deps
 
 # Short coverage-guided runs of every decoder's fuzz test.
 FUZZTIME ?= 20s
+FUZZ_PKGS := ./events ./ops
 fuzz:
-	@set -e; for f in $$($(GO) test -list '^Fuzz' ./events | grep '^Fuzz'); do \
-		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./events ; \
-	done
+	@set -e; for p in $(FUZZ_PKGS); do for f in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $$p ; \
+	done; done
 
 demo: deps build
 	@scripts/demo
