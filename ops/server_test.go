@@ -211,4 +211,3 @@ func TestInternalErrorsAreNotKeptOrLeaked(t *testing.T) {
 		t.Fatalf("retry after INTERNAL answered %s; want a fresh attempt", env.Payload)
 	}
 }
-
