@@ -1,0 +1,64 @@
+package events
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// RecordingStarted is the payload of rec.<id>.started: what the recording is
+// and what the person consented to.
+type RecordingStarted struct {
+	RecordingID         string   `json:"recording_id" msgpack:"recording_id"`
+	Version             string   `json:"version" msgpack:"version"`
+	CreatedAt           float64  `json:"created_at" msgpack:"created_at"`
+	MachineID           string   `json:"machine_id" msgpack:"machine_id"`
+	Mode                string   `json:"mode" msgpack:"mode"`
+	InterpretationRoute string   `json:"interpretation_route" msgpack:"interpretation_route"`
+	Channels            []string `json:"channels" msgpack:"channels"`
+}
+
+// RecordingStopped is the payload of rec.<id>.stopped.
+type RecordingStopped struct {
+	StoppedAt float64 `json:"stopped_at" msgpack:"stopped_at"`
+	// Dropped counts steps a source emitted while the capture queue was full.
+	Dropped uint64 `json:"dropped" msgpack:"dropped"`
+}
+
+// RecordingReviewed is the payload of rec.<id>.reviewed.
+type RecordingReviewed struct {
+	ReviewedAt       float64  `json:"reviewed_at" msgpack:"reviewed_at"`
+	RemovedStepSeqs  []uint64 `json:"removed_step_seqs" msgpack:"removed_step_seqs"`
+	RedactedStepSeqs []uint64 `json:"redacted_step_seqs" msgpack:"redacted_step_seqs"`
+}
+
+// RecordingEvicted is the payload of rec.<id>.evicted.
+type RecordingEvicted struct {
+	EvictedAt float64 `json:"evicted_at" msgpack:"evicted_at"`
+}
+
+// Decode decodes one msgpack value into v after the same well-formedness
+// checks as DecodeStep; v's own invariants are the caller's to check.
+func Decode(b []byte, v any) error {
+	return decodeMsgpack(b, v)
+}
+
+// Publish encodes v and publishes it to subject under msgID, returning once
+// JetStream has acked it. It is for lifecycle events; steps use PublishStep.
+func (p *Publisher) Publish(ctx context.Context, subject, msgID string, v any) (*jetstream.PubAck, error) {
+	data, err := AppendMsgpack(nil, v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", subject, err)
+	}
+	ack, err := p.js.PublishMsg(ctx, &nats.Msg{
+		Subject: subject,
+		Data:    data,
+		Header:  nats.Header{jetstream.MsgIDHeader: []string{msgID}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("publish %s: %w", subject, err)
+	}
+	return ack, nil
+}

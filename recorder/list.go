@@ -1,0 +1,100 @@
+package recorder
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// ListSubject answers the local CLI's `reprise recordings list`.
+const ListSubject = embedded.LocalSubjectPrefix + ".recordings.list"
+
+// Listing is one kept recording, as `reprise recordings list` shows it.
+type Listing struct {
+	RecordingID         string   `json:"recording_id"`
+	CreatedAt           float64  `json:"created_at"`
+	Mode                string   `json:"mode"`
+	InterpretationRoute string   `json:"interpretation_route"`
+	Channels            []string `json:"channels"`
+	State               string   `json:"state"` // recording, stopped
+	StepsStored         uint64   `json:"steps_stored"`
+}
+
+// List returns the recordings kept on this shim, oldest first.
+func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
+	var out []Listing
+	index := map[string]int{}
+	evicted := map[string]bool{}
+	err := r.readAll(ctx, []string{"rec.*." + events.RecStarted, "rec.*." + events.RecStopped, "rec.*." + events.RecEvicted}, func(m jetstream.Msg) error {
+		parts := strings.Split(m.Subject(), ".")
+		id, event := parts[1], parts[2]
+		switch event {
+		case events.RecStarted:
+			var s events.RecordingStarted
+			if err := events.Decode(m.Data(), &s); err != nil {
+				return err
+			}
+			index[id] = len(out)
+			out = append(out, Listing{RecordingID: id, CreatedAt: s.CreatedAt, Mode: s.Mode, InterpretationRoute: s.InterpretationRoute, Channels: s.Channels, State: "recording"})
+		case events.RecStopped:
+			if i, ok := index[id]; ok {
+				out[i].State = "stopped"
+			}
+		case events.RecEvicted:
+			evicted[id] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	stream, err := r.cfg.JS.Stream(ctx, events.StreamRecordings)
+	if err != nil {
+		return nil, err
+	}
+	info, err := stream.Info(ctx, jetstream.WithSubjectFilter("rec.*."+events.RecStep))
+	if err != nil {
+		return nil, err
+	}
+	kept := out[:0]
+	for _, l := range out {
+		if evicted[l.RecordingID] {
+			continue
+		}
+		l.StepsStored = info.State.Subjects[events.RecordingSubject(l.RecordingID, events.RecStep)]
+		kept = append(kept, l)
+	}
+	return kept, nil
+}
+
+// ServeLocal answers ListSubject for the local CLI; the platform's account
+// cannot reach it.
+func (r *Recorder) ServeLocal(nc *nats.Conn) (*nats.Subscription, error) {
+	return nc.Subscribe(ListSubject, func(m *nats.Msg) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		list, err := r.List(ctx)
+		var reply []byte
+		if err != nil {
+			r.log.Warn("list recordings", "err", err)
+			reply, _ = json.Marshal(map[string]string{"error": "listing failed; see the daemon's log"})
+		} else {
+			reply, _ = json.Marshal(map[string]any{"recordings": nonNilList(list)})
+		}
+		_ = m.Respond(reply)
+	})
+}
+
+func nonNilList(l []Listing) []Listing {
+	if l == nil {
+		return []Listing{}
+	}
+	return l
+}

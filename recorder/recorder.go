@@ -1,0 +1,236 @@
+// Package recorder runs the lifecycle of a recording (SPEC sections 3 and 5):
+// START_RECORDING checks consent and channels, writes rec.<id>.started and
+// starts the sources; their steps go through CAPTURE and the redact stage to
+// RECORDINGS; STOP_RECORDING stops the sources, waits for every captured step
+// to land, writes rec.<id>.stopped and folds the log into a summary.
+// Everything it reports is folded from the log, never kept only in memory.
+package recorder
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+)
+
+// Routes a recording may be interpreted through (SPEC section 10).
+const (
+	RouteExtractThenCloud   = "extract_then_cloud"
+	RouteLocalVLM           = "local_vlm"
+	RouteScreenshotsToCloud = "screenshots_to_cloud"
+)
+
+// ConsentChecker consumes a consent token for exactly this mode, route and
+// channel set, or says why it cannot (the error becomes CONSENT_REQUIRED).
+type ConsentChecker func(ctx context.Context, token, mode, route string, channels []string) error
+
+// Config is what a Recorder needs.
+type Config struct {
+	JS        jetstream.JetStream
+	NC        *nats.Conn // for the co-pilot's live subject
+	MachineID string
+	Registry  *capture.Registry
+	Consent   ConsentChecker
+	Logger    *slog.Logger
+	// QueueSize bounds the steps waiting between sources and the log.
+	QueueSize int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Recorder serves the recording ops. At most one recording is active.
+type Recorder struct {
+	cfg Config
+	log *slog.Logger
+	pub *events.Publisher
+	fwd jetstream.ConsumeContext
+
+	mu     sync.Mutex
+	active *session
+	live   sync.Map // recording id -> struct{}, for co-pilot recordings not yet stopped
+}
+
+// session is the active recording's running parts.
+type session struct {
+	started events.RecordingStarted
+	sources []capture.Source
+	queue   *capture.Queue
+	cancel  context.CancelFunc
+	drained chan error // Run's result once the queue is closed and empty
+}
+
+// New returns a Recorder; Start begins its redact stage.
+func New(cfg Config) *Recorder {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.QueueSize <= 0 {
+		cfg.QueueSize = 4096
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Recorder{cfg: cfg, log: cfg.Logger.With("component", "recorder"), pub: events.NewPublisher(cfg.JS)}
+}
+
+// StartRecording implements the START_RECORDING op.
+func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (ops.Started, error) {
+	channels, err := validateRecordingRequest(req.Mode, req.InterpretationRoute, req.Channels)
+	if err != nil {
+		return ops.Started{}, err
+	}
+	sources, err := r.cfg.Registry.Select(channels)
+	if err != nil {
+		var ue *capture.UnavailableError
+		if errors.As(err, &ue) {
+			return ops.Started{}, ops.Errorf(ops.CodeChannelUnavailable,
+				"channel %s is unavailable on this machine: %s; run `reprise doctor` to see what each channel needs", ue.Channel, ue.Reason)
+		}
+		return ops.Started{}, err
+	}
+	if req.ConsentToken == "" {
+		return ops.Started{}, ops.Errorf(ops.CodeConsentRequired, "no consent token: send REQUEST_RECORDING_CONSENT first, and start with the token it returns")
+	}
+
+	// Consuming the token and taking the active slot happen under one lock,
+	// so of many starts with one token exactly one is checked first and wins.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.cfg.Consent(ctx, req.ConsentToken, req.Mode, req.InterpretationRoute, channels); err != nil {
+		return ops.Started{}, ops.Errorf(ops.CodeConsentRequired, "%v", err)
+	}
+	if r.active != nil {
+		return ops.Started{}, ops.Errorf(ops.CodeAlreadyActive,
+			"recording %s is still running; stop it (STOP_RECORDING or `reprise record stop`) before starting another", r.active.started.RecordingID)
+	}
+	id, err := newRecordingID()
+	if err != nil {
+		return ops.Started{}, err
+	}
+	started := events.RecordingStarted{
+		RecordingID: id, Version: events.SchemaVersion, CreatedAt: capture.Stamp(r.cfg.Now()),
+		MachineID: r.cfg.MachineID, Mode: req.Mode, InterpretationRoute: req.InterpretationRoute, Channels: channels,
+	}
+	if _, err := r.pub.Publish(ctx, events.RecordingSubject(id, events.RecStarted), id+":started", &started); err != nil {
+		return ops.Started{}, err
+	}
+	s, err := r.startSession(started, sources)
+	if err != nil {
+		return ops.Started{}, err
+	}
+	r.active = s
+	if started.Mode == capture.ModeCopilot {
+		r.live.Store(id, struct{}{})
+	}
+	r.log.Info("recording started", "recording_id", id, "mode", req.Mode, "route", req.InterpretationRoute, "channels", channels)
+	return ops.Started{RecordingID: id}, nil
+}
+
+func (r *Recorder) startSession(started events.RecordingStarted, sources []capture.Source) (*session, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &session{started: started, queue: capture.NewQueue(r.cfg.QueueSize), cancel: cancel, drained: make(chan error, 1)}
+	id := started.RecordingID
+	var seq uint64
+	go func() {
+		s.drained <- s.queue.Run(ctx, func(step events.Step) error {
+			seq++
+			step.Seq = seq
+			// A secret's value stops here, before anything is written.
+			hygiene(&step)
+			return r.capture(ctx, id, &step)
+		})
+	}()
+	cs := capture.Session{RecordingID: id, Mode: started.Mode, Channels: started.Channels}
+	for _, src := range sources {
+		if err := src.Start(ctx, cs, s.queue); err != nil {
+			s.stop(r.log)
+			return nil, fmt.Errorf("start source %s: %w", src.Name(), err)
+		}
+		s.sources = append(s.sources, src)
+	}
+	return s, nil
+}
+
+// capture writes one step to CAPTURE, retrying a publish that fails: the
+// daemon's own server is in-process, so a failure is brief.
+func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step) error {
+	var err error
+	for attempt := range 5 {
+		if _, err = r.pub.PublishStep(ctx, events.CaptureSubject(recID), recID, step); err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(10<<attempt) * time.Millisecond)
+	}
+	r.log.Error("step lost: capture publish failed", "recording_id", recID, "seq", step.Seq, "err", err)
+	return nil // keep the queue moving; the gap in seq shows in the recording
+}
+
+// stop stops the sources and waits for the queue to reach CAPTURE.
+func (s *session) stop(log *slog.Logger) {
+	for _, src := range s.sources {
+		if err := src.Stop(); err != nil {
+			log.Warn("stop source", "source", src.Name(), "err", err)
+		}
+	}
+	s.queue.Close()
+	select {
+	case <-s.drained:
+	case <-time.After(30 * time.Second):
+		log.Error("capture queue did not drain in 30 s", "recording_id", s.started.RecordingID)
+	}
+	s.cancel()
+}
+
+func validateRecordingRequest(mode, route string, channels []string) ([]string, error) {
+	if mode != capture.ModeDemonstration && mode != capture.ModeCopilot {
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "mode must be %q or %q", capture.ModeDemonstration, capture.ModeCopilot)
+	}
+	switch route {
+	case RouteExtractThenCloud, RouteLocalVLM, RouteScreenshotsToCloud:
+	default:
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "interpretation_route must be %s, %s or %s", RouteExtractThenCloud, RouteLocalVLM, RouteScreenshotsToCloud)
+	}
+	if len(channels) == 0 {
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "channels is empty: name at least one of %v", capture.KnownChannels())
+	}
+	for _, c := range channels {
+		if !capture.KnownChannel(c) {
+			return nil, ops.Errorf(ops.CodeInvalidRequest, "channel %q is not one of %v", short(c), capture.KnownChannels())
+		}
+	}
+	out := slices.Clone(channels)
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// newRecordingID returns "rec_" and a random (version 4) UUID.
+func newRecordingID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("recording id: %w", err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("rec_%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
+}
+
+func short(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "..."
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package recorder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+// redactConsumer is the durable consumer that moves steps from CAPTURE to
+// RECORDINGS. It survives restarts, so steps captured before a crash still
+// reach their recording.
+const redactConsumer = "redact"
+
+// Start begins the redact stage: CAPTURE -> (redaction) -> RECORDINGS, and
+// rec.<id>.live for co-pilot recordings.
+func (r *Recorder) Start(ctx context.Context) error {
+	cons, err := r.cfg.JS.CreateOrUpdateConsumer(ctx, events.StreamCapture, jetstream.ConsumerConfig{
+		Durable:       redactConsumer,
+		Description:   "redacts captured steps into RECORDINGS",
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       30 * time.Second,
+		MaxAckPending: 1024,
+	})
+	if err != nil {
+		return fmt.Errorf("redact consumer: %w", err)
+	}
+	cc, err := cons.Consume(r.redact)
+	if err != nil {
+		return fmt.Errorf("redact consumer: %w", err)
+	}
+	r.fwd = cc
+	return nil
+}
+
+// Close stops an active recording's sources and the redact stage.
+func (r *Recorder) Close() {
+	r.mu.Lock()
+	if s := r.active; s != nil {
+		s.stop(r.log)
+		r.active = nil
+	}
+	r.mu.Unlock()
+	if r.fwd != nil {
+		r.fwd.Stop()
+	}
+}
+
+// redact handles one captured step. It acks CAPTURE only after RECORDINGS
+// has acked the redacted step; the step's dedupe id makes a redelivery after
+// a crash between the two a no-op.
+func (r *Recorder) redact(m jetstream.Msg) {
+	recID, ok := strings.CutPrefix(m.Subject(), "capture.")
+	if !ok || !events.ValidRecordingID(recID) {
+		r.log.Warn("dropping a capture message on an unexpected subject")
+		_ = m.TermWithReason("bad subject")
+		return
+	}
+	step, err := events.DecodeStep(m.Data())
+	if err != nil {
+		r.log.Warn("dropping a malformed captured step", "recording_id", recID, "err", err)
+		_ = m.TermWithReason("malformed step")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := r.pub.PublishStep(ctx, events.RecordingSubject(recID, events.RecStep), recID, step); err != nil {
+		r.log.Warn("redacted step not stored; will retry", "recording_id", recID, "seq", step.Seq, "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if r.liveMode(recID) {
+		r.publishLive(recID, step)
+	}
+	if err := m.DoubleAck(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		r.log.Warn("ack captured step", "recording_id", recID, "seq", step.Seq, "err", err)
+	}
+}
+
+// hygiene applies the rule that needs no detector: a secret carries no value.
+// It runs where steps leave the capture sources; the detectors of SPEC
+// section 8 join the redact stage.
+func hygiene(s *events.Step) {
+	if s.Value != nil && s.Value.Type == events.ValueSecret && s.Value.Raw != "" {
+		s.Value.Raw = ""
+		s.Redacted = true
+	}
+}
+
+// liveMode reports whether recID is a co-pilot recording still running or
+// stopping; the stage reads it without the recorder's lock, which a stop
+// holds no longer than it takes to detach the session.
+func (r *Recorder) liveMode(recID string) bool {
+	_, ok := r.live.Load(recID)
+	return ok
+}
+
+// publishLive streams the redacted step to the co-pilot: no ack, no retry.
+func (r *Recorder) publishLive(recID string, s *events.Step) {
+	data, err := events.AppendMsgpack(nil, s)
+	if err == nil {
+		err = r.cfg.NC.Publish(events.LiveSubject(recID), data)
+	}
+	if err != nil {
+		r.log.Debug("live step not sent", "recording_id", recID, "err", err)
+	}
+}

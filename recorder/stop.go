@@ -1,0 +1,85 @@
+package recorder
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+)
+
+// StopRecording implements the STOP_RECORDING op. Stopping a recording that
+// is already stopped answers its summary again.
+func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops.Summary, error) {
+	if !events.ValidRecordingID(req.RecordingID) {
+		return ops.Summary{}, notFound(req.RecordingID)
+	}
+	r.mu.Lock()
+	s := r.active
+	if s == nil || s.started.RecordingID != req.RecordingID {
+		r.mu.Unlock()
+		rec, err := r.fold(ctx, req.RecordingID)
+		if err != nil {
+			return ops.Summary{}, err
+		}
+		return rec.summary(), nil
+	}
+	r.active = nil
+	r.mu.Unlock()
+	defer r.live.Delete(req.RecordingID)
+
+	s.stop(r.log)
+	if err := r.waitRedacted(ctx, req.RecordingID); err != nil {
+		return ops.Summary{}, err
+	}
+	stopped := events.RecordingStopped{StoppedAt: capture.Stamp(r.cfg.Now()), Dropped: s.queue.Dropped()}
+	if _, err := r.pub.Publish(ctx, events.RecordingSubject(req.RecordingID, events.RecStopped), req.RecordingID+":stopped", &stopped); err != nil {
+		return ops.Summary{}, err
+	}
+	if stopped.Dropped > 0 {
+		r.log.Warn("steps dropped while the capture queue was full", "recording_id", req.RecordingID, "dropped", stopped.Dropped)
+	}
+	rec, err := r.fold(ctx, req.RecordingID)
+	if err != nil {
+		return ops.Summary{}, err
+	}
+	sum := rec.summary()
+	r.log.Info("recording stopped", "recording_id", req.RecordingID, "steps", sum.StepCount, "duration_s", sum.DurationSeconds)
+	return sum, nil
+}
+
+// waitRedacted waits until every step captured for recID has been moved to
+// RECORDINGS: CAPTURE is a work queue, so it holds none for recID then.
+func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
+	subject := events.CaptureSubject(recID)
+	stream, err := r.cfg.JS.Stream(ctx, events.StreamCapture)
+	if err != nil {
+		return fmt.Errorf("wait for redaction: %w", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		info, err := stream.Info(ctx, jetstream.WithSubjectFilter(subject))
+		if err != nil {
+			return fmt.Errorf("wait for redaction: %w", err)
+		}
+		if info.State.Subjects[subject] == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s are still waiting for redaction after 30 s; stop again to retry", info.State.Subjects[subject], recID)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+func notFound(id string) *ops.Error {
+	return ops.Errorf(ops.CodeNotFound, "no recording %q on this shim (it may have been evicted); `reprise recordings list` shows those kept", short(id))
+}
