@@ -13,8 +13,11 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
 )
 
 // Options start a daemon.
@@ -25,6 +28,13 @@ type Options struct {
 	Config Config
 	// Logger receives the daemon's logs; nil discards them.
 	Logger *slog.Logger
+	// Sources are the capture sources this daemon offers (the scripted
+	// source for the demo and tests; OS sources as they land).
+	Sources []capture.Source
+	// ConsentPrompt is PromptAuto (the default) or PromptCLI.
+	ConsentPrompt string
+	// MaxConcurrent bounds wire ops in flight; 0 means ops.DefaultMaxConcurrent.
+	MaxConcurrent int
 }
 
 // Daemon is a running shim.
@@ -37,6 +47,11 @@ type Daemon struct {
 	startedAt time.Time
 	platform  string
 	ncClosed  chan struct{}
+
+	promptMode string
+	consent    *consentGate
+	rec        *recorder.Recorder
+	ops        *ops.Server
 	closeOnce sync.Once
 }
 
@@ -79,8 +94,16 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start event log: %w", err)
 	}
-	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv)}
-	if err := d.init(ctx); err != nil {
+	switch opts.ConsentPrompt {
+	case "":
+		opts.ConsentPrompt = PromptAuto
+	case PromptAuto, PromptCLI:
+	default:
+		srv.Close()
+		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
+	}
+	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv), promptMode: opts.ConsentPrompt}
+	if err := d.init(ctx, opts); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -89,7 +112,7 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 	return d, nil
 }
 
-func (d *Daemon) init(ctx context.Context) error {
+func (d *Daemon) init(ctx context.Context, opts Options) error {
 	d.ncClosed = make(chan struct{})
 	nc, err := d.srv.ConnectInProcess("reprise-daemon", nats.ClosedHandler(func(*nats.Conn) { close(d.ncClosed) }))
 	if err != nil {
@@ -100,6 +123,9 @@ func (d *Daemon) init(ctx context.Context) error {
 		return fmt.Errorf("jetstream: %w", err)
 	}
 	if err := events.EnsureStores(ctx, d.js); err != nil {
+		return err
+	}
+	if err := d.startOps(ctx, opts.Sources, opts.MaxConcurrent); err != nil {
 		return err
 	}
 	if _, err := nc.Subscribe(StatusSubject, d.serveStatus); err != nil {
@@ -156,6 +182,13 @@ func (d *Daemon) Close() {
 		if err := os.Remove(filepath.Join(d.home, ClientFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			d.log.Warn("remove cli credentials", "err", err)
 		}
+		if d.ops != nil {
+			d.ops.Close()
+		}
+		if d.rec != nil {
+			d.rec.Close()
+		}
+		d.consent.close()
 		if d.nc != nil {
 			// Drain lets in-flight handlers answer; the server must outlive it.
 			if err := d.nc.Drain(); err == nil {

@@ -2,17 +2,20 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/daemon"
 )
 
 func newDaemonCmd(g *globals) *cobra.Command {
-	var remote, remoteCreds, listen string
+	var remote, remoteCreds, listen, script, scriptChannels, prompt string
+	var speed float64
 	cmd := &cobra.Command{
 		Use:   "daemon",
 		Short: "Run the shim in the foreground until SIGINT or SIGTERM",
@@ -42,7 +45,15 @@ of them is given.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			d, err := daemon.Start(ctx, daemon.Options{Home: home, Config: cfg, Logger: log})
+			opts := daemon.Options{Home: home, Config: cfg, Logger: log, ConsentPrompt: prompt}
+			if script != "" {
+				src := scripted.New("scripted", script, splitList(scriptChannels), scripted.Options{Speed: speed})
+				if ok, why := src.Available(); !ok {
+					return fmt.Errorf("--capture-script: %s", why)
+				}
+				opts.Sources = append(opts.Sources, src)
+			}
+			d, err := daemon.Start(ctx, opts)
 			if err != nil {
 				return err
 			}
@@ -55,5 +66,9 @@ of them is given.`,
 	cmd.Flags().StringVar(&remote, "platform-remote", "", "connect out as a leafnode to the platform's NATS at this URL")
 	cmd.Flags().StringVar(&remoteCreds, "platform-creds", "", "credentials file for --platform-remote")
 	cmd.Flags().StringVar(&listen, "platform-listen", "", "accept the platform's leafnode on host:port")
+	cmd.Flags().StringVar(&script, "capture-script", "", "play this trajectory file (JSON recording or JSON lines) as a capture source, for demos and tests")
+	cmd.Flags().StringVar(&scriptChannels, "capture-channels", "floor,browser", "channels the --capture-script source provides")
+	cmd.Flags().Float64Var(&speed, "capture-speed", 1, "playback speed of --capture-script (1 real time, 0 as fast as possible)")
+	cmd.Flags().StringVar(&prompt, "consent-prompt", daemon.PromptAuto, "how to ask for consent: auto (terminal, OS dialog and `reprise consent`) or cli (`reprise consent` and `reprise record start` only)")
 	return cmd
 }

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/daemon"
+)
+
+// newConsentCmd is `reprise consent`: answer the daemon's consent prompts
+// from a terminal, and review or revoke remembered answers.
+func newConsentCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "consent",
+		Short: "Answer recording consent prompts and manage remembered answers",
+		Long: `Before anything is recorded, the daemon asks the person at this machine: in its
+terminal, in a desktop dialog, and in a queue you can answer from any terminal
+with these commands. Only an approval here (or a remembered one) lets a recording
+start; the platform can ask, never approve.`,
+	}
+	cmd.AddCommand(
+		newConsentListCmd(g), newConsentApproveCmd(g), newConsentDenyCmd(g),
+		newConsentChoicesCmd(g), newConsentForgetCmd(g),
+	)
+	return cmd
+}
+
+// withConsentClient connects to the daemon serving the data dir and runs f.
+func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *consent.Client) error) error {
+	home, err := g.resolveHome()
+	if err != nil {
+		return err
+	}
+	nc, _, err := daemon.Connect(home)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	return f(cmd.Context(), consent.NewClient(nc))
+}
+
+func newConsentListCmd(g *globals) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Show the consent prompts waiting for an answer",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+				ps, err := c.List(ctx)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if format == "json" {
+					return writeJSON(out, ps)
+				}
+				if len(ps) == 0 {
+					fmt.Fprintln(out, "No consent prompt is waiting.")
+					return nil
+				}
+				for _, p := range ps {
+					fmt.Fprintf(out, "── %s  (id %s, asked by %s)\n\n%s\n\n", p.Title, p.ID, p.Requester, p.Body)
+					fmt.Fprintf(out, "   %s:  reprise consent approve %s [--remember]\n", p.Approve, p.ID)
+					fmt.Fprintf(out, "   %s:  reprise consent deny %s\n\n", p.Deny, p.ID)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func newConsentApproveCmd(g *globals) *cobra.Command {
+	var remember bool
+	cmd := &cobra.Command{
+		Use:   "approve ID",
+		Short: "Approve a waiting consent prompt",
+		Long:  "Approve the prompt ID from `reprise consent list`. With --remember, recordings of the same kind start without asking until you run `reprise consent forget`.",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+				if err := c.Approve(ctx, args[0], remember); err != nil {
+					return err
+				}
+				msg := "Approved."
+				if remember {
+					msg = "Approved, and remembered for recordings like this one (`reprise consent forget` undoes it)."
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), msg)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&remember, "remember", false, "remember this answer for recordings of the same kind")
+	return cmd
+}
+
+func newConsentDenyCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "deny ID",
+		Short: "Deny a waiting consent prompt",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+				if err := c.Deny(ctx, args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), "Denied: nothing will be recorded.")
+				return nil
+			})
+		},
+	}
+}
+
+func newConsentChoicesCmd(g *globals) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "choices",
+		Short: "Show the remembered consent answers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+				cs, err := c.Choices(ctx)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				if format == "json" {
+					return writeJSON(out, cs)
+				}
+				if len(cs) == 0 {
+					fmt.Fprintln(out, "No remembered answers: every recording asks.")
+					return nil
+				}
+				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "KIND\tANSWER\tDECIDED")
+				for _, ch := range cs {
+					answer := "deny"
+					if ch.Approved {
+						answer = "approve"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", ch.Kind, answer, ch.DecidedAt.Local().Format(time.DateTime))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func newConsentForgetCmd(g *globals) *cobra.Command {
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "forget [KIND | --all]",
+		Short: "Forget a remembered consent answer, so the next such recording asks again",
+		Args: func(_ *cobra.Command, args []string) error {
+			if all == (len(args) == 1) || len(args) > 1 {
+				return fmt.Errorf("give one KIND (see `reprise consent choices`) or --all")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+				var n int
+				var err error
+				if all {
+					n, err = c.ForgetAll(ctx)
+				} else {
+					n, err = c.Forget(ctx, strings.TrimSpace(args[0]))
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "Forgot %d remembered answer%s; the next such recording asks again.\n", n, plural(n))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "forget every remembered answer")
+	return cmd
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

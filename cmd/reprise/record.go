@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
+)
+
+func newRecordCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "record",
+		Short: "Start and stop a recording on this machine",
+	}
+	var mode, route, channels string
+	var yes bool
+	start := &cobra.Command{
+		Use:   "start",
+		Short: "Ask for your consent here, then start recording",
+		Long: `Ask the daemon for a consent token, answer its question here (or in the dialog the
+daemon shows), and start recording with that token. --yes answers yes for you, the
+person at this terminal.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			req := ops.ConsentRequest{Mode: mode, InterpretationRoute: route, Channels: splitList(channels)}
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Minute)
+			defer cancel()
+			result, err := c.requestConsent(ctx, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
+			if err != nil {
+				return err
+			}
+			if !result.Approved {
+				return errors.New("consent was declined; nothing is being recorded")
+			}
+			var started ops.Started
+			err = c.ops.Call(ctx, ops.TypeStart, ops.StartRequest{
+				Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
+			}, &started)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s)\nstop it with: reprise record stop\n", started.RecordingID, req.Mode, strings.Join(req.Channels, ", "))
+			return nil
+		},
+	}
+	start.Flags().StringVar(&mode, "mode", capture.ModeDemonstration, "demonstration or copilot")
+	start.Flags().StringVar(&route, "route", recorder.RouteExtractThenCloud, "interpretation route: extract_then_cloud, local_vlm or screenshots_to_cloud")
+	start.Flags().StringVar(&channels, "channels", "floor,browser", "comma-separated channels: floor, browser, desktop_ax")
+	start.Flags().BoolVar(&yes, "yes", false, "answer the consent question yes without asking")
+
+	stop := &cobra.Command{
+		Use:   "stop [REC]",
+		Short: "Stop the running recording and print its summary",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+			} else if id, err = c.activeRecording(); err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
+			defer cancel()
+			var sum ops.Summary
+			if err := c.ops.Call(ctx, ops.TypeStop, ops.RecordingRef{RecordingID: id}, &sum); err != nil {
+				return err
+			}
+			cov := sum.EnrichmentCoverage
+			fmt.Fprintf(cmd.OutOrStdout(), "stopped %s: %d steps in %.1f s (dom %d, ax %d, none %d)\n",
+				sum.RecordingID, sum.StepCount, sum.DurationSeconds, cov.DOM, cov.AX, cov.None)
+			return nil
+		},
+	}
+	cmd.AddCommand(start, stop)
+	return cmd
+}
+
+// activeRecording finds the one recording that is running.
+func (c *shimConn) activeRecording() (string, error) {
+	l, err := c.list()
+	if err != nil {
+		return "", err
+	}
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].State == "recording" {
+			return l[i].RecordingID, nil
+		}
+	}
+	return "", errors.New("no recording is running; `reprise recordings list` shows the kept ones")
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

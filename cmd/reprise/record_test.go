@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+// TestRecordEndToEnd is the whole flow through the CLI, as a person runs it:
+// consent, start, the scripted demonstration plays, stop, summary, fetch.
+func TestRecordEndToEnd(t *testing.T) {
+	home := t.TempDir()
+	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
+	startDaemonProcess(t, home, "--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli")
+
+	out, stderr, err := run(t, home, "record", "start", "--yes", "--mode", "demonstration", "--channels", "floor,browser")
+	if err != nil {
+		t.Fatalf("record start: %v\n%s%s", err, out, stderr)
+	}
+	id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
+	if id == "" {
+		t.Fatalf("record start printed no recording id:\n%s", out)
+	}
+	if out, stderr, err := run(t, home, "record", "start", "--yes"); err == nil || !strings.Contains(stderr, "RECORDING_ALREADY_ACTIVE") {
+		t.Fatalf("second record start: %v\n%s%s; want RECORDING_ALREADY_ACTIVE", err, out, stderr)
+	}
+
+	out, stderr, err = run(t, home, "record", "stop")
+	if err != nil {
+		t.Fatalf("record stop: %v\n%s", err, stderr)
+	}
+	// The fixture has nine steps: seven in the browser, two in a desktop app.
+	if !strings.Contains(out, "stopped "+id+": 9 steps") || !strings.Contains(out, "dom 7, ax 0, none 2") {
+		t.Fatalf("record stop printed %q; want 9 steps, dom 7, ax 0, none 2", out)
+	}
+
+	out, stderr, err = run(t, home, "recordings", "fetch", id, "--format", "json")
+	if err != nil {
+		t.Fatalf("recordings fetch: %v\n%s", err, stderr)
+	}
+	rec, err := events.DecodeRecordingJSON([]byte(out))
+	if err != nil {
+		t.Fatalf("fetched recording: %v\n%s", err, out)
+	}
+	if rec.RecordingID != id || len(rec.Steps) != 9 || rec.InterpretationRoute != "extract_then_cloud" {
+		t.Fatalf("fetched %s with %d steps, route %s", rec.RecordingID, len(rec.Steps), rec.InterpretationRoute)
+	}
+	for i, s := range rec.Steps {
+		if s.Seq != uint64(i+1) || s.Actor != events.ActorHuman {
+			t.Fatalf("step %d: seq %d actor %s", i, s.Seq, s.Actor)
+		}
+	}
+	if rec.Steps[1].Action != events.ActionFill || rec.Steps[1].Enrichment.Label != "First Name" {
+		t.Errorf("step 2 = %s %+v; want the First Name fill", rec.Steps[1].Action, rec.Steps[1].Enrichment)
+	}
+
+	out, _, err = run(t, home, "recordings", "list", "--format", "json")
+	var list struct {
+		Recordings []struct {
+			RecordingID string `json:"recording_id"`
+			State       string `json:"state"`
+			StepsStored int    `json:"steps_stored"`
+		} `json:"recordings"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &list) != nil || len(list.Recordings) != 1 ||
+		list.Recordings[0].State != "stopped" || list.Recordings[0].StepsStored != 9 {
+		t.Fatalf("recordings list: %v\n%s", err, out)
+	}
+	if out, _, err := run(t, home, "recordings", "show", id); err != nil || !strings.Contains(out, "First Name") {
+		t.Fatalf("recordings show: %v\n%s", err, out)
+	}
+	if _, stderr, err := run(t, home, "recordings", "fetch", "rec_00000000-0000-4000-8000-000000000000"); err == nil || !strings.Contains(stderr, "RECORDING_NOT_FOUND") {
+		t.Fatalf("fetch of an unknown recording: %v %s", err, stderr)
+	}
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
+)
+
+// shimConn is a CLI connection to the running daemon and its ops.
+type shimConn struct {
+	nc  *nats.Conn
+	ops *ops.Client
+}
+
+func (g *globals) dial() (*shimConn, error) {
+	home, err := g.resolveHome()
+	if err != nil {
+		return nil, err
+	}
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		return nil, err
+	}
+	return &shimConn{nc: nc, ops: ops.NewClient(nc, events.OpsSubject(ci.MachineID))}, nil
+}
+
+func (c *shimConn) Close() { c.nc.Close() }
+
+// list asks the daemon for the recordings it keeps.
+func (c *shimConn) list() ([]recorder.Listing, error) {
+	m, err := c.nc.Request(recorder.ListSubject, nil, 10*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("list recordings: %w", err)
+	}
+	var reply struct {
+		Recordings []recorder.Listing `json:"recordings"`
+		Error      string             `json:"error"`
+	}
+	if err := json.Unmarshal(m.Data, &reply); err != nil {
+		return nil, fmt.Errorf("list recordings: malformed reply: %w", err)
+	}
+	if reply.Error != "" {
+		return nil, fmt.Errorf("list recordings: %s", reply.Error)
+	}
+	return reply.Recordings, nil
+}
+
+func newRecordingsCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "recordings",
+		Short: "List, show and fetch the recordings this machine keeps",
+	}
+	var format string
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the recordings kept, oldest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			l, err := c.list()
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"recordings": l})
+			}
+			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "RECORDING\tSTARTED\tMODE\tROUTE\tSTATE\tSTEPS")
+			for _, r := range l {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.RecordingID, stamp(r.CreatedAt), r.Mode, r.InterpretationRoute, r.State, r.StepsStored)
+			}
+			return tw.Flush()
+		},
+	}
+	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
+
+	var showFormat string
+	show := &cobra.Command{
+		Use:   "show REC",
+		Short: "Show a recording's steps",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(showFormat); err != nil {
+				return err
+			}
+			rec, err := g.fetch(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if showFormat == "json" {
+				return writeJSON(cmd.OutOrStdout(), rec)
+			}
+			return printSteps(rec)
+		},
+	}
+	show.Flags().StringVar(&showFormat, "format", "text", "output format: text or json")
+
+	var fetchFormat string
+	fetch := &cobra.Command{
+		Use:   "fetch REC",
+		Short: "Print a whole recording as RECORDING_FETCH returns it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if fetchFormat != "json" {
+				return fmt.Errorf("--format %q: fetch prints json only", fetchFormat)
+			}
+			rec, err := g.fetch(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return writeJSON(cmd.OutOrStdout(), rec)
+		},
+	}
+	fetch.Flags().StringVar(&fetchFormat, "format", "json", "output format: json")
+	cmd.AddCommand(list, show, fetch)
+	return cmd
+}
+
+func (g *globals) fetch(ctx context.Context, id string) (*events.Recording, error) {
+	c, err := g.dial()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	var rec events.Recording
+	if err := c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+func printSteps(rec *events.Recording) error {
+	fmt.Printf("%s  %s  route %s  %d steps\n", rec.RecordingID, stamp(rec.CreatedAt), rec.InterpretationRoute, len(rec.Steps))
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEQ\tACTION\tKIND\tTARGET\tVALUE\tAPP")
+	for _, s := range rec.Steps {
+		kind, target := events.KindNone, ""
+		if e := s.Enrichment; e != nil {
+			kind, target = e.Kind, e.Label
+			if target == "" {
+				target = e.Role
+			}
+		}
+		value := ""
+		if v := s.Value; v != nil {
+			value = v.Raw
+			if s.Redacted || v.Type == events.ValueSecret {
+				value = "(redacted)"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.Seq, s.Action, kind, target, value, s.ActiveApp)
+	}
+	return tw.Flush()
+}
+
+func stamp(ts float64) string {
+	return time.Unix(0, int64(ts*1e9)).Local().Format("2006-01-02 15:04:05")
+}

@@ -1,0 +1,81 @@
+package consent
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
+)
+
+const testMachine = "m_test"
+
+// shim is a real embedded server with the shim's stores, and the daemon's
+// in-process connection to it.
+type shim struct {
+	srv *embedded.Server
+	nc  *nats.Conn
+	js  jetstream.JetStream
+}
+
+func startShim(t *testing.T) *shim {
+	t.Helper()
+	srv, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: testMachine})
+	if err != nil {
+		t.Fatalf("embedded.Start: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	nc, err := srv.ConnectInProcess("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := events.EnsureStores(ctx, js); err != nil {
+		t.Fatalf("EnsureStores: %v", err)
+	}
+	return &shim{srv: srv, nc: nc, js: js}
+}
+
+func (s *shim) consentBucket(t *testing.T) jetstream.KeyValue {
+	t.Helper()
+	kv, err := s.js.KeyValue(context.Background(), events.BucketConsent)
+	if err != nil {
+		t.Fatalf("CONSENT bucket: %v", err)
+	}
+	return kv
+}
+
+func (s *shim) choices(t *testing.T) *KVChoices {
+	t.Helper()
+	c, err := OpenChoices(context.Background(), s.js)
+	if err != nil {
+		t.Fatalf("OpenChoices: %v", err)
+	}
+	return c
+}
+
+// cli connects as the local CLI does: TCP on 127.0.0.1, user cli.
+func (s *shim) cli(t *testing.T) *nats.Conn {
+	t.Helper()
+	nc, err := nats.Connect(s.srv.ClientURL(), nats.UserInfo(string(embedded.RoleCLI), s.srv.Password(embedded.RoleCLI)))
+	if err != nil {
+		t.Fatalf("connect as cli: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// clock is an injectable clock a test moves by hand.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }

@@ -1,0 +1,17 @@
+package consent
+
+// MessageBox asks with Windows message boxes (user32 MessageBoxW, Yes/No,
+// No the default): the prompt, then whether to remember the answer. A
+// message box's buttons cannot be relabelled, so the text says what Yes and
+// No mean. It is never Available off Windows.
+type MessageBox struct{}
+
+var _ Prompter = (*MessageBox)(nil)
+
+// Name implements Prompter.
+func (m *MessageBox) Name() string { return "messagebox" }
+
+// messageBoxText is the prompt's body with the meaning of each button.
+func messageBoxText(body, yes, no string) string {
+	return body + "\n\nYes: " + yes + "\nNo: " + no
+}

@@ -1,0 +1,181 @@
+package consent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestServiceOverTheCLIConnection(t *testing.T) {
+	s := startShim(t)
+	choices := s.choices(t)
+	pending := NewPending()
+	stop, err := Serve(s.nc, pending, choices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	a := &Approver{Choices: choices, Prompters: []Prompter{pending}}
+	c := NewClient(s.cli(t))
+	ctx := context.Background()
+
+	if ps, err := c.List(ctx); err != nil || len(ps) != 0 {
+		t.Fatalf("List with nothing waiting = %v, %v; want none", ps, err)
+	}
+	type verdict struct {
+		v   Verdict
+		err error
+	}
+	decide := func(req Request) chan verdict {
+		ch := make(chan verdict, 1)
+		go func() {
+			v, err := a.Decide(ctx, req, "the platform")
+			ch <- verdict{v, err}
+		}()
+		return ch
+	}
+	waitPrompt := func() Prompt {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			ps, err := c.List(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps) == 1 {
+				return ps[0]
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("no prompt became pending")
+		return Prompt{}
+	}
+
+	// Deny.
+	ch := decide(cloudReq)
+	p := waitPrompt()
+	if !p.Calibrated || p.Kind != cloudReq.Kind() || p.Request.Route != RouteScreenshotsToCloud {
+		t.Fatalf("listed prompt = %+v; want the calibrated cloud prompt", p)
+	}
+	if err := c.Deny(ctx, p.ID); err != nil {
+		t.Fatalf("Deny: %v", err)
+	}
+	if r := <-ch; r.err != nil || r.v.Approved {
+		t.Fatalf("Decide after Deny = %+v, %v", r.v, r.err)
+	}
+	var se *ServiceError
+	if err := c.Deny(ctx, p.ID); !errors.As(err, &se) || se.Code != CodeNotFound || !strings.Contains(err.Error(), "reprise consent list") {
+		t.Fatalf("Deny twice = %v; want NOT_FOUND that points to the list", err)
+	}
+
+	// Approve and remember.
+	ch = decide(cloudReq)
+	p = waitPrompt()
+	if err := c.Approve(ctx, p.ID, true); err != nil {
+		t.Fatalf("Approve: %v", err)
+	}
+	if r := <-ch; r.err != nil || !r.v.Approved || r.v.By != "pending" {
+		t.Fatalf("Decide after Approve = %+v, %v", r.v, r.err)
+	}
+	cs, err := c.Choices(ctx)
+	if err != nil || len(cs) != 1 || cs[0].Kind != cloudReq.Kind() || !cs[0].Approved {
+		t.Fatalf("Choices = %+v, %v; want the remembered approval", cs, err)
+	}
+	if v, err := a.Decide(ctx, cloudReq, ""); err != nil || v.By != ByRemembered {
+		t.Fatalf("Decide with a remembered approval = %+v, %v", v, err)
+	}
+
+	// Forget one, then all.
+	if n, err := c.Forget(ctx, cloudReq.Kind()); err != nil || n != 1 {
+		t.Fatalf("Forget = %d, %v; want 1", n, err)
+	}
+	if n, err := c.Forget(ctx, cloudReq.Kind()); err != nil || n != 0 {
+		t.Fatalf("Forget again = %d, %v; want 0", n, err)
+	}
+	for _, k := range []string{cloudReq.Kind(), extractReq.Kind()} {
+		if err := choices.Set(ctx, k, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := c.ForgetAll(ctx); err != nil || n != 2 {
+		t.Fatalf("ForgetAll = %d, %v; want 2", n, err)
+	}
+	if cs, err := c.Choices(ctx); err != nil || len(cs) != 0 {
+		t.Fatalf("Choices after ForgetAll = %+v, %v; want none", cs, err)
+	}
+	if _, err := c.Forget(ctx, "copilot.local_vlm.floor-browser"); !errors.As(err, &se) || se.Code != CodeInvalidRequest {
+		t.Fatalf("Forget of a kind not in its written form = %v; want INVALID_REQUEST", err)
+	}
+
+	stop()
+	if _, err := c.List(ctx); err == nil || !strings.Contains(err.Error(), "does not answer") {
+		t.Fatalf("List with the service stopped = %v; want a no-responders explanation", err)
+	}
+}
+
+func TestServiceMalformedRequests(t *testing.T) {
+	s := startShim(t)
+	stop, err := Serve(s.nc, NewPending(), s.choices(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	cli := s.cli(t)
+	tests := []struct {
+		subject, body, code string
+	}{
+		{SubjectList, "garbage", CodeInvalidRequest},
+		{SubjectList, `{"extra":1}`, CodeInvalidRequest},
+		{SubjectApprove, "", CodeInvalidRequest},
+		{SubjectApprove, "{", CodeInvalidRequest},
+		{SubjectApprove, `[]`, CodeInvalidRequest},
+		{SubjectApprove, `{}`, CodeInvalidRequest},
+		{SubjectApprove, `{"id":12}`, CodeInvalidRequest},
+		{SubjectApprove, `{"id":"abc","remember":"yes"}`, CodeInvalidRequest},
+		{SubjectApprove, `{"id":"abc","token":"x"}`, CodeInvalidRequest},
+		{SubjectApprove, `{"id":"abc"} {"id":"def"}`, CodeInvalidRequest},
+		{SubjectApprove, `{"id":"abc"}`, CodeNotFound},
+		{SubjectDeny, `{"id":"abc","remember":true}`, CodeInvalidRequest},
+		{SubjectDeny, "\x00\xff", CodeInvalidRequest},
+		{SubjectDeny, `{"id":"abc"}`, CodeNotFound},
+		{SubjectChoices, "null null", CodeInvalidRequest},
+		{SubjectForget, `{}`, CodeInvalidRequest},
+		{SubjectForget, `{"kind":"copilot.local_vlm.floor","all":true}`, CodeInvalidRequest},
+		{SubjectForget, `{"kind":"../../etc"}`, CodeInvalidRequest},
+		{SubjectForget, `{"kind":"copilot.local_vlm.floor.>"}`, CodeInvalidRequest},
+		{SubjectForget, `{"all":"yes"}`, CodeInvalidRequest},
+		{SubjectForget, strings.Repeat("[", 100000), CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		m, err := cli.Request(tt.subject, []byte(tt.body), 5*time.Second)
+		if err != nil {
+			t.Fatalf("request %s %q: %v", tt.subject, tt.body, err)
+		}
+		var r Reply
+		if err := json.Unmarshal(m.Data, &r); err != nil || r.Error == nil || r.Error.Code != tt.code || r.Error.Message == "" || r.OK {
+			t.Errorf("%s %q answered %s; want error code %s with a message", tt.subject, tt.body, m.Data, tt.code)
+		}
+	}
+	// Still serving.
+	if _, err := NewClient(cli).List(context.Background()); err != nil {
+		t.Fatalf("List after malformed requests: %v", err)
+	}
+}
+
+func TestServeWithoutChoices(t *testing.T) {
+	s := startShim(t)
+	stop, err := Serve(s.nc, NewPending(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if _, err := NewClient(s.cli(t)).Choices(context.Background()); err == nil {
+		t.Fatal("Choices with no store = nil; want an error")
+	}
+	if _, err := Serve(nil, NewPending(), nil); err == nil {
+		t.Fatal("Serve(nil conn) = nil error")
+	}
+}

@@ -1,0 +1,112 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/store"
+)
+
+// Ways the daemon may ask the person for consent.
+const (
+	// PromptAuto asks everywhere it can at once: the daemon's terminal, an
+	// OS dialog, and `reprise consent approve` at another terminal.
+	PromptAuto = "auto"
+	// PromptCLI asks only through `reprise consent` (and `reprise record
+	// start`, which answers it for the person at that terminal).
+	PromptCLI = "cli"
+)
+
+// requester names who asks in the consent copy: the wire does not say
+// whether the platform or a local program sent the request.
+const requester = "the app that asked to record"
+
+// consentGate issues consent tokens after the person approves, and checks
+// them at START_RECORDING.
+type consentGate struct {
+	issuer   *consent.Issuer
+	approver *consent.Approver
+	stop     func()
+}
+
+func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
+	keys := store.FileKeyStore{Dir: filepath.Join(d.home, "keys")}
+	key, err := consent.SigningKey(keys)
+	if err != nil {
+		return nil, fmt.Errorf("consent signing key: %w", err)
+	}
+	used, err := d.js.KeyValue(ctx, events.BucketConsent)
+	if err != nil {
+		return nil, fmt.Errorf("consent bucket: %w", err)
+	}
+	issuer, err := consent.NewIssuer(consent.IssuerConfig{Key: key, MachineID: d.srv.MachineID(), Used: used})
+	if err != nil {
+		return nil, err
+	}
+	choices, err := consent.OpenChoices(ctx, d.js)
+	if err != nil {
+		return nil, err
+	}
+	pending := consent.NewPending()
+	stop, err := consent.Serve(d.nc, pending, choices)
+	if err != nil {
+		return nil, err
+	}
+	prompters := []consent.Prompter{pending}
+	if d.promptMode != PromptCLI {
+		prompters = append(prompters, osPrompters()...)
+	}
+	approver := &consent.Approver{Choices: choices, Prompters: prompters, Timeout: 2 * time.Minute, Logger: d.log}
+	return &consentGate{issuer: issuer, approver: approver, stop: stop}, nil
+}
+
+// osPrompters are the local person's ways to answer on this machine: the
+// daemon's own terminal and the OS dialogs. Each says itself whether it is
+// available when asked.
+func osPrompters() []consent.Prompter {
+	return []consent.Prompter{
+		&consent.Terminal{In: os.Stdin, Out: os.Stderr},
+		&consent.Zenity{}, &consent.KDialog{},
+		&consent.OSAScript{}, &consent.MessageBox{},
+	}
+}
+
+func (g *consentGate) request(ctx context.Context, req ops.ConsentRequest) (ops.ConsentResult, error) {
+	cr := consent.Request{Mode: req.Mode, Route: req.InterpretationRoute, Channels: req.Channels}
+	cr.Normalize()
+	if err := cr.Validate(); err != nil {
+		return ops.ConsentResult{}, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
+	}
+	no := ops.ConsentResult{Mode: cr.Mode, InterpretationRoute: cr.Route}
+	v, err := g.approver.Decide(ctx, cr, requester)
+	switch {
+	case errors.Is(err, consent.ErrNoPrompter):
+		return no, ops.Errorf(ops.CodeConsentRequired, "nobody on this machine could be asked (%v)", err)
+	case err != nil:
+		return no, err
+	case !v.Approved:
+		return no, nil
+	}
+	token, expires, err := g.issuer.Issue(cr)
+	if err != nil {
+		return no, err
+	}
+	return ops.ConsentResult{Approved: true, Mode: cr.Mode, InterpretationRoute: cr.Route, ConsentToken: token, ExpiresAt: float64(expires.UnixNano()) / 1e9}, nil
+}
+
+func (g *consentGate) consume(ctx context.Context, token, mode, route string, channels []string) error {
+	return g.issuer.Consume(ctx, token, consent.Request{Mode: mode, Route: route, Channels: channels})
+}
+
+func (g *consentGate) close() {
+	if g != nil && g.stop != nil {
+		g.stop()
+	}
+}

@@ -1,0 +1,59 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
+)
+
+// shim is the ops.Service: consent from the consent gate, the recording ops
+// from the recorder.
+type shim struct {
+	*recorder.Recorder
+	consent *consentGate
+}
+
+var _ ops.Service = (*shim)(nil)
+
+// RequestConsent implements REQUEST_RECORDING_CONSENT.
+func (s *shim) RequestConsent(ctx context.Context, req ops.ConsentRequest) (ops.ConsentResult, error) {
+	return s.consent.request(ctx, req)
+}
+
+// startOps brings up the capture registry, the recorder and the ops server.
+func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConcurrent int) error {
+	gate, err := newConsentGate(ctx, d)
+	if err != nil {
+		return err
+	}
+	d.consent = gate
+	d.rec = recorder.New(recorder.Config{
+		JS:        d.js,
+		NC:        d.nc,
+		MachineID: d.srv.MachineID(),
+		Registry:  capture.NewRegistry(sources...),
+		Consent:   gate.consume,
+		Logger:    d.log,
+	})
+	if err := d.rec.Start(ctx); err != nil {
+		return err
+	}
+	if _, err := d.rec.ServeLocal(d.nc); err != nil {
+		return fmt.Errorf("serve recordings list: %w", err)
+	}
+	d.ops, err = ops.NewServer(ctx, d.js, &shim{Recorder: d.rec, consent: gate}, ops.Config{
+		Subject:       events.OpsSubject(d.srv.MachineID()),
+		MaxConcurrent: maxConcurrent,
+		Timeout:       3 * time.Minute,
+		Logger:        d.log,
+	})
+	if err != nil {
+		return err
+	}
+	return d.ops.Serve(d.nc)
+}
