@@ -52,7 +52,7 @@ type Daemon struct {
 	consent    *consentGate
 	rec        *recorder.Recorder
 	ops        *ops.Server
-	closeOnce sync.Once
+	closeOnce  sync.Once
 }
 
 // Start brings the shim up: data dir, machine id, embedded server, stores,
