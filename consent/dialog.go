@@ -30,7 +30,9 @@ var _ Prompter = (*Zenity)(nil)
 func (z *Zenity) Name() string { return "zenity" }
 
 // Available implements Prompter.
-func (z *Zenity) Available() (bool, string) { return dialogAvailable(orDefault(z.Path, "zenity"), z.Env) }
+func (z *Zenity) Available() (bool, string) {
+	return dialogAvailable(orDefault(z.Path, "zenity"), z.Env)
+}
 
 // Ask implements Prompter.
 func (z *Zenity) Ask(ctx context.Context, p Prompt) (Decision, error) {
@@ -97,7 +99,9 @@ var _ Prompter = (*KDialog)(nil)
 func (k *KDialog) Name() string { return "kdialog" }
 
 // Available implements Prompter.
-func (k *KDialog) Available() (bool, string) { return dialogAvailable(orDefault(k.Path, "kdialog"), k.Env) }
+func (k *KDialog) Available() (bool, string) {
+	return dialogAvailable(orDefault(k.Path, "kdialog"), k.Env)
+}
 
 // Ask implements Prompter.
 func (k *KDialog) Ask(ctx context.Context, p Prompt) (Decision, error) {

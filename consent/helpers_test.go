@@ -2,6 +2,8 @@ package consent
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"testing"
 	"time"
 
@@ -22,7 +24,7 @@ type shim struct {
 	js  jetstream.JetStream
 }
 
-func startShim(t *testing.T) *shim {
+func startShim(t testing.TB) *shim {
 	t.Helper()
 	srv, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: testMachine})
 	if err != nil {
@@ -46,7 +48,7 @@ func startShim(t *testing.T) *shim {
 	return &shim{srv: srv, nc: nc, js: js}
 }
 
-func (s *shim) consentBucket(t *testing.T) jetstream.KeyValue {
+func (s *shim) consentBucket(t testing.TB) jetstream.KeyValue {
 	t.Helper()
 	kv, err := s.js.KeyValue(context.Background(), events.BucketConsent)
 	if err != nil {
@@ -79,3 +81,14 @@ func (s *shim) cli(t *testing.T) *nats.Conn {
 type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
+
+// benchIssuer is an Issuer on a real shim, for benchmarks.
+func benchIssuer(b *testing.B) *Issuer {
+	s := startShim(b)
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	is, err := NewIssuer(IssuerConfig{Key: key, MachineID: testMachine, Used: s.consentBucket(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return is
+}

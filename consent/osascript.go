@@ -20,8 +20,6 @@ var _ Prompter = (*OSAScript)(nil)
 // Name implements Prompter.
 func (o *OSAScript) Name() string { return "osascript" }
 
-func (o *OSAScript) path() string { return orDefault(o.Path, "/usr/bin/osascript") }
-
 // appleScriptString quotes s as an AppleScript string literal. Inside one,
 // only the backslash and the double quote are special; control characters
 // are spelled as the escapes AppleScript knows, and others are dropped so a

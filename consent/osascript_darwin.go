@@ -7,6 +7,8 @@ import (
 	"time"
 )
 
+func (o *OSAScript) path() string { return orDefault(o.Path, "/usr/bin/osascript") }
+
 // Available implements Prompter.
 func (o *OSAScript) Available() (bool, string) {
 	if _, err := exec.LookPath(o.path()); err != nil {

@@ -60,7 +60,7 @@ func TestDialogScript(t *testing.T) {
 		`with title "Build this skill using the cloud?"`,
 		`buttons {"Keep it on my machine", "Send and build"}`,
 		`default button "Keep it on my machine"`,
-		`Acme \"Cloud\"'s servers`,
+		`are sent to Acme \"Cloud\", a capable model`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("dialogScript does not contain %s:\n%s", want, got)

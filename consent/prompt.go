@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Decision is a person's answer to a Prompt.
@@ -86,9 +84,12 @@ func newPromptID() string {
 	return hex.EncodeToString(b)
 }
 
+// The copy takes requester as a noun phrase ("the platform", "AcmeAgent")
+// and never makes a possessive of it, so any phrase reads right.
+
 func plainBody(req Request, requester string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s asks to record %s on this machine.\n\n", capitalize(requester), modeWords(req.Mode))
+	fmt.Fprintf(&b, "If you approve, reprise records %s on this machine, as requested by %s.\n\n", modeWords(req.Mode), requester)
 	fmt.Fprintf(&b, "What is recorded: %s.\n\n", channelWords(req.Channels))
 	fmt.Fprintf(&b, "Where it goes: the recording stays on this machine; the structured, redacted trajectory can be fetched by %s for review. ", requester)
 	switch req.Route {
@@ -109,12 +110,12 @@ func plainBody(req Request, requester string) string {
 // alternative; then it stops. No warning symbols, no fear, no minimizing.
 func calibratedBody(req Request, requester string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s asks to record %s on this machine (%s).\n\n", capitalize(requester), modeWords(req.Mode), channelWords(req.Channels))
-	fmt.Fprintf(&b, "This computer doesn't have a local model that can read these screenshots, so building this skill needs %s's cloud. ", requester)
-	fmt.Fprintf(&b, "If you continue, the screen images from this recording go to %s's servers, a capable model reads them to write the skill, then they're deleted (or kept per your data settings).\n\n", requester)
+	fmt.Fprintf(&b, "If you approve, reprise records %s on this machine (%s), as requested by %s.\n\n", modeWords(req.Mode), channelWords(req.Channels), requester)
+	b.WriteString("This computer doesn't have a local model that can read these screenshots, so building this skill needs the cloud. ")
+	fmt.Fprintf(&b, "If you continue, the screen images from this recording are sent to %s, a capable model there reads them to write the skill, and then they're deleted (or kept per your data settings).\n\n", requester)
 	b.WriteString("Worth knowing:\n")
 	b.WriteString("• The images show whatever was on your screen while recording, including anything else that was open. You decide what's visible.\n")
-	fmt.Fprintf(&b, "• They're handled under %s's data and retention settings.\n", requester)
+	fmt.Fprintf(&b, "• They're handled under the data and retention settings you have with %s.\n", requester)
 	fmt.Fprintf(&b, "• It's the same trust you already place in %s to act on your computer, now with screen images for this one recording.\n\n", requester)
 	b.WriteString("Prefer to keep screen images on your machine? Install a local model and re-record. ")
 	b.WriteString("The structured trajectory will still appear in your browser for review.")
@@ -146,9 +147,4 @@ func channelWords(chs []string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -19,12 +19,13 @@ func TestCalibratedPrompt(t *testing.T) {
 	}
 	text := p.Title + "\n" + p.Body
 	mustSay := []struct{ what, phrase string }{
-		{"what leaves", "screen images from this recording go to AcmeAgent's servers"},
-		{"why it helps", "a capable model reads them to write the skill"},
+		{"what leaves", "the screen images from this recording are sent to AcmeAgent"},
+		{"why it helps", "a capable model there reads them to write the skill"},
 		{"what happens to them", "deleted"},
 		{"the realistic scope", "whatever was on your screen while recording"},
 		{"that the person decides", "You decide what's visible"},
 		{"the trust already given", "same trust you already place in AcmeAgent"},
+		{"whose settings apply", "data and retention settings you have with AcmeAgent"},
 		{"the local alternative", "Install a local model and re-record"},
 		{"why the cloud is asked", "doesn't have a local model"},
 	}
@@ -34,6 +35,9 @@ func TestCalibratedPrompt(t *testing.T) {
 		}
 	}
 	checkCalm(t, text)
+	if strings.Contains(text, "AcmeAgent's") {
+		t.Errorf("the copy makes a possessive of the requester, which reads wrong for phrases:\n%s", text)
+	}
 	for _, banned := range []string{"hacker", "steal", "danger", "WARNING", "risk-free", "totally", "nothing to worry", "don't worry", "safe"} {
 		if strings.Contains(strings.ToLower(text), strings.ToLower(banned)) {
 			t.Errorf("calibrated prompt says %q: fear or minimizing register", banned)

@@ -33,7 +33,7 @@ type Terminal struct {
 	// means In must be an *os.File that is a terminal.
 	IsTerminal func() bool
 
-	mu        sync.Mutex // one prompt on the terminal at a time
+	turn      chan struct{} // one prompt on the terminal at a time
 	startOnce sync.Once
 	lines     chan string
 }
@@ -65,6 +65,7 @@ func (t *Terminal) Available() (bool, string) {
 // early leaves no reader behind to eat the next prompt's answer.
 func (t *Terminal) read() <-chan string {
 	t.startOnce.Do(func() {
+		t.turn = make(chan struct{}, 1)
 		t.lines = make(chan string)
 		go func() {
 			defer close(t.lines)
@@ -79,9 +80,15 @@ func (t *Terminal) read() <-chan string {
 
 // Ask implements Prompter.
 func (t *Terminal) Ask(ctx context.Context, p Prompt) (Decision, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	lines := t.read()
+	// Wait for a prompt already on the terminal, unless this one is
+	// answered elsewhere first.
+	select {
+	case t.turn <- struct{}{}:
+		defer func() { <-t.turn }()
+	case <-ctx.Done():
+		return Decision{}, ctx.Err()
+	}
 	drain(lines)
 	fmt.Fprintf(t.Out, "\n%s\n\n%s\n\n", p.Title, wrap(p.Body, wrapWidth))
 	approved, err := t.yesNo(ctx, lines, fmt.Sprintf("y: %s / n: %s > ", p.Approve, p.Deny))

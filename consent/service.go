@@ -79,10 +79,13 @@ func Serve(nc *nats.Conn, pending *Pending, choices Choices) (stop func(), err e
 		SubjectChoices: s.listChoices, SubjectForget: s.forget,
 	}
 	var subs []*nats.Subscription
+	// stop returns once the server has dropped the subscriptions, so a
+	// request after it finds no responder rather than waiting for one.
 	stop = func() {
 		for _, sub := range subs {
 			_ = sub.Unsubscribe()
 		}
+		_ = nc.Flush()
 	}
 	for subject, h := range handlers {
 		sub, err := nc.Subscribe(subject, serveOne(h))

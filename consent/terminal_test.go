@@ -29,28 +29,55 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// person types each answer only once its question is on the screen, as a
+// person does, and closes the terminal when out of answers.
+type person struct {
+	syncBuffer
+	w       *io.PipeWriter
+	mu      sync.Mutex
+	answers []string
+}
+
+func (p *person) Write(b []byte) (int, error) {
+	n, err := p.syncBuffer.Write(b)
+	if strings.HasSuffix(string(b), "> ") {
+		p.mu.Lock()
+		if len(p.answers) == 0 {
+			p.w.Close()
+		} else {
+			a := p.answers[0]
+			p.answers = p.answers[1:]
+			go func() { _, _ = io.WriteString(p.w, a+"\n") }()
+		}
+		p.mu.Unlock()
+	}
+	return n, err
+}
+
 func TestTerminal(t *testing.T) {
 	tests := []struct {
-		name  string
-		input string
-		want  Decision
-		err   error
+		name    string
+		answers []string
+		want    Decision
+		err     error
 	}{
-		{"yes, remember", "y\nyes\n", Decision{Approved: true, Remember: true}, nil},
-		{"no, once", "n\nn\n", Decision{}, nil},
-		{"no, remember", "NO\nY\n", Decision{Remember: true}, nil},
-		{"re-asks until it understands", "sure\n\ny\nmaybe\nn\n", Decision{Approved: true}, nil},
-		{"closed before an answer", "what\n", Decision{}, errNoTerminalAnswer},
-		{"closed before remember", "y\n", Decision{}, errNoTerminalAnswer},
+		{"yes, remember", []string{"y", "yes"}, Decision{Approved: true, Remember: true}, nil},
+		{"no, once", []string{"n", "n"}, Decision{}, nil},
+		{"no, remember", []string{"NO", " Y "}, Decision{Remember: true}, nil},
+		{"re-asks until it understands", []string{"sure", "", "y", "maybe", "n"}, Decision{Approved: true}, nil},
+		{"closed before an answer", []string{"what"}, Decision{}, errNoTerminalAnswer},
+		{"closed before remember", []string{"y"}, Decision{}, errNoTerminalAnswer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out syncBuffer
-			term := &Terminal{In: strings.NewReader(tt.input), Out: &out, IsTerminal: func() bool { return true }}
+			r, w := io.Pipe()
+			defer r.Close()
+			out := &person{w: w, answers: tt.answers}
+			term := &Terminal{In: r, Out: out, IsTerminal: func() bool { return true }}
 			p := NewPrompt(cloudReq, "")
 			d, err := term.Ask(context.Background(), p)
 			if d != tt.want || !errors.Is(err, tt.err) {
-				t.Fatalf("Ask with input %q = %+v, %v; want %+v, %v", tt.input, d, err, tt.want, tt.err)
+				t.Fatalf("Ask answered %q = %+v, %v; want %+v, %v", tt.answers, d, err, tt.want, tt.err)
 			}
 			for _, s := range []string{p.Title, wrap(p.Body, wrapWidth), "y: Send and build / n: Keep it on my machine", RememberQuestion} {
 				if tt.err == nil && !strings.Contains(out.String(), s) {
@@ -105,5 +132,31 @@ func TestTerminalAvailable(t *testing.T) {
 		if ok, why := tt.term.Available(); ok != tt.want || (!ok && why == "") {
 			t.Errorf("Terminal.Available(%s) = %v, %q; want %v with a reason when false", tt.name, ok, why, tt.want)
 		}
+	}
+}
+
+func TestTerminalOnePromptAtATime(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	term := &Terminal{In: r, Out: io.Discard, IsTerminal: func() bool { return true }}
+	first, cancelFirst := context.WithCancel(context.Background())
+	defer cancelFirst()
+	go func() { _, _ = term.Ask(first, NewPrompt(extractReq, "")) }()
+	time.Sleep(50 * time.Millisecond)
+	// A second prompt waits its turn, and gives up when its context ends.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := term.Ask(ctx, NewPrompt(cloudReq, ""))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("second Ask = %v; want DeadlineExceeded", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a prompt waiting for the terminal ignored its context")
 	}
 }

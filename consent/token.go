@@ -113,7 +113,8 @@ type claims struct {
 	ExpiresAt int64    `json:"exp"`
 }
 
-var b64 = base64.RawURLEncoding
+// b64 is strict: a token has one spelling, not several that decode alike.
+var b64 = base64.RawURLEncoding.Strict()
 
 // Issue returns a token for req, which a person has just approved, and when
 // it stops being usable. Call it only after an approval.

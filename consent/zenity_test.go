@@ -1,10 +1,11 @@
 package consent
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"runtime"
@@ -31,66 +32,82 @@ func startDesktop(t *testing.T) *desktop {
 			t.Fatalf("%s is not installed: run scripts/deps (it installs xvfb, openbox, xdotool and zenity)", bin)
 		}
 	}
-	var xvfb *exec.Cmd
+	// -displayfd: Xvfb picks a free display itself and writes its number
+	// to fd 3 once it accepts connections, so no two tests race for one.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	xvfb.ExtraFiles = []*os.File{w}
+	var xlog bytes.Buffer
+	xvfb.Stderr = &xlog
+	if err := xvfb.Start(); err != nil {
+		t.Fatalf("start Xvfb: %v", err)
+	}
+	w.Close()
+	exited := make(chan struct{})
+	go func() { _ = xvfb.Wait(); close(exited) }()
+	t.Cleanup(func() { _ = xvfb.Process.Kill(); <-exited })
+	number := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		r.Close()
+		number <- strings.TrimSpace(line)
+	}()
 	var display string
-	for try := 0; xvfb == nil; try++ {
-		if try == 20 {
-			t.Fatal("no free X display number found for Xvfb")
+	select {
+	case n := <-number:
+		if n == "" {
+			<-exited
+			t.Fatalf("Xvfb did not start: %s", xlog.String())
 		}
-		n := 100 + rand.IntN(800)
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		display = fmt.Sprintf(":%d", n)
-		cmd := exec.Command("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("start Xvfb: %v", err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		socket := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
-		for deadline := time.Now().Add(10 * time.Second); ; {
-			if _, err := os.Stat(socket); err == nil {
-				xvfb = cmd
-				break
-			}
-			select {
-			case <-exited: // the display was taken after all: try another
-			case <-time.After(10 * time.Millisecond):
-				if time.Now().Before(deadline) {
-					continue
-				}
-				t.Fatalf("Xvfb %s: no socket %s after 10 s", display, socket)
-			}
-			break
-		}
-		if xvfb != nil {
-			t.Cleanup(func() { _ = xvfb.Process.Kill(); <-exited })
-		}
+		display = ":" + n
+	case <-time.After(20 * time.Second):
+		t.Fatal("Xvfb did not report its display in 20 s")
+	}
+	if _, err := os.Stat("/tmp/.X11-unix/X" + display[1:]); err != nil {
+		t.Fatalf("Xvfb %s has no socket: %v", display, err)
 	}
 	d := &desktop{display: display}
 	wm := exec.Command("openbox")
 	wm.Env = append(os.Environ(), "DISPLAY="+display)
+	var wmlog syncBuffer
+	wm.Stdout, wm.Stderr = &wmlog, &wmlog
 	if err := wm.Start(); err != nil {
 		t.Fatalf("start openbox: %v", err)
 	}
-	t.Cleanup(func() { _ = wm.Process.Kill(); _ = wm.Wait() })
+	wmExited := make(chan struct{})
+	go func() { _ = wm.Wait(); close(wmExited) }()
+	t.Cleanup(func() { _ = wm.Process.Kill(); <-wmExited })
 	// openbox is up once it publishes its desktops.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := d.xdotool(context.Background(), "get_num_desktops"); err == nil {
 			break
 		}
+		select {
+		case <-wmExited:
+			t.Fatalf("openbox exited: %s", wmlog.String())
+		default:
+		}
 		if time.Now().After(deadline) {
-			t.Fatal("openbox did not start in 10 s")
+			t.Fatalf("openbox did not start in 10 s: %s", wmlog.String())
 		}
 	}
 	return d
 }
 
+// xdotool runs xdotool on the display and returns its standard output
+// (window ids for a search); its complaints on stderr go into the error.
 func (d *desktop) xdotool(ctx context.Context, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "xdotool", args...)
 	cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
-	out, err := cmd.CombinedOutput()
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		err = fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, stderr.String())
+	}
 	return strings.TrimSpace(string(out)), err
 }
 
@@ -102,21 +119,28 @@ func (d *desktop) press(t *testing.T, title string, keys ...string) {
 	defer cancel()
 	out, err := d.xdotool(ctx, "search", "--sync", "--onlyvisible", "--name", title)
 	if err != nil {
-		t.Fatalf("no window %q: %v %s", title, err, out)
+		t.Fatalf("no window %q: %v", title, err)
 	}
 	win := strings.Fields(out)[0]
-	if out, err := d.xdotool(ctx, "windowactivate", "--sync", win); err != nil {
-		t.Fatalf("activate %q: %v %s", title, err, out)
+	if _, err := d.xdotool(ctx, "windowactivate", "--sync", win); err != nil {
+		t.Fatalf("activate %q: %v", title, err)
 	}
-	if out, err := d.xdotool(ctx, append([]string{"key", "--delay", "50"}, keys...)...); err != nil {
-		t.Fatalf("keys %v into %q: %v %s", keys, title, err, out)
+	if _, err := d.xdotool(ctx, append([]string{"key", "--delay", "50"}, keys...)...); err != nil {
+		t.Fatalf("keys %v into %q: %v", keys, title, err)
 	}
 }
 
-// windows returns how many visible windows are called title.
+// windows returns how many visible windows are called title once the X
+// server has caught up: a killed client's windows go a moment after it.
 func (d *desktop) windows(title string) int {
-	out, _ := d.xdotool(context.Background(), "search", "--onlyvisible", "--name", title)
-	return len(strings.Fields(out))
+	var n int
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		out, _ := d.xdotool(context.Background(), "search", "--onlyvisible", "--name", title)
+		if n = len(strings.Fields(out)); n == 0 {
+			return 0
+		}
+	}
+	return n
 }
 
 func TestZenityUnderXvfb(t *testing.T) {

@@ -188,7 +188,15 @@ func newConsentForgetCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "Forgot %d remembered answer%s; the next such recording asks again.\n", n, plural(n))
+				out := cmd.OutOrStdout()
+				switch {
+				case n == 0 && all:
+					fmt.Fprintln(out, "No answers were remembered: every recording asks already.")
+				case n == 0:
+					fmt.Fprintf(out, "No answer was remembered for %s: such recordings ask already.\n", args[0])
+				default:
+					fmt.Fprintf(out, "Forgot %d remembered answer%s; the next such recording asks again.\n", n, plural(n))
+				}
 				return nil
 			})
 		},
