@@ -60,7 +60,6 @@ func (f *fakeService) ApplyReview(_ context.Context, r ReviewRequest) (ReviewApp
 type harness struct {
 	srv *Server
 	nc  *nats.Conn
-	cli string // the CLI user's URL with credentials
 	s   *embedded.Server
 }
 

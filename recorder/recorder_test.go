@@ -124,7 +124,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	} else {
 		wantCode(t, err, ops.CodeAlreadyActive)
 	}
-	sum, err := r.rec.StopRecording(ctx, ops.RecordingRef{RecordingID: started.RecordingID})
+	sum, err := r.rec.StopRecording(ctx, ops.RecordingRef(started))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 		t.Fatalf("summary %+v; want %+v", sum, want)
 	}
 
-	rec, err := r.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: started.RecordingID})
+	rec, err := r.rec.FetchRecording(ctx, ops.RecordingRef(started))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	if err != nil || applied.StepCount != 5 {
 		t.Fatalf("ApplyReview = %+v, %v; want 5 steps", applied, err)
 	}
-	rec, _ = r.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: started.RecordingID})
+	rec, _ = r.rec.FetchRecording(ctx, ops.RecordingRef(started))
 	if len(rec.Steps) != 5 || rec.Steps[0].Seq != 2 || rec.Steps[1].Value.Raw != "" || !rec.Steps[1].Redacted {
 		t.Fatalf("after review: %+v", rec.Steps)
 	}
@@ -173,7 +173,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	}
 
 	// Stopping again answers the summary again; unknown ids are not found.
-	if again, err := r.rec.StopRecording(ctx, ops.RecordingRef{RecordingID: started.RecordingID}); err != nil || again.StepCount != 5 {
+	if again, err := r.rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil || again.StepCount != 5 {
 		t.Fatalf("second stop = %+v, %v", again, err)
 	}
 	for _, id := range []string{"rec_nope", "rec_a.b", "rec_>", ""} {
@@ -289,7 +289,7 @@ func TestCopilotStreamsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.rec.StopRecording(ctx, ops.RecordingRef{RecordingID: started.RecordingID}); err != nil {
+	if _, err := r.rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil {
 		t.Fatal(err)
 	}
 	for i := range steps {
