@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"text/tabwriter"
@@ -32,9 +31,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if format == "json" {
-				enc := json.NewEncoder(os.Stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(st)
+				return writeJSON(cmd.OutOrStdout(), st)
 			}
 			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "daemon\trunning (pid %d, up %s, %s)\n", st.PID, time.Duration(st.UptimeSeconds*float64(time.Second)).Round(time.Second), st.Version)
