@@ -27,6 +27,9 @@ type Config struct {
 	ExtensionOrigins []string `json:"extension_origins"`
 	// Platform is the platform's way in; off unless set.
 	Platform PlatformConfig `json:"platform"`
+	// KeepRecordings is how many recordings to keep; past it the oldest is
+	// crypto-erased. 0 means 20.
+	KeepRecordings int `json:"keep_recordings"`
 }
 
 // PlatformConfig mirrors embedded.PlatformConfig in the settings file.
@@ -78,6 +81,9 @@ func (c Config) Validate() error {
 		if p < 0 || p > 65535 {
 			return fmt.Errorf("%s: %d is not a TCP port (0-65535; 0 picks a free one)", name, p)
 		}
+	}
+	if c.KeepRecordings < 0 {
+		return fmt.Errorf("keep_recordings: %d; want 1 or more (0 means the default, 20)", c.KeepRecordings)
 	}
 	if c.ClientPort != 0 && c.ClientPort == c.WebSocketPort {
 		return fmt.Errorf("client_port and websocket_port are both %d; they need different ports", c.ClientPort)

@@ -35,6 +35,7 @@ func TestParseConfig(t *testing.T) {
 		{`{"platform": {"remote_credentials": "/x.creds"}}`, "platform.remote_credentials"},
 		{`{"platform": {"listen": "7422"}}`, "platform.listen"},
 		{`{} {}`, "trailing"},
+		{`{"keep_recordings": -1}`, "keep_recordings"},
 	}
 	for _, tc := range bad {
 		_, err := ParseConfig([]byte(tc.in))

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/store"
 )
 
 // Ways the daemon may ask the person for consent.
@@ -37,8 +35,7 @@ type consentGate struct {
 }
 
 func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
-	keys := store.FileKeyStore{Dir: filepath.Join(d.home, "keys")}
-	key, err := consent.SigningKey(keys)
+	key, err := consent.SigningKey(d.keys)
 	if err != nil {
 		return nil, fmt.Errorf("consent signing key: %w", err)
 	}

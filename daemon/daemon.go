@@ -18,6 +18,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/store"
 )
 
 // Options start a daemon.
@@ -48,6 +49,8 @@ type Daemon struct {
 	platform  string
 	ncClosed  chan struct{}
 
+	keys       store.KeyStore
+	keep       int
 	promptMode string
 	consent    *consentGate
 	rec        *recorder.Recorder
@@ -102,7 +105,8 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 		srv.Close()
 		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
 	}
-	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv), promptMode: opts.ConsentPrompt}
+	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
+		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, keys: store.FileKeyStore{Dir: filepath.Join(opts.Home, "keys")}}
 	if err := d.init(ctx, opts); err != nil {
 		d.Close()
 		return nil, err

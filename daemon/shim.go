@@ -38,6 +38,8 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		MachineID: d.srv.MachineID(),
 		Registry:  capture.NewRegistry(sources...),
 		Consent:   gate.consume,
+		Keys:      d.keys,
+		Keep:      d.keep,
 		Logger:    d.log,
 	})
 	if err := d.rec.Start(ctx); err != nil {

@@ -52,6 +52,12 @@ func (p *Publisher) Publish(ctx context.Context, subject, msgID string, v any) (
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", subject, err)
 	}
+	return p.PublishBytes(ctx, subject, msgID, data)
+}
+
+// PublishBytes publishes data, already encoded (and sealed), to subject
+// under msgID, returning once JetStream has acked it.
+func (p *Publisher) PublishBytes(ctx context.Context, subject, msgID string, data []byte) (*jetstream.PubAck, error) {
 	ack, err := p.js.PublishMsg(ctx, &nats.Msg{
 		Subject: subject,
 		Data:    data,

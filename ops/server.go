@@ -169,7 +169,9 @@ func (s *Server) handle(data []byte) []byte {
 		s.log.Warn("read a kept reply", "err", err)
 	}
 	reply, keep := s.dispatch(ctx, env)
-	if keep {
+	// A fetch is read-only, so its retry needs no kept answer; and its
+	// answer is a whole recording, which must not sit on disk unsealed.
+	if keep && env.Type != TypeFetch {
 		if _, err := s.replies.Put(ctx, key, reply); err != nil {
 			s.log.Warn("keep a reply for retries", "type", env.Type, "err", err)
 		}

@@ -49,7 +49,7 @@ func (r *Recorder) fold(ctx context.Context, recID string) (*folded, error) {
 			f.stopped = new(events.RecordingStopped)
 			return events.Decode(m.Data(), f.stopped)
 		case events.RecStep:
-			s, err := events.DecodeStep(m.Data())
+			s, err := r.openStep(recID, sealStep, m)
 			if err != nil {
 				return err
 			}

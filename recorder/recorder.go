@@ -22,6 +22,7 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/store"
 )
 
 // Routes a recording may be interpreted through (SPEC section 10).
@@ -42,11 +43,16 @@ type Config struct {
 	MachineID string
 	Registry  *capture.Registry
 	Consent   ConsentChecker
-	Logger    *slog.Logger
+	// Keys holds one data key per recording; steps are sealed under it.
+	Keys   store.KeyStore
+	Logger *slog.Logger
 	// QueueSize bounds the steps waiting between sources and the log.
 	QueueSize int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Keep is how many recordings to keep; past it the oldest stopped one
+	// is crypto-erased. 0 means DefaultKeep.
+	Keep int
 }
 
 // Recorder serves the recording ops. At most one recording is active.
@@ -55,6 +61,9 @@ type Recorder struct {
 	log *slog.Logger
 	pub *events.Publisher
 	fwd jetstream.ConsumeContext
+
+	sealMu  sync.Mutex
+	sealers map[string]*store.Sealer
 
 	mu     sync.Mutex
 	active *session
@@ -81,7 +90,7 @@ func New(cfg Config) *Recorder {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Recorder{cfg: cfg, log: cfg.Logger.With("component", "recorder"), pub: events.NewPublisher(cfg.JS)}
+	return &Recorder{cfg: cfg, log: cfg.Logger.With("component", "recorder"), pub: events.NewPublisher(cfg.JS), sealers: map[string]*store.Sealer{}}
 }
 
 // StartRecording implements the START_RECORDING op.
@@ -162,12 +171,16 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 	return s, nil
 }
 
-// capture writes one step to CAPTURE, retrying a publish that fails: the
-// daemon's own server is in-process, so a failure is brief.
+// capture seals one step and writes it to CAPTURE, retrying a publish that
+// fails: the daemon's own server is in-process, so a failure is brief.
 func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step) error {
-	var err error
+	sealed, err := r.sealStepBytes(recID, sealCapture, step)
+	if err != nil {
+		r.log.Error("step lost: cannot seal it", "recording_id", recID, "seq", step.Seq, "err", err)
+		return nil
+	}
 	for attempt := range 5 {
-		if _, err = r.pub.PublishStep(ctx, events.CaptureSubject(recID), recID, step); err == nil {
+		if _, err = r.pub.PublishBytes(ctx, events.CaptureSubject(recID), events.StepMsgID(recID, step.Seq), sealed); err == nil {
 			return nil
 		}
 		if ctx.Err() != nil {

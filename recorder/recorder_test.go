@@ -16,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/store"
 )
 
 // burst is a source that emits its steps as soon as it starts.
@@ -90,7 +91,8 @@ func newRig(t *testing.T, consent ConsentChecker, sources ...capture.Source) *ri
 	if consent == nil {
 		consent = func(context.Context, string, string, string, []string) error { return nil }
 	}
-	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(sources...), Consent: consent})
+	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(sources...), Consent: consent,
+		Keys: store.FileKeyStore{Dir: t.TempDir()}})
 	if err := rec.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -61,15 +61,21 @@ func (r *Recorder) redact(m jetstream.Msg) {
 		_ = m.TermWithReason("bad subject")
 		return
 	}
-	step, err := events.DecodeStep(m.Data())
+	step, err := r.openStep(recID, sealCapture, m)
 	if err != nil {
-		r.log.Warn("dropping a malformed captured step", "recording_id", recID, "err", err)
-		_ = m.TermWithReason("malformed step")
+		r.log.Warn("dropping a captured step that does not open", "recording_id", recID, "err", err)
+		_ = m.TermWithReason("unreadable step")
+		return
+	}
+	sealed, err := r.sealStepBytes(recID, sealStep, step)
+	if err != nil {
+		r.log.Warn("redacted step not sealed; will retry", "recording_id", recID, "seq", step.Seq, "err", err)
+		_ = m.NakWithDelay(time.Second)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := r.pub.PublishStep(ctx, events.RecordingSubject(recID, events.RecStep), recID, step); err != nil {
+	if _, err := r.pub.PublishBytes(ctx, events.RecordingSubject(recID, events.RecStep), events.StepMsgID(recID, step.Seq), sealed); err != nil {
 		r.log.Warn("redacted step not stored; will retry", "recording_id", recID, "seq", step.Seq, "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return

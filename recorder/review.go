@@ -64,8 +64,12 @@ func (r *Recorder) rewrite(ctx context.Context, f *folded, review int) error {
 			blank := *st.step
 			v := *blank.Value
 			v.Raw, blank.Value, blank.Redacted = "", &v, true
+			sealed, err := r.sealStepBytes(f.id, sealStep, &blank)
+			if err != nil {
+				return err
+			}
 			id := fmt.Sprintf("%s:%d:review%d", f.id, seq, review)
-			if _, err := r.pub.Publish(ctx, events.RecordingSubject(f.id, events.RecStep), id, &blank); err != nil {
+			if _, err := r.pub.PublishBytes(ctx, events.RecordingSubject(f.id, events.RecStep), id, sealed); err != nil {
 				return err
 			}
 		default:

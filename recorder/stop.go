@@ -48,6 +48,9 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 		return ops.Summary{}, err
 	}
 	sum := rec.summary()
+	if err := r.retain(ctx); err != nil {
+		r.log.Warn("retention: could not evict an old recording", "err", err)
+	}
 	r.log.Info("recording stopped", "recording_id", req.RecordingID, "steps", sum.StepCount, "duration_s", sum.DurationSeconds)
 	return sum, nil
 }

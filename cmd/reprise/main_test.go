@@ -56,10 +56,16 @@ func run(t *testing.T, home string, args ...string) (stdout, stderr string, err 
 // startDaemonProcess starts `reprise daemon` and waits until it answers.
 func startDaemonProcess(t *testing.T, home string, args ...string) *exec.Cmd {
 	t.Helper()
+	return startDaemonProcessLogs(t, home, new(bytes.Buffer), args...)
+}
+
+// startDaemonProcessLogs is startDaemonProcess with the daemon's log kept in
+// logs. Read logs only after the process has exited.
+func startDaemonProcessLogs(t *testing.T, home string, logs *bytes.Buffer, args ...string) *exec.Cmd {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"daemon"}, args...)...)
 	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
