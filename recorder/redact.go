@@ -24,7 +24,9 @@ func (r *Recorder) Start(ctx context.Context) error {
 		Durable:       redactConsumer,
 		Description:   "redacts captured steps into RECORDINGS",
 		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       30 * time.Second,
+		// A step takes milliseconds; after a crash, the steps delivered
+		// but not acked come back once this passes.
+		AckWait:       5 * time.Second,
 		MaxAckPending: 1024,
 	})
 	if err != nil {

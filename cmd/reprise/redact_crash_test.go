@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// TestRedactStageSurvivesSIGKILL kills the daemon again and again while its
+// redact stage is moving a flood of captured steps from CAPTURE to
+// RECORDINGS, so some kills land between its two acks. In the end every step
+// that reached CAPTURE is in RECORDINGS exactly once: CAPTURE is written in
+// order, so the stored seqs must be 1..n with no gap and no repeat.
+func TestRedactStageSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash rounds skipped in -short mode")
+	}
+	const steps, rounds = 3000, 10
+	home := t.TempDir()
+	script := filepath.Join(t.TempDir(), "flood.jsonl")
+	var b strings.Builder
+	for i := 1; i <= steps; i++ {
+		fmt.Fprintf(&b, `{"seq":%d,"ts":%g,"actor":"human","action":"click","screenshot_ref":"","cursor":[%d,20],"active_app":"Acme","active_window":"Orders","enrichment":null,"value":null,"narration":null,"outcome":"ok","redacted":false}`+"\n", i, 1+float64(i)/1000, i%1280)
+	}
+	os.WriteFile(script, []byte(b.String()), 0o600)
+	args := []string{"--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli"}
+
+	d := startDaemonProcess(t, home, args...)
+	out, stderr, err := run(t, home, "record", "start", "--yes", "--channels", "floor")
+	if err != nil {
+		t.Fatalf("record start: %v\n%s", err, stderr)
+	}
+	id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
+	for round := 1; round <= rounds; round++ {
+		time.Sleep(time.Duration(20+rand.IntN(150)) * time.Millisecond)
+		d.Process.Kill()
+		d.Wait()
+		d = startDaemonProcess(t, home, args...)
+	}
+	// The last start closes the recording once CAPTURE has drained.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		list, _, err := run(t, home, "recordings", "list")
+		if err == nil && strings.Contains(list, "stopped") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("recording not closed after the crashes: %v\n%s", err, list)
+		}
+	}
+	ids := storedMsgIDs(t, home, events.RecordingSubject(id, events.RecStep))
+	seen := map[string]int{}
+	for _, m := range ids {
+		seen[m]++
+	}
+	for m, n := range seen {
+		if n > 1 {
+			t.Errorf("%s stored %d times", m, n)
+		}
+	}
+	for seq := 1; seq <= len(seen); seq++ {
+		if seen[events.StepMsgID(id, uint64(seq))] != 1 {
+			t.Fatalf("step %d missing while %d steps are stored: a captured step was lost", seq, len(seen))
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("no step reached RECORDINGS")
+	}
+	t.Logf("%d crash rounds: %d of %d played steps stored, each once", rounds, len(seen), steps)
+}
+
+// storedMsgIDs reads the dedupe ids of every message on subject, as the CLI.
+func storedMsgIDs(t *testing.T, home, subject string) []string {
+	t.Helper()
+	nc, _, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cons, err := js.OrderedConsumer(ctx, events.StreamRecordings, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for left := info.NumPending; left > 0; {
+		batch, err := cons.Fetch(int(min(left, 500)), jetstream.FetchMaxWait(5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range batch.Messages() {
+			ids = append(ids, m.Headers().Get(jetstream.MsgIDHeader))
+			left--
+		}
+		if err := batch.Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
