@@ -19,7 +19,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -o bin/reprise ./cmd/reprise
 
 test: deps
-	$(GO) test -race -count=1 -timeout 30m ./...
+	scripts/with-keyring $(GO) test -race -count=1 -timeout 30m ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \

@@ -50,6 +50,7 @@ type Daemon struct {
 	ncClosed  chan struct{}
 
 	keys       store.KeyStore
+	keysKind   string // store.KeyStoreKeychain or store.KeyStoreFile
 	keep       int
 	promptMode string
 	consent    *consentGate
@@ -105,8 +106,9 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 		srv.Close()
 		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
 	}
+	keys, keysKind := store.OpenKeyStore(filepath.Join(opts.Home, "keys"), log)
 	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
-		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, keys: store.FileKeyStore{Dir: filepath.Join(opts.Home, "keys")}}
+		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, keys: keys, keysKind: keysKind}
 	if err := d.init(ctx, opts); err != nil {
 		d.Close()
 		return nil, err

@@ -35,15 +35,17 @@ func BuildVersion() string {
 
 // Status is what a running daemon reports about itself.
 type Status struct {
-	MachineID     string         `json:"machine_id"`
-	Version       string         `json:"version"`
-	PID           int            `json:"pid"`
-	StartedAt     time.Time      `json:"started_at"`
-	UptimeSeconds float64        `json:"uptime_seconds"`
-	ClientURL     string         `json:"client_url"`
-	WebSocketURL  string         `json:"websocket_url"`
-	Platform      string         `json:"platform"`
-	Streams       []StreamStatus `json:"streams"`
+	MachineID     string    `json:"machine_id"`
+	Version       string    `json:"version"`
+	PID           int       `json:"pid"`
+	StartedAt     time.Time `json:"started_at"`
+	UptimeSeconds float64   `json:"uptime_seconds"`
+	ClientURL     string    `json:"client_url"`
+	WebSocketURL  string    `json:"websocket_url"`
+	Platform      string    `json:"platform"`
+	// Keys says where keys live: "keychain", or "file" where no OS keychain is reachable.
+	Keys    string         `json:"keys"`
+	Streams []StreamStatus `json:"streams"`
 }
 
 // StreamStatus is one stream's size.
@@ -63,6 +65,7 @@ func (d *Daemon) status(ctx context.Context) Status {
 		ClientURL:     d.srv.ClientURL(),
 		WebSocketURL:  d.srv.WebSocketURL(),
 		Platform:      d.platform,
+		Keys:          d.keysKind,
 	}
 	for _, cfg := range events.StreamConfigs() {
 		s, err := d.js.Stream(ctx, cfg.Name)

@@ -3,40 +3,12 @@ package doctor
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
 
 func platformProbes() []Probe {
-	return []Probe{keychain, display, Browser("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")}
-}
-
-// keychain checks for a Secret Service on the session bus, which go-keyring
-// uses on Linux.
-func keychain(ctx context.Context) Check {
-	c := Check{Name: "keychain"}
-	bus := os.Getenv("DBUS_SESSION_BUS_ADDRESS")
-	if bus == "" {
-		c.Detail = "no D-Bus session bus, so no Secret Service: keys would go to a key file readable only by you"
-		c.Fix = "run inside a desktop session, or under dbus-run-session with gnome-keyring-daemon unlocked"
-		return c
-	}
-	send, err := exec.LookPath("dbus-send")
-	if err != nil {
-		c.Detail = "a session bus exists but dbus-send is missing to check for a Secret Service"
-		c.Fix = "apt-get install dbus-bin"
-		return c
-	}
-	out, err := exec.CommandContext(ctx, send, "--session", "--print-reply", "--dest=org.freedesktop.DBus",
-		"/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets").Output()
-	if err != nil || !strings.Contains(string(out), "boolean true") {
-		c.Detail = "the session bus has no Secret Service (org.freedesktop.secrets)"
-		c.Fix = "start gnome-keyring-daemon --components=secrets (or KeePassXC's Secret Service)"
-		return c
-	}
-	c.OK, c.Detail = true, "Secret Service on the session bus"
-	return c
+	return []Probe{display, Browser("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")}
 }
 
 // display checks for an X11 display, which desktop capture needs on Linux.
@@ -61,3 +33,5 @@ func display(context.Context) Check {
 	}
 	return c
 }
+
+const keychainFix = "run inside a desktop session with a Secret Service (gnome-keyring, KeePassXC), or under dbus-run-session with gnome-keyring-daemon unlocked"

@@ -12,3 +12,5 @@ func platformProbes() []Probe {
 		return Check{Name: "desktop", Detail: "keychain, display and capture are not supported on " + runtime.GOOS}
 	}}
 }
+
+const keychainFix = "no OS keychain is supported here"

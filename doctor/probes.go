@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+
+	"github.com/reprise-dev/reprise/store"
 )
 
 // DataDir checks that the data dir exists or can be made, and is writable.
@@ -40,9 +42,25 @@ func Daemon(status func() (string, error)) Probe {
 	}
 }
 
+// Keychain checks the OS keychain with a real round trip of a throwaway item,
+// as the daemon does at start.
+func Keychain() Probe {
+	return func(context.Context) Check {
+		c := Check{Name: "keychain"}
+		ok, why := store.KeyringKeyStore{}.Probe()
+		if !ok {
+			c.Detail = "no OS keychain (" + why + "): the daemon keeps keys in files readable only by you"
+			c.Fix = keychainFix
+			return c
+		}
+		c.OK, c.Detail = true, "the OS keychain answers; the daemon keeps its keys there"
+		return c
+	}
+}
+
 // Probes returns every check for this OS.
 func Probes(home string, status func() (string, error)) []Probe {
-	ps := []Probe{DataDir(home), Daemon(status)}
+	ps := []Probe{DataDir(home), Daemon(status), Keychain()}
 	ps = append(ps, platformProbes()...)
 	return append(ps,
 		OCR(),

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,12 @@ const (
 // channel set, or says why it cannot (the error becomes CONSENT_REQUIRED).
 type ConsentChecker func(ctx context.Context, token, mode, route string, channels []string) error
 
+// Auditor records content-free audit entries (SPEC section 7): that
+// something happened, never what was recorded.
+type Auditor interface {
+	Append(ctx context.Context, kind string, fields map[string]string) error
+}
+
 // Config is what a Recorder needs.
 type Config struct {
 	JS        jetstream.JetStream
@@ -53,6 +60,8 @@ type Config struct {
 	// Keep is how many recordings to keep; past it the oldest stopped one
 	// is crypto-erased. 0 means DefaultKeep.
 	Keep int
+	// Audit, if set, gets an entry for each lifecycle event.
+	Audit Auditor
 }
 
 // Recorder serves the recording ops. At most one recording is active.
@@ -142,6 +151,7 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	if started.Mode == capture.ModeCopilot {
 		r.live.Store(id, struct{}{})
 	}
+	r.audit(ctx, "recording.started", map[string]string{"recording_id": id, "mode": req.Mode, "route": req.InterpretationRoute, "channels": strings.Join(channels, ",")})
 	r.log.Info("recording started", "recording_id", id, "mode", req.Mode, "route", req.InterpretationRoute, "channels", channels)
 	return ops.Started{RecordingID: id}, nil
 }
@@ -206,6 +216,16 @@ func (s *session) stop(log *slog.Logger) {
 		log.Error("capture queue did not drain in 30 s", "recording_id", s.started.RecordingID)
 	}
 	s.cancel()
+}
+
+// audit appends an entry; a failure is logged, and the op it records stands.
+func (r *Recorder) audit(ctx context.Context, kind string, fields map[string]string) {
+	if r.cfg.Audit == nil {
+		return
+	}
+	if err := r.cfg.Audit.Append(ctx, kind, fields); err != nil {
+		r.log.Error("audit entry not written", "kind", kind, "err", err)
+	}
 }
 
 func validateRecordingRequest(mode, route string, channels []string) ([]string, error) {

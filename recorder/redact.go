@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/redact"
 )
 
 // redactConsumer is the durable consumer that moves steps from CAPTURE to
@@ -21,9 +22,9 @@ const redactConsumer = "redact"
 // rec.<id>.live for co-pilot recordings.
 func (r *Recorder) Start(ctx context.Context) error {
 	cons, err := r.cfg.JS.CreateOrUpdateConsumer(ctx, events.StreamCapture, jetstream.ConsumerConfig{
-		Durable:       redactConsumer,
-		Description:   "redacts captured steps into RECORDINGS",
-		AckPolicy:     jetstream.AckExplicitPolicy,
+		Durable:     redactConsumer,
+		Description: "redacts captured steps into RECORDINGS",
+		AckPolicy:   jetstream.AckExplicitPolicy,
 		// A step takes milliseconds; after a crash, the steps delivered
 		// but not acked come back once this passes.
 		AckWait:       5 * time.Second,
@@ -68,6 +69,9 @@ func (r *Recorder) redact(m jetstream.Msg) {
 		r.log.Warn("dropping a captured step that does not open", "recording_id", recID, "err", err)
 		_ = m.TermWithReason("unreadable step")
 		return
+	}
+	if changed, kinds := redact.Step(step); changed {
+		r.log.Debug("redacted a step", "recording_id", recID, "seq", step.Seq, "detectors", kinds)
 	}
 	sealed, err := r.sealStepBytes(recID, sealStep, step)
 	if err != nil {

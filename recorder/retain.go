@@ -78,6 +78,7 @@ func (r *Recorder) Evict(ctx context.Context, recID string) error {
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(recID, events.RecEvicted), recID+":evicted", &ev); err != nil {
 		return fmt.Errorf("evict %s: %w", recID, err)
 	}
+	r.audit(ctx, "recording.evicted", map[string]string{"recording_id": recID})
 	r.log.Info("recording evicted", "recording_id", recID)
 	return nil
 }

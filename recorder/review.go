@@ -3,6 +3,7 @@ package recorder
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
@@ -46,6 +47,7 @@ func (r *Recorder) ApplyReview(ctx context.Context, req ops.ReviewRequest) (ops.
 		r.log.Warn("review applied, but old step copies remain in the stream", "recording_id", f.id, "err", err)
 	}
 	kept := f.kept()
+	r.audit(ctx, "recording.reviewed", map[string]string{"recording_id": f.id, "step_count": strconv.Itoa(len(kept))})
 	r.log.Info("review applied", "recording_id", f.id, "removed", len(rv.RemovedStepSeqs), "redacted", len(rv.RedactedStepSeqs), "steps", len(kept))
 	return ops.ReviewApplied{RecordingID: f.id, StepCount: len(kept)}, nil
 }

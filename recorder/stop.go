@@ -3,6 +3,7 @@ package recorder
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -48,6 +49,7 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 		return ops.Summary{}, err
 	}
 	sum := rec.summary()
+	r.audit(ctx, "recording.stopped", map[string]string{"recording_id": req.RecordingID, "step_count": strconv.Itoa(sum.StepCount)})
 	if err := r.retain(ctx); err != nil {
 		r.log.Warn("retention: could not evict an old recording", "err", err)
 	}

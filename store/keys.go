@@ -36,9 +36,18 @@ type FileKeyStore struct {
 
 var _ KeyStore = FileKeyStore{}
 
-func (s FileKeyStore) path(name string) (string, error) {
+// checkKeyName holds every KeyStore to the same names, so a key can move
+// between the keychain and the file fallback.
+func checkKeyName(name string) error {
 	if !keyName.MatchString(name) {
-		return "", fmt.Errorf("key name %q: want lower-case letters, digits, '.', '_' or '-'", name)
+		return fmt.Errorf("key name %q: want lower-case letters, digits, '.', '_' or '-'", name)
+	}
+	return nil
+}
+
+func (s FileKeyStore) path(name string) (string, error) {
+	if err := checkKeyName(name); err != nil {
+		return "", err
 	}
 	return filepath.Join(s.Dir, name+".key"), nil
 }

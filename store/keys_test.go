@@ -43,3 +43,7 @@ func TestFileKeyStore(t *testing.T) {
 		}
 	}
 }
+
+func TestFileKeyStoreConformance(t *testing.T) {
+	testKeyStore(t, FileKeyStore{Dir: filepath.Join(t.TempDir(), "keys")})
+}

@@ -40,6 +40,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(tw, "cli\t%s\n", st.ClientURL)
 			fmt.Fprintf(tw, "extension\t%s\n", st.WebSocketURL)
 			fmt.Fprintf(tw, "platform\t%s\n", st.Platform)
+			fmt.Fprintf(tw, "keys\t%s\n", st.Keys)
 			for _, s := range st.Streams {
 				fmt.Fprintf(tw, "stream %s\t%d messages, %d bytes\n", s.Name, s.Messages, s.Bytes)
 			}

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// KeyringService is the service every reprise keychain item is filed under.
+const KeyringService = "reprise"
+
+// ProbeTimeout bounds Probe: a keychain that prompts, is locked, or whose
+// bus does not answer counts as no keychain rather than stalling the daemon.
+const ProbeTimeout = 3 * time.Second
+
+// KeyringKeyStore keeps each key as its own item in the OS keychain through
+// go-keyring: the macOS Keychain, the Windows Credential Manager, or a Secret
+// Service (gnome-keyring, KWallet) on Linux. Keychain values are strings, so
+// keys are stored base64-encoded. It is safe for concurrent use.
+//
+// Its calls have no timeout of their own: use Probe (or OpenKeyStore) before
+// relying on it.
+type KeyringKeyStore struct {
+	// Service files the items; empty means KeyringService. Tests use their
+	// own so they never touch a person's real keys.
+	Service string
+}
+
+var _ KeyStore = KeyringKeyStore{}
+
+func (s KeyringKeyStore) service() string {
+	if s.Service == "" {
+		return KeyringService
+	}
+	return s.Service
+}
+
+// Get implements KeyStore.
+func (s KeyringKeyStore) Get(name string) ([]byte, error) {
+	if err := checkKeyName(name); err != nil {
+		return nil, err
+	}
+	v, err := keyring.Get(s.service(), name)
+	if errors.Is(err, keyring.ErrNotFound) {
+		return nil, fmt.Errorf("key %s: %w", name, ErrKeyNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read key %s from keychain: %w", name, err)
+	}
+	key, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		return nil, fmt.Errorf("read key %s from keychain: not base64: %w", name, err)
+	}
+	return key, nil
+}
+
+// Put implements KeyStore.
+func (s KeyringKeyStore) Put(name string, key []byte) error {
+	if err := checkKeyName(name); err != nil {
+		return err
+	}
+	if err := keyring.Set(s.service(), name, base64.StdEncoding.EncodeToString(key)); err != nil {
+		return fmt.Errorf("write key %s to keychain: %w", name, err)
+	}
+	return nil
+}
+
+// Delete implements KeyStore.
+func (s KeyringKeyStore) Delete(name string) error {
+	if err := checkKeyName(name); err != nil {
+		return err
+	}
+	err := keyring.Delete(s.service(), name)
+	if err != nil && !errors.Is(err, keyring.ErrNotFound) {
+		return fmt.Errorf("delete key %s from keychain: %w", name, err)
+	}
+	return nil
+}
+
+// Probe reports whether the keychain works here, by putting, reading back and
+// deleting a throwaway item within ProbeTimeout; reason says why not. A probe
+// that times out leaves its goroutine blocked on the keychain: go-keyring
+// offers no way to cancel a call.
+func (s KeyringKeyStore) Probe() (ok bool, reason string) {
+	if reason := sessionBusMissing(); reason != "" {
+		return false, reason
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.roundTrip() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return false, err.Error()
+		}
+		return true, ""
+	case <-time.After(ProbeTimeout):
+		return false, fmt.Sprintf("keychain did not answer within %v (locked, or waiting on a prompt?)", ProbeTimeout)
+	}
+}
+
+func (s KeyringKeyStore) roundTrip() error {
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	name := "probe-" + hex.EncodeToString(r[:])
+	want := r[:]
+	if err := s.Put(name, want); err != nil {
+		return err
+	}
+	got, err := s.Get(name)
+	if err != nil {
+		_ = s.Delete(name)
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		_ = s.Delete(name)
+		return errors.New("keychain returned a different value than was stored")
+	}
+	if err := s.Delete(name); err != nil {
+		return err
+	}
+	if _, err := s.Get(name); !errors.Is(err, ErrKeyNotFound) {
+		return fmt.Errorf("keychain kept a deleted item (get after delete: %v)", err)
+	}
+	return nil
+}
+
+// Which KeyStore OpenKeyStore chose.
+const (
+	KeyStoreKeychain = "keychain"
+	KeyStoreFile     = "file"
+)
+
+// OpenKeyStore returns the OS keychain when Probe passes, else a FileKeyStore
+// in dir, after a loud warning on log: SPEC section 7 wants the fallback said
+// at start, never silent. which is KeyStoreKeychain or KeyStoreFile.
+func OpenKeyStore(dir string, log *slog.Logger) (ks KeyStore, which string) {
+	kr := KeyringKeyStore{}
+	ok, reason := kr.Probe()
+	if ok {
+		log.Info("keys are kept in the OS keychain", "service", kr.service())
+		return kr, KeyStoreKeychain
+	}
+	log.Warn("no OS keychain: keys are kept in files readable only by you under "+dir,
+		"dir", dir, "reason", reason)
+	return FileKeyStore{Dir: dir}, KeyStoreFile
+}
