@@ -15,9 +15,9 @@ import (
 // Targets of the corpus test (issue 4): recall on secret-shaped values,
 // ordinary values altered, and password-field values removed.
 const (
-	minRecall        = 0.95
-	minEmbeddedRecal = 0.90
-	maxFalsePositive = 0.05
+	minRecall         = 0.95
+	minEmbeddedRecall = 0.90
+	maxFalsePositive  = 0.05
 )
 
 type corpusLine struct {
@@ -156,8 +156,8 @@ func TestCorpusRecall(t *testing.T) {
 	if recall < minRecall {
 		t.Errorf("recall %.1f%%; want >= %.0f%%", 100*recall, 100*minRecall)
 	}
-	if embedded < minEmbeddedRecal {
-		t.Errorf("recall inside text %.1f%%; want >= %.0f%%", 100*embedded, 100*minEmbeddedRecal)
+	if embedded < minEmbeddedRecall {
+		t.Errorf("recall inside text %.1f%%; want >= %.0f%%", 100*embedded, 100*minEmbeddedRecall)
 	}
 }
 
