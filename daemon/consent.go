@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/reprise-dev/reprise/audit"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -31,6 +34,8 @@ const requester = "the app that asked to record"
 type consentGate struct {
 	issuer   *consent.Issuer
 	approver *consent.Approver
+	audit    *auditor
+	log      *slog.Logger
 	stop     func()
 }
 
@@ -61,7 +66,7 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 		prompters = append(prompters, osPrompters()...)
 	}
 	approver := &consent.Approver{Choices: choices, Prompters: prompters, Timeout: 2 * time.Minute, Logger: d.log}
-	return &consentGate{issuer: issuer, approver: approver, stop: stop}, nil
+	return &consentGate{issuer: issuer, approver: approver, audit: d.audit, log: d.log, stop: stop}, nil
 }
 
 // osPrompters are the local person's ways to answer on this machine: the
@@ -85,21 +90,49 @@ func (g *consentGate) request(ctx context.Context, req ops.ConsentRequest) (ops.
 	v, err := g.approver.Decide(ctx, cr, requester)
 	switch {
 	case errors.Is(err, consent.ErrNoPrompter):
+		g.record(ctx, audit.KindConsentRefused, cr, "nobody_to_ask")
 		return no, ops.Errorf(ops.CodeConsentRequired, "nobody on this machine could be asked (%v)", err)
 	case err != nil:
 		return no, err
 	case !v.Approved:
+		reason := "declined"
+		if v.By == consent.ByTimeout {
+			reason = "timeout"
+		}
+		g.record(ctx, audit.KindConsentRefused, cr, reason)
 		return no, nil
 	}
 	token, expires, err := g.issuer.Issue(cr)
 	if err != nil {
 		return no, err
 	}
+	g.record(ctx, audit.KindConsentIssued, cr, "")
 	return ops.ConsentResult{Approved: true, Mode: cr.Mode, InterpretationRoute: cr.Route, ConsentToken: token, ExpiresAt: float64(expires.UnixNano()) / 1e9}, nil
 }
 
 func (g *consentGate) consume(ctx context.Context, token, mode, route string, channels []string) error {
-	return g.issuer.Consume(ctx, token, consent.Request{Mode: mode, Route: route, Channels: channels})
+	req := consent.Request{Mode: mode, Route: route, Channels: channels}
+	err := g.issuer.Consume(ctx, token, req)
+	var refused *consent.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		g.record(ctx, audit.KindConsentRefused, req, string(refused.Reason))
+	case err == nil:
+		g.record(ctx, audit.KindConsentUsed, req, "")
+	}
+	return err
+}
+
+// record writes a content-free consent entry: what kind of recording, and
+// for a refusal a reason code.
+func (g *consentGate) record(ctx context.Context, kind string, req consent.Request, reason string) {
+	fields := map[string]string{audit.FieldMode: req.Mode, audit.FieldRoute: req.Route, audit.FieldChannels: strings.Join(req.Channels, ",")}
+	if reason != "" {
+		fields[audit.FieldReason] = reason
+	}
+	if err := g.audit.Append(ctx, kind, fields); err != nil {
+		g.log.Error("audit entry not written", "kind", kind, "err", err)
+	}
 }
 
 func (g *consentGate) close() {

@@ -54,6 +54,7 @@ type Daemon struct {
 	keep       int
 	promptMode string
 	consent    *consentGate
+	audit      *auditor
 	rec        *recorder.Recorder
 	ops        *ops.Server
 	closeOnce  sync.Once
@@ -195,6 +196,7 @@ func (d *Daemon) Close() {
 			d.rec.Close()
 		}
 		d.consent.close()
+		d.audit.close()
 		if d.nc != nil {
 			// Drain lets in-flight handlers answer; the server must outlive it.
 			if err := d.nc.Drain(); err == nil {

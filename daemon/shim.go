@@ -27,6 +27,11 @@ func (s *shim) RequestConsent(ctx context.Context, req ops.ConsentRequest) (ops.
 
 // startOps brings up the capture registry, the recorder and the ops server.
 func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConcurrent int) error {
+	aud, err := d.openAudit(ctx)
+	if err != nil {
+		return err
+	}
+	d.audit = aud
 	gate, err := newConsentGate(ctx, d)
 	if err != nil {
 		return err
@@ -40,6 +45,7 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		Consent:   gate.consume,
 		Keys:      d.keys,
 		Keep:      d.keep,
+		Audit:     aud,
 		Logger:    d.log,
 	})
 	if err := d.rec.Start(ctx); err != nil {

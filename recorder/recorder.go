@@ -69,7 +69,8 @@ type Recorder struct {
 	cfg Config
 	log *slog.Logger
 	pub *events.Publisher
-	fwd jetstream.ConsumeContext
+	fwd       jetstream.ConsumeContext
+	forwarder *events.Forwarder
 
 	sealMu  sync.Mutex
 	sealers map[string]*store.Sealer

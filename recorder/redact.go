@@ -2,7 +2,6 @@ package recorder
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -33,8 +32,10 @@ func (r *Recorder) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("redact consumer: %w", err)
 	}
+	r.forwarder = events.NewForwarder(r.cfg.JS, r.log)
 	cc, err := cons.Consume(r.redact)
 	if err != nil {
+		r.forwarder.Close()
 		return fmt.Errorf("redact consumer: %w", err)
 	}
 	r.fwd = cc
@@ -51,12 +52,13 @@ func (r *Recorder) Close() {
 	r.mu.Unlock()
 	if r.fwd != nil {
 		r.fwd.Stop()
+		r.forwarder.Close()
 	}
 }
 
-// redact handles one captured step. It acks CAPTURE only after RECORDINGS
-// has acked the redacted step; the step's dedupe id makes a redelivery after
-// a crash between the two a no-op.
+// redact handles one captured step. The forwarder acks CAPTURE only after
+// RECORDINGS has acked the redacted step; the step's dedupe id makes a
+// redelivery after a crash between the two a no-op.
 func (r *Recorder) redact(m jetstream.Msg) {
 	recID, ok := strings.CutPrefix(m.Subject(), "capture.")
 	if !ok || !events.ValidRecordingID(recID) {
@@ -79,18 +81,13 @@ func (r *Recorder) redact(m jetstream.Msg) {
 		_ = m.NakWithDelay(time.Second)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := r.pub.PublishBytes(ctx, events.RecordingSubject(recID, events.RecStep), events.StepMsgID(recID, step.Seq), sealed); err != nil {
+	var live func()
+	if r.liveMode(recID) {
+		live = func() { r.publishLive(recID, step) }
+	}
+	if err := r.forwarder.Forward(m, events.RecordingSubject(recID, events.RecStep), events.StepMsgID(recID, step.Seq), sealed, live); err != nil {
 		r.log.Warn("redacted step not stored; will retry", "recording_id", recID, "seq", step.Seq, "err", err)
 		_ = m.NakWithDelay(time.Second)
-		return
-	}
-	if r.liveMode(recID) {
-		r.publishLive(recID, step)
-	}
-	if err := m.DoubleAck(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		r.log.Warn("ack captured step", "recording_id", recID, "seq", step.Seq, "err", err)
 	}
 }
 

@@ -76,4 +76,21 @@ func TestRecordEndToEnd(t *testing.T) {
 	if _, stderr, err := run(t, home, "recordings", "fetch", "rec_00000000-0000-4000-8000-000000000000"); err == nil || !strings.Contains(stderr, "RECORDING_NOT_FOUND") {
 		t.Fatalf("fetch of an unknown recording: %v %s", err, stderr)
 	}
+
+	// The audit chain holds what happened, content-free, and verifies.
+	out, stderr, err = run(t, home, "audit", "tail", "-n", "20")
+	if err != nil {
+		t.Fatalf("audit tail: %v\n%s", err, stderr)
+	}
+	for _, kind := range []string{"consent.issued", "consent.used", "recording.started", "recording.stopped"} {
+		if !strings.Contains(out, kind) {
+			t.Errorf("audit tail lacks %s:\n%s", kind, out)
+		}
+	}
+	if strings.Contains(out, "Maria") || strings.Contains(out, "Okafor") {
+		t.Errorf("a recorded value reached the audit log:\n%s", out)
+	}
+	if out, stderr, err := run(t, home, "audit", "verify"); err != nil {
+		t.Fatalf("audit verify: %v\n%s%s", err, out, stderr)
+	}
 }
