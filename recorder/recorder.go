@@ -66,9 +66,9 @@ type Config struct {
 
 // Recorder serves the recording ops. At most one recording is active.
 type Recorder struct {
-	cfg Config
-	log *slog.Logger
-	pub *events.Publisher
+	cfg       Config
+	log       *slog.Logger
+	pub       *events.Publisher
 	fwd       jetstream.ConsumeContext
 	forwarder *events.Forwarder
 
