@@ -23,8 +23,9 @@ type comparison struct {
 	// higherIsBetter flips the ratio so that above 1 always means slower.
 	higherIsBetter bool
 	maxRatio       float64 // 0 means report only
-	// maxAbs bounds the candidate's own value (0 means none).
-	maxAbs float64
+	// maxAbs bounds the candidate's own value from above, minAbs from
+	// below (0 means none).
+	maxAbs, minAbs float64
 }
 
 // metric is one reported value: a benchmark's name without its -N suffix,
@@ -37,6 +38,7 @@ var comparisons = []comparison{
 	{what: "typed publish, async (msgs/s)", candidate: metric{"BenchmarkPublishAsync/typed", "msgs/s"}, baseline: metric{"BenchmarkPublishAsync/raw", "msgs/s"}, higherIsBetter: true, maxRatio: 1.10},
 	{what: "daemon start to ready, warm store", candidate: metric{"BenchmarkStart/daemon", "ns/op"}, baseline: metric{"BenchmarkStart/nats-server", "ns/op"}, maxAbs: 50e6},
 	{what: "daemon idle RSS (MB)", candidate: metric{"BenchmarkIdleRSS/daemon", "rss-MB"}, baseline: metric{"BenchmarkIdleRSS/nats-server", "rss-MB"}, maxAbs: 40},
+	{what: "redact pipeline, sealed (steps/s)", candidate: metric{"BenchmarkPipeline/sealed", "steps/s"}, baseline: metric{"BenchmarkPipeline/plain", "steps/s"}, higherIsBetter: true, maxRatio: 2.0, minAbs: 20000},
 }
 
 var line = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
@@ -75,11 +77,11 @@ func median(xs []float64) float64 {
 }
 
 func report(w io.Writer, results map[string]map[string][]float64) (failed int) {
-	fmt.Fprintf(w, "%-36s %14s %14s %8s  %s\n", "target", "candidate", "baseline", "ratio", "verdict")
+	fmt.Fprintf(w, "%-38s %14s %14s %8s  %s\n", "target", "candidate", "baseline", "ratio", "verdict")
 	for _, c := range comparisons {
 		cand, base := results[c.candidate.bench][c.candidate.unit], results[c.baseline.bench][c.baseline.unit]
 		if len(cand) == 0 {
-			fmt.Fprintf(w, "%-36s %14s %14s %8s  not measured\n", c.what, "-", "-", "-")
+			fmt.Fprintf(w, "%-38s %14s %14s %8s  not measured\n", c.what, "-", "-", "-")
 			continue
 		}
 		cv := median(cand)
@@ -99,12 +101,17 @@ func report(w io.Writer, results map[string]map[string][]float64) (failed int) {
 		case c.maxAbs > 0 && cv > c.maxAbs:
 			verdict = fmt.Sprintf("OVER target %s", human(c.maxAbs, c.candidate.unit))
 			failed++
+		case c.minAbs > 0 && cv < c.minAbs:
+			verdict = fmt.Sprintf("UNDER target %s", human(c.minAbs, c.candidate.unit))
+			failed++
+		case c.maxRatio > 0 && c.minAbs > 0:
+			verdict = fmt.Sprintf("ok (target <= %.2fx, >= %s)", c.maxRatio, human(c.minAbs, c.candidate.unit))
 		case c.maxRatio > 0:
 			verdict = fmt.Sprintf("ok (target <= %.2fx)", c.maxRatio)
 		case c.maxAbs > 0:
 			verdict = fmt.Sprintf("ok (target <= %s)", human(c.maxAbs, c.candidate.unit))
 		}
-		fmt.Fprintf(w, "%-36s %14s %14s %7.2fx  %s\n", c.what, human(cv, c.candidate.unit), human(bv, c.candidate.unit), ratio, verdict)
+		fmt.Fprintf(w, "%-38s %14s %14s %7.2fx  %s\n", c.what, human(cv, c.candidate.unit), human(bv, c.candidate.unit), ratio, verdict)
 	}
 	return failed
 }
