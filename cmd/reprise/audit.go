@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/audit"
-	"github.com/reprise-dev/reprise/daemon"
 )
 
 // newAuditCmd is `reprise audit`: check and read the tamper-evident log of
@@ -45,15 +44,12 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			home, err := g.resolveHome()
+			c, err := g.dial()
 			if err != nil {
 				return err
 			}
-			nc, _, err := daemon.Connect(home)
-			if err != nil {
-				return err
-			}
-			defer nc.Close()
+			defer c.Close()
+			nc := c.nc
 			r, err := audit.RequestVerify(cmd.Context(), nc)
 			if err != nil {
 				return err
@@ -103,15 +99,12 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			home, err := g.resolveHome()
+			c, err := g.dial()
 			if err != nil {
 				return err
 			}
-			nc, _, err := daemon.Connect(home)
-			if err != nil {
-				return err
-			}
-			defer nc.Close()
+			defer c.Close()
+			nc := c.nc
 			js, err := jetstream.New(nc)
 			if err != nil {
 				return fmt.Errorf("audit tail: %w", err)

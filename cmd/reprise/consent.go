@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/consent"
-	"github.com/reprise-dev/reprise/daemon"
 )
 
 // newConsentCmd is `reprise consent`: answer the daemon's consent prompts
@@ -33,16 +32,12 @@ start; the platform can ask, never approve.`,
 
 // withConsentClient connects to the daemon serving the data dir and runs f.
 func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *consent.Client) error) error {
-	home, err := g.resolveHome()
+	c, err := g.dial()
 	if err != nil {
 		return err
 	}
-	nc, _, err := daemon.Connect(home)
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	return f(cmd.Context(), consent.NewClient(nc))
+	defer c.Close()
+	return f(cmd.Context(), consent.NewClient(c.nc))
 }
 
 func newConsentListCmd(g *globals) *cobra.Command {

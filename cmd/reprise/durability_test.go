@@ -116,6 +116,21 @@ func TestAckedStepsSurviveSIGKILL(t *testing.T) {
 // storedSteps reads every step of the durability run from REPLAY, as the CLI.
 func storedSteps(t *testing.T, home string) map[uint64]int {
 	t.Helper()
+	counts := map[uint64]int{}
+	forEachStored(t, home, events.StreamReplay, "run."+durableRun+".>", func(m jetstream.Msg) {
+		s, err := events.DecodeStep(m.Data())
+		if err != nil {
+			t.Fatalf("stored step does not decode: %v", err)
+		}
+		counts[s.Seq]++
+	})
+	return counts
+}
+
+// forEachStored hands fn every message of stream on subject, in order, read
+// as the local CLI.
+func forEachStored(t *testing.T, home, stream, subject string, fn func(jetstream.Msg)) {
+	t.Helper()
 	nc, _, err := daemon.Connect(home)
 	if err != nil {
 		t.Fatal(err)
@@ -124,9 +139,7 @@ func storedSteps(t *testing.T, home string) map[uint64]int {
 	js, _ := jetstream.New(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cons, err := js.OrderedConsumer(ctx, events.StreamReplay, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"run." + durableRun + ".>"},
-	})
+	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,25 +147,19 @@ func storedSteps(t *testing.T, home string) map[uint64]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := map[uint64]int{}
-	for remaining := info.NumPending; remaining > 0; {
-		batch, err := cons.Fetch(int(min(remaining, 500)), jetstream.FetchMaxWait(5*time.Second))
+	for left := info.NumPending; left > 0; {
+		batch, err := cons.Fetch(int(min(left, 500)), jetstream.FetchMaxWait(5*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for m := range batch.Messages() {
-			s, err := events.DecodeStep(m.Data())
-			if err != nil {
-				t.Fatalf("stored step does not decode: %v", err)
-			}
-			counts[s.Seq]++
-			remaining--
+			fn(m)
+			left--
 		}
 		if err := batch.Error(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return counts
 }
 
 // runPublisher is the publishing process: it publishes step after step as

@@ -23,6 +23,7 @@ type shimConn struct {
 	ops *ops.Client
 }
 
+// dial connects to the daemon serving the data dir, as the local CLI.
 func (g *globals) dial() (*shimConn, error) {
 	home, err := g.resolveHome()
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -82,35 +80,9 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 // storedMsgIDs reads the dedupe ids of every message on subject, as the CLI.
 func storedMsgIDs(t *testing.T, home, subject string) []string {
 	t.Helper()
-	nc, _, err := daemon.Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cons, err := js.OrderedConsumer(ctx, events.StreamRecordings, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := cons.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ids []string
-	for left := info.NumPending; left > 0; {
-		batch, err := cons.Fetch(int(min(left, 500)), jetstream.FetchMaxWait(5*time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for m := range batch.Messages() {
-			ids = append(ids, m.Headers().Get(jetstream.MsgIDHeader))
-			left--
-		}
-		if err := batch.Error(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	forEachStored(t, home, events.StreamRecordings, subject, func(m jetstream.Msg) {
+		ids = append(ids, m.Headers().Get(jetstream.MsgIDHeader))
+	})
 	return ids
 }
