@@ -1,6 +1,7 @@
 package events
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -20,8 +21,14 @@ type Forwarder struct {
 	log     *slog.Logger
 	pending chan forward
 	done    chan struct{}
-	once    sync.Once
+
+	mu     sync.RWMutex // guards closed and sends on pending
+	closed bool
 }
+
+// ErrForwarderClosed is returned by Forward after Close; the source message
+// is left unacked, so it is redelivered.
+var ErrForwarderClosed = errors.New("forwarder closed")
 
 type forward struct {
 	ack   jetstream.PubAckFuture
@@ -41,8 +48,14 @@ func NewForwarder(js jetstream.JetStream, log *slog.Logger) *Forwarder {
 
 // Forward publishes data to subject under msgID and acks src once it is
 // stored; after, if not nil, runs just before that ack. A publish that fails
-// naks src for redelivery. Forward must not be called after Close.
+// naks src for redelivery. A consumer's callback may still run after its
+// Stop, so Forward after Close is an error, not a panic.
 func (f *Forwarder) Forward(src jetstream.Msg, subject, msgID string, data []byte, after func()) error {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if f.closed {
+		return ErrForwarderClosed
+	}
 	ack, err := f.js.PublishMsgAsync(&nats.Msg{Subject: subject, Data: data, Header: nats.Header{jetstream.MsgIDHeader: []string{msgID}}})
 	if err != nil {
 		return fmt.Errorf("forward to %s: %w", subject, err)
@@ -72,6 +85,11 @@ func (f *Forwarder) loop() {
 // Close waits for the messages in flight to be acked or naked. It is safe to
 // call more than once.
 func (f *Forwarder) Close() {
-	f.once.Do(func() { close(f.pending) })
+	f.mu.Lock()
+	if !f.closed {
+		f.closed = true
+		close(f.pending)
+	}
+	f.mu.Unlock()
 	<-f.done
 }
