@@ -122,8 +122,11 @@ func (s *Server) start(cfg Config, log *slog.Logger) error {
 	if err := waitReady(ns, cfg.ReadyTimeout); err != nil {
 		return err
 	}
-	// The server registers copies of the configured accounts: wire the
-	// registered ones, before any client can connect to use them.
+	// The server registers copies of the configured accounts, so the ops
+	// import and JetStream are wired on the registered ones, after Start.
+	// Nobody has credentials to connect before Start returns: the CLI's are
+	// written afterwards, and the extension's and platform's are fixed
+	// secrets whose users see nothing until these exist.
 	shim, err := ns.LookupAccount(AccountShim)
 	if err != nil {
 		return fmt.Errorf("embedded: %w", err)
