@@ -83,7 +83,13 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	cfg := opts.Config
+	keys, keysKind := store.OpenKeyStore(filepath.Join(opts.Home, "keys"), log)
+	passwords, err := stableSecrets(keys)
+	if err != nil {
+		return nil, err
+	}
 	srv, err := embedded.Start(embedded.Config{
+		Passwords:        passwords,
 		StoreDir:         filepath.Join(opts.Home, "jetstream"),
 		MachineID:        machineID,
 		ClientPort:       cfg.ClientPort,
@@ -107,7 +113,6 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 		srv.Close()
 		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
 	}
-	keys, keysKind := store.OpenKeyStore(filepath.Join(opts.Home, "keys"), log)
 	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
 		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, keys: keys, keysKind: keysKind}
 	if err := d.init(ctx, opts); err != nil {
@@ -140,6 +145,9 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 	}
 	if err := nc.Flush(); err != nil {
 		return fmt.Errorf("serve status: %w", err)
+	}
+	if err := d.writePlatformFile(); err != nil {
+		return fmt.Errorf("platform credentials: %w", err)
 	}
 	return writeClientInfo(d.home, ClientInfo{
 		URL:          d.srv.ClientURL(),

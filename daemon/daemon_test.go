@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -71,6 +72,7 @@ func TestDaemonRestartKeepsStoreAndIdentity(t *testing.T) {
 	home := t.TempDir()
 	d := startDaemon(t, home)
 	id := d.Server().MachineID()
+	extSecret := d.Server().Password(embedded.RoleExtension)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	pub := events.NewPublisher(d.JetStream())
@@ -83,6 +85,9 @@ func TestDaemonRestartKeepsStoreAndIdentity(t *testing.T) {
 	d2 := startDaemon(t, home)
 	if d2.Server().MachineID() != id {
 		t.Errorf("machine id changed across restart: %s -> %s", id, d2.Server().MachineID())
+	}
+	if d2.Server().Password(embedded.RoleExtension) != extSecret {
+		t.Error("the extension's secret changed across restart; a paired extension would be locked out")
 	}
 	s, err := d2.JetStream().Stream(ctx, events.StreamRecordings)
 	if err != nil {

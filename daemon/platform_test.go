@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +30,23 @@ func TestPlatformCannotApproveConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	platformSecret := d.Server().Password(embedded.RolePlatform)
+	// The person hands the platform what platform.json says.
+	var creds struct {
+		URL      string `json:"leafnode_url"`
+		User     string `json:"user"`
+		Password string `json:"password"`
+	}
+	b, err := os.ReadFile(filepath.Join(home, PlatformFile))
+	if err != nil || json.Unmarshal(b, &creds) != nil {
+		t.Fatalf("platform.json: %v", err)
+	}
+	if fi, _ := os.Stat(filepath.Join(home, PlatformFile)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("platform.json mode %v; want 0600", fi.Mode().Perm())
+	}
+	platformSecret := creds.Password
+	if platformSecret != d.Server().Password(embedded.RolePlatform) {
+		t.Fatal("platform.json holds another secret than the listener's")
+	}
 
 	// The platform's own NATS, linked to the shim as its leafnode.
 	hub, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true,
