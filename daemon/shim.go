@@ -51,14 +51,14 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	if err := d.rec.Start(ctx); err != nil {
 		return err
 	}
-	// Closing a recording the previous run left open waits for the redact
-	// stage, whose unacked steps come back only after their ack wait: do it
-	// in the background, so the daemon is ready at once.
+	// Picking up a recording the previous run left open may wait for the
+	// redact stage, whose unacked steps come back only after their ack
+	// wait: do it in the background, so the daemon is ready at once.
 	go func() {
 		rctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if err := d.rec.Recover(rctx); err != nil {
-			d.log.Warn("could not close recordings left open by the previous run", "err", err)
+			d.log.Warn("could not pick up recordings left open by the previous run", "err", err)
 		}
 	}()
 	if _, err := d.rec.ServeLocal(d.nc); err != nil {

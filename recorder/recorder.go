@@ -144,7 +144,7 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(id, events.RecStarted), id+":started", &started); err != nil {
 		return ops.Started{}, err
 	}
-	s, err := r.startSession(started, sources)
+	s, err := r.startSession(started, sources, 0)
 	if err != nil {
 		return ops.Started{}, err
 	}
@@ -157,11 +157,13 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	return ops.Started{RecordingID: id}, nil
 }
 
-func (r *Recorder) startSession(started events.RecordingStarted, sources []capture.Source) (*session, error) {
+// startSession starts the sources of a recording whose last written step
+// is lastSeq (0 for a new one).
+func (r *Recorder) startSession(started events.RecordingStarted, sources []capture.Source, lastSeq uint64) (*session, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &session{started: started, queue: capture.NewQueue(r.cfg.QueueSize), cancel: cancel, drained: make(chan error, 1)}
 	id := started.RecordingID
-	var seq uint64
+	seq := lastSeq
 	go func() {
 		s.drained <- s.queue.Run(ctx, func(step events.Step) error {
 			seq++

@@ -22,10 +22,20 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 	r.mu.Lock()
 	s := r.active
 	if s == nil || s.started.RecordingID != req.RecordingID {
-		r.mu.Unlock()
+		defer r.mu.Unlock()
 		rec, err := r.fold(ctx, req.RecordingID)
 		if err != nil {
 			return ops.Summary{}, err
+		}
+		if rec.stopped == nil {
+			// Left open by a crash and not resumed (yet): close it now,
+			// under the lock, so a resume cannot start it again.
+			if err := r.closeLeftOpen(ctx, req.RecordingID); err != nil {
+				return ops.Summary{}, err
+			}
+			if rec, err = r.fold(ctx, req.RecordingID); err != nil {
+				return ops.Summary{}, err
+			}
 		}
 		return rec.summary(), nil
 	}
