@@ -50,6 +50,9 @@ type Session struct {
 	RecordingID string
 	Mode        string   // "demonstration" or "copilot"
 	Channels    []string // the channels the recording asked for
+	// AllowedOrigins limits the browser channel to these origins
+	// (scheme://host[:port]); empty means the first demonstrated origin.
+	AllowedOrigins []string
 }
 
 // ErrSinkFull is returned by Sink.Emit when its bounded queue is full; the
@@ -66,6 +69,14 @@ var ErrSinkClosed = errors.New("capture: sink closed")
 // for concurrent use. The sink assigns Seq; sources leave Step.Seq zero.
 type Sink interface {
 	Emit(step events.Step) error
+}
+
+// FrameSink is what a sink may also offer: keeping a pre-action frame, by
+// the reference a step will carry in screenshot_ref. The sink decides how
+// (sealed, in the FRAMES store); a source never does. PutFrame may block on
+// storage, so an input callback hands frames to its own goroutine first.
+type FrameSink interface {
+	PutFrame(ctx context.Context, ref string, image []byte) error
 }
 
 // Source is one capture channel provider (SPEC section 9).

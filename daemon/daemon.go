@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/chrome"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -55,6 +56,7 @@ type Daemon struct {
 	promptMode string
 	consent    *consentGate
 	audit      *auditor
+	browser    *chrome.Source
 	rec        *recorder.Recorder
 	ops        *ops.Server
 	closeOnce  sync.Once
@@ -202,6 +204,9 @@ func (d *Daemon) Close() {
 		}
 		if d.rec != nil {
 			d.rec.Close()
+		}
+		if d.browser != nil {
+			d.browser.Close()
 		}
 		d.consent.close()
 		d.audit.close()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/chrome"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
@@ -37,11 +38,17 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		return err
 	}
 	d.consent = gate
+	// The browser channel listens for the extension for the daemon's life.
+	browser, err := chrome.New(d.nc, d.log)
+	if err != nil {
+		return err
+	}
+	d.browser = browser
 	d.rec = recorder.New(recorder.Config{
 		JS:        d.js,
 		NC:        d.nc,
 		MachineID: d.srv.MachineID(),
-		Registry:  capture.NewRegistry(sources...),
+		Registry:  capture.NewRegistry(append(sources, browser)...),
 		Consent:   gate.consume,
 		Keys:      d.keys,
 		Keep:      d.keep,

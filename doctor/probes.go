@@ -64,7 +64,9 @@ func Probes(home string, status func() (string, error)) []Probe {
 	ps = append(ps, platformProbes()...)
 	return append(ps,
 		OCR(),
-		NotBuilt("capture: browser extension"),
+		func(context.Context) Check {
+			return Check{Name: "capture: browser extension", Detail: "the daemon listens for the extension; the extension itself is not built yet"}
+		},
 		NotBuilt("capture: desktop input"),
 		NotBuilt("capture: accessibility"),
 		NotBuilt("replay: browser"),

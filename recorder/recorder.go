@@ -174,8 +174,9 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 		})
 	}()
 	cs := capture.Session{RecordingID: id, Mode: started.Mode, Channels: started.Channels}
+	sink := sessionSink{Queue: s.queue, r: r, recID: id}
 	for _, src := range sources {
-		if err := src.Start(ctx, cs, s.queue); err != nil {
+		if err := src.Start(ctx, cs, sink); err != nil {
 			s.stop(r.log)
 			return nil, fmt.Errorf("start source %s: %w", src.Name(), err)
 		}

@@ -105,3 +105,12 @@ func seqFromMsgID(recID, id string) (uint64, error) {
 	}
 	return seq, nil
 }
+
+// sealFrame seals a frame's image, bound to its recording and reference.
+func (r *Recorder) sealFrame(recID, ref string, image []byte) ([]byte, error) {
+	sl, err := r.sealer(recID, true)
+	if err != nil {
+		return nil, err
+	}
+	return sl.Seal(0, "frame:"+ref, image), nil
+}

@@ -1,0 +1,235 @@
+package chrome
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// helloFresh is how recently the extension must have said hello for the
+// browser channel to count as available.
+const helloFresh = 2 * time.Minute
+
+// maxSeen bounds the step ids remembered for deduplication.
+const maxSeen = 1 << 16
+
+// Source is the browser channel. It listens for the extension for the
+// daemon's whole life, and passes steps on only while a recording runs.
+type Source struct {
+	nc   *nats.Conn
+	log  *slog.Logger
+	subs []*nats.Subscription
+
+	mu        sync.Mutex
+	lastHello time.Time
+	sess      *capture.Session
+	started   time.Time
+	sink      capture.Sink
+	allowed   map[string]bool
+	seen      map[string]bool
+}
+
+var _ capture.Source = (*Source)(nil)
+
+// New starts listening on nc, the daemon's connection, for the extension.
+func New(nc *nats.Conn, log *slog.Logger) (*Source, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Source{nc: nc, log: log.With("source", "chrome")}
+	for subj, h := range map[string]nats.MsgHandler{SubjectHello: s.hello, SubjectStep: s.step} {
+		sub, err := nc.Subscribe(subj, h)
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("listen for the extension on %s: %w", subj, err)
+		}
+		s.subs = append(s.subs, sub)
+	}
+	return s, nc.Flush()
+}
+
+// Close stops listening.
+func (s *Source) Close() {
+	for _, sub := range s.subs {
+		_ = sub.Unsubscribe()
+	}
+}
+
+// Name implements capture.Source.
+func (s *Source) Name() string { return "chrome" }
+
+// Channels implements capture.Source.
+func (s *Source) Channels() []string { return []string{capture.ChannelBrowser} }
+
+// Available implements capture.Source: the extension said hello recently.
+func (s *Source) Available() (bool, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastHello.IsZero() || time.Since(s.lastHello) > helloFresh {
+		return false, "the reprise browser extension has not connected in the last 2 minutes; load it in Chrome and pair it with this daemon"
+	}
+	return true, ""
+}
+
+// Start implements capture.Source. The allowed origins are the session's;
+// with none, the first origin a step comes from is adopted, and steps from
+// any other are dropped.
+func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.Sink) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cp := &sess
+	s.sess, s.sink, s.started = cp, sink, time.Now()
+	context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.sess == cp { // not a later session's
+			s.sess, s.sink = nil, nil
+		}
+	})
+	s.allowed, s.seen = map[string]bool{}, map[string]bool{}
+	for _, o := range sess.AllowedOrigins {
+		if n, ok := normalizeOrigin(o); ok {
+			s.allowed[n] = true
+		}
+	}
+	return nil
+}
+
+// Stop implements capture.Source.
+func (s *Source) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sess, s.sink = nil, nil
+	return nil
+}
+
+func (s *Source) hello(m *nats.Msg) {
+	s.mu.Lock()
+	s.lastHello = time.Now()
+	h := Hello{AllowedOrigins: []string{}}
+	if s.sess != nil {
+		h.Recording, h.RecordingID = true, s.sess.RecordingID
+		for o := range s.allowed {
+			h.AllowedOrigins = append(h.AllowedOrigins, o)
+		}
+	}
+	s.mu.Unlock()
+	respond(m, h)
+}
+
+func (s *Source) step(m *nats.Msg) {
+	reply, err := s.take(m.Data)
+	if err != nil {
+		reply.Error = err.Error()
+	}
+	respond(m, reply)
+}
+
+// take validates a step request and hands the step to the recording.
+func (s *Source) take(data []byte) (StepReply, error) {
+	var req StepRequest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return StepReply{}, errors.New("malformed step request: want {id, origin, step, frame}")
+	}
+	if req.ID == "" || len(req.ID) > 128 {
+		return StepReply{}, errors.New("step id must be 1-128 characters")
+	}
+	origin, ok := normalizeOrigin(req.Origin)
+	if !ok {
+		return StepReply{}, errors.New("origin must be scheme://host[:port]")
+	}
+	step, err := events.DecodeStepJSON(req.Step)
+	if err != nil {
+		return StepReply{}, err
+	}
+	var frame []byte
+	if req.Frame != "" {
+		if frame, err = base64.StdEncoding.DecodeString(req.Frame); err != nil || !isImage(frame) {
+			return StepReply{}, errors.New("frame must be a base64 PNG or JPEG")
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess == nil {
+		return StepReply{OK: false, Recording: false}, nil
+	}
+	if s.seen[req.ID] {
+		return StepReply{OK: true, Recording: true}, nil // a resend of a step already taken
+	}
+	if len(s.allowed) == 0 {
+		s.allowed[origin] = true // the demonstrated origin
+	}
+	if !s.allowed[origin] {
+		return StepReply{Recording: true}, errors.New("this origin is not one the recording allows")
+	}
+	step.Seq, step.Actor = 0, events.ActorHuman
+	if step.TS < capture.Stamp(s.started.Add(-time.Minute)) || step.TS > capture.Stamp(time.Now().Add(time.Minute)) {
+		step.TS = capture.Stamp(time.Now())
+	}
+	if step.Value != nil && step.Value.Type == events.ValueSecret {
+		step.Value.Raw = ""
+	}
+	if frame != nil {
+		if fs, ok := s.sink.(capture.FrameSink); ok {
+			ref := newRef()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err := fs.PutFrame(ctx, ref, frame)
+			cancel()
+			if err != nil {
+				s.log.Warn("frame not kept; the step goes on without it", "err", err)
+			} else {
+				step.ScreenshotRef = ref
+			}
+		}
+	}
+	if err := s.sink.Emit(*step); err != nil {
+		return StepReply{Recording: true, Retry: errors.Is(err, capture.ErrSinkFull)}, err
+	}
+	if len(s.seen) >= maxSeen {
+		clear(s.seen)
+	}
+	s.seen[req.ID] = true
+	return StepReply{OK: true, Recording: true}, nil
+}
+
+func respond(m *nats.Msg, v any) {
+	b, _ := json.Marshal(v)
+	_ = m.Respond(b)
+}
+
+// normalizeOrigin returns scheme://host[:port] in lower case.
+func normalizeOrigin(o string) (string, bool) {
+	u, err := url.Parse(strings.TrimSuffix(o, "/"))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") || (u.Path != "" && u.Path != "/") {
+		return "", false
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), true
+}
+
+func isImage(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) || bytes.HasPrefix(b, []byte{0xff, 0xd8, 0xff})
+}
+
+func newRef() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "stub_" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,219 @@
+package chrome
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/capturetest"
+	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/store"
+)
+
+type rig struct {
+	srv    *embedded.Server
+	daemon *nats.Conn
+	ext    *nats.Conn // the extension, over the WebSocket, as its own user
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	s, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: "m_test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	d, err := s.ConnectInProcess("daemon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	ext, err := nats.Connect(s.WebSocketURL(),
+		nats.WebSocketConnectionHeaders(http.Header{"Origin": []string{embedded.DefaultExtensionOrigin}}),
+		nats.UserInfo(string(embedded.RoleExtension), s.Password(embedded.RoleExtension)),
+		nats.CustomInboxPrefix(embedded.ExtensionInboxPrefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ext.Close)
+	return &rig{srv: s, daemon: d, ext: ext}
+}
+
+func (r *rig) source(t *testing.T) *Source {
+	t.Helper()
+	src, err := New(r.daemon, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(src.Close)
+	return src
+}
+
+func (r *rig) hello(t *testing.T) Hello {
+	t.Helper()
+	m, err := r.ext.Request(SubjectHello, []byte(`{}`), 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h Hello
+	if err := json.Unmarshal(m.Data, &h); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+var stepN atomic.Int64
+
+func fillStep(label, value string) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"seq":0,"ts":%f,"actor":"human","action":"fill","screenshot_ref":"","cursor":[10,20],"active_app":"Chromium","active_window":"Form","enrichment":{"kind":"dom","selectors":[{"strategy":"label","value":%q}],"ax_path":null,"role":"textbox","label":%q,"url":"http://127.0.0.1/form"},"value":{"raw":%q,"type":"text","is_parameter":null},"narration":null,"outcome":"ok","redacted":false}`,
+		capture.Stamp(time.Now()), label, label, value))
+}
+
+func (r *rig) send(t *testing.T, req StepRequest) StepReply {
+	t.Helper()
+	b, _ := json.Marshal(req)
+	m, err := r.ext.Request(SubjectStep, b, 5*time.Second)
+	if err != nil {
+		t.Fatalf("step request: %v", err)
+	}
+	var rep StepReply
+	if err := json.Unmarshal(m.Data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestConformance(t *testing.T) {
+	r := newRig(t)
+	capturetest.Run(t, func(t *testing.T) capture.Source {
+		src := r.source(t)
+		r.hello(t)
+		return src
+	}, func(t *testing.T, _ capture.Source) {
+		// The extension sends without waiting, as a tab would.
+		for i := 0; i < 5; i++ {
+			b, _ := json.Marshal(StepRequest{ID: fmt.Sprint("c", stepN.Add(1)), Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "Ada")})
+			inbox := r.ext.NewRespInbox()
+			_ = r.ext.PublishRequest(SubjectStep, inbox, b)
+		}
+	}, 5)
+}
+
+func TestOriginsDedupeAndMalformed(t *testing.T) {
+	r := newRig(t)
+	src := r.source(t)
+	if ok, why := src.Available(); ok || why == "" {
+		t.Fatalf("Available before any hello = %v, %q; want unavailable with a reason", ok, why)
+	}
+	if h := r.hello(t); h.Recording {
+		t.Fatalf("hello before a recording = %+v", h)
+	}
+	if ok, _ := src.Available(); !ok {
+		t.Fatal("unavailable after a hello")
+	}
+	if rep := r.send(t, StepRequest{ID: "a", Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "Ada")}); rep.OK || rep.Recording {
+		t.Fatalf("step while not recording = %+v; want refused, not recording", rep)
+	}
+	q := capture.NewQueue(16)
+	if err := src.Start(context.Background(), capture.Session{RecordingID: "rec_x", Mode: "demonstration", Channels: []string{"browser"}}, q); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		req    StepRequest
+		ok     bool
+		queued int
+	}{
+		{StepRequest{ID: "1", Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "Ada")}, true, 1},  // adopts this origin
+		{StepRequest{ID: "1", Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "Ada")}, true, 1},  // a resend: taken once
+		{StepRequest{ID: "2", Origin: "http://127.0.0.1:9090", Step: fillStep("Name", "Bob")}, false, 1}, // another origin
+		{StepRequest{ID: "3", Origin: "not an origin", Step: fillStep("Name", "C")}, false, 1},
+		{StepRequest{ID: "", Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "C")}, false, 1},
+		{StepRequest{ID: "4", Origin: "http://127.0.0.1:8080", Step: json.RawMessage(`{"action":"fly"}`)}, false, 1},
+		{StepRequest{ID: "5", Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "C"), Frame: "bm90IGFuIGltYWdl"}, false, 1},
+		{StepRequest{ID: "6", Origin: "HTTP://127.0.0.1:8080/", Step: fillStep("Email", "a@b.c")}, true, 2},
+	}
+	for _, tc := range cases {
+		rep := r.send(t, tc.req)
+		if rep.OK != tc.ok || q.Len() != tc.queued || (!tc.ok && rep.Error == "") {
+			t.Errorf("step %+v: reply %+v, %d queued; want ok=%v, %d queued", tc.req.ID, rep, q.Len(), tc.ok, tc.queued)
+		}
+	}
+	if h := r.hello(t); !h.Recording || h.RecordingID != "rec_x" || len(h.AllowedOrigins) != 1 || h.AllowedOrigins[0] != "http://127.0.0.1:8080" {
+		t.Fatalf("hello while recording = %+v", h)
+	}
+	m, err := r.ext.Request(SubjectStep, []byte(`{"id":"7","origin":"http://127.0.0.1:8080","step":{},"extra":1}`), 2*time.Second)
+	if err != nil || !bytes.Contains(m.Data, []byte("malformed")) {
+		t.Fatalf("malformed request answered %s, %v", m.Data, err)
+	}
+}
+
+// TestStepsAndFramesIntoARecording runs the browser channel through the
+// recorder: the steps land in order, each frame is stored sealed and opens
+// to the same image.
+func TestStepsAndFramesIntoARecording(t *testing.T) {
+	r := newRig(t)
+	src := r.source(t)
+	r.hello(t)
+	js, _ := jetstream.New(r.daemon)
+	ctx := context.Background()
+	if err := events.EnsureStores(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	rec := recorder.New(recorder.Config{JS: js, NC: r.daemon, MachineID: "m_test", Registry: capture.NewRegistry(src),
+		Keys: store.FileKeyStore{Dir: t.TempDir()}, Consent: func(context.Context, string, string, string, []string) error { return nil }})
+	if err := rec.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	started, err := rec.StartRecording(ctx, ops.StartRequest{Mode: "demonstration", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser"}, ConsentToken: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 64, 32))
+	img.Set(3, 3, color.RGBA{R: 255, A: 255})
+	var buf bytes.Buffer
+	png.Encode(&buf, img)
+	frame := base64.StdEncoding.EncodeToString(buf.Bytes())
+	for i, v := range []string{"Ada", "Lovelace"} {
+		if rep := r.send(t, StepRequest{ID: fmt.Sprint(i), Origin: "http://127.0.0.1:8080", Step: fillStep("Name", v), Frame: frame}); !rep.OK {
+			t.Fatalf("step %d: %+v", i, rep)
+		}
+	}
+	if _, err := rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := rec.FetchRecording(ctx, ops.RecordingRef(started))
+	if err != nil || len(got.Steps) != 2 || got.Steps[1].Value.Raw != "Lovelace" {
+		t.Fatalf("fetched %+v, %v", got, err)
+	}
+	for _, s := range got.Steps {
+		if s.ScreenshotRef == "" {
+			t.Fatalf("step %d has no frame", s.Seq)
+		}
+		opened, err := rec.Frame(ctx, started.RecordingID, s.ScreenshotRef)
+		if err != nil || !bytes.Equal(opened, buf.Bytes()) {
+			t.Fatalf("frame of step %d: %v", s.Seq, err)
+		}
+		frames, _ := js.ObjectStore(ctx, events.ObjectFrames)
+		stored, _ := frames.GetBytes(ctx, started.RecordingID+"/"+s.ScreenshotRef)
+		if bytes.Contains(stored, buf.Bytes()[:32]) {
+			t.Fatal("the frame is stored in the clear")
+		}
+	}
+}

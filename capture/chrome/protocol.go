@@ -1,0 +1,56 @@
+// Package chrome is the browser channel's capture source: it takes the steps
+// the reprise extension sends over the daemon's WebSocket, as the extension's
+// NATS user, on ingest.chrome.>, and hands them to the recording.
+//
+// The protocol, JSON request/reply (the extension receives on its own
+// _INBOX_ext prefix):
+//
+//	ingest.chrome.hello  {}                       -> Hello
+//	ingest.chrome.step   StepRequest              -> StepReply
+//
+// A step carries the extension's own id, so a step resent after the daemon
+// was briefly away is taken once.
+package chrome
+
+import (
+	"encoding/json"
+
+	"github.com/reprise-dev/reprise/embedded"
+)
+
+// Subjects the extension requests on.
+const (
+	SubjectHello = embedded.ExtensionSubjectPrefix + ".hello"
+	SubjectStep  = embedded.ExtensionSubjectPrefix + ".step"
+)
+
+// Hello is the answer to the extension's periodic hello: whether to record,
+// and where (the badge shows it; other tabs stay silent).
+type Hello struct {
+	Recording      bool     `json:"recording"`
+	RecordingID    string   `json:"recording_id,omitempty"`
+	AllowedOrigins []string `json:"allowed_origins"`
+}
+
+// StepRequest is one step from a tab.
+type StepRequest struct {
+	// ID is the extension's id for the step, unique per recording; a resent
+	// step has the same one.
+	ID string `json:"id"`
+	// Origin is the tab's origin (scheme://host[:port]).
+	Origin string `json:"origin"`
+	// Step is the trajectory step (SPEC section 4); seq and screenshot_ref
+	// are the daemon's to set.
+	Step json.RawMessage `json:"step"`
+	// Frame is the tab's pre-action screenshot, base64 PNG or JPEG.
+	Frame string `json:"frame,omitempty"`
+}
+
+// StepReply answers a StepRequest. Retry says whether sending the same step
+// again later may succeed.
+type StepReply struct {
+	OK        bool   `json:"ok"`
+	Recording bool   `json:"recording"`
+	Error     string `json:"error,omitempty"`
+	Retry     bool   `json:"retry,omitempty"`
+}

@@ -1,0 +1,66 @@
+package recorder
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// sessionSink is what a recording's sources are given: the bounded queue for
+// steps and, for sources with frames, sealed storage in FRAMES.
+type sessionSink struct {
+	*capture.Queue
+	r     *Recorder
+	recID string
+}
+
+var _ capture.FrameSink = sessionSink{}
+
+// MaxFrameSize bounds one frame; a 1920 px PNG of a busy screen is far less.
+const MaxFrameSize = 16 << 20
+
+// PutFrame implements capture.FrameSink: the frame is sealed under the
+// recording's key and stored as <rec_id>/<ref>.
+func (s sessionSink) PutFrame(ctx context.Context, ref string, image []byte) error {
+	if !events.ValidToken(ref) || strings.ContainsRune(ref, '/') {
+		return fmt.Errorf("frame reference is not a single token")
+	}
+	if len(image) == 0 || len(image) > MaxFrameSize {
+		return fmt.Errorf("frame of %d bytes: want 1 to %d", len(image), MaxFrameSize)
+	}
+	sealed, err := s.r.sealFrame(s.recID, ref, image)
+	if err != nil {
+		return err
+	}
+	frames, err := s.r.cfg.JS.ObjectStore(ctx, events.ObjectFrames)
+	if err != nil {
+		return fmt.Errorf("frames: %w", err)
+	}
+	if _, err := frames.PutBytes(ctx, s.recID+"/"+ref, sealed); err != nil {
+		return fmt.Errorf("store frame: %w", err)
+	}
+	return nil
+}
+
+// Frame returns the image of a recording's frame, opened.
+func (r *Recorder) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
+	if _, err := r.fold(ctx, recID); err != nil {
+		return nil, err
+	}
+	frames, err := r.cfg.JS.ObjectStore(ctx, events.ObjectFrames)
+	if err != nil {
+		return nil, fmt.Errorf("frames: %w", err)
+	}
+	sealed, err := frames.GetBytes(ctx, recID+"/"+ref)
+	if err != nil {
+		return nil, fmt.Errorf("frame %s of %s: %w", ref, recID, err)
+	}
+	sl, err := r.sealer(recID, false)
+	if err != nil {
+		return nil, err
+	}
+	return sl.Open(0, "frame:"+ref, sealed)
+}
