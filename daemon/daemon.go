@@ -142,6 +142,9 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 	if err := d.startOps(ctx, opts.Sources, opts.MaxConcurrent); err != nil {
 		return err
 	}
+	if err := d.servePairing(); err != nil {
+		return err
+	}
 	if _, err := nc.Subscribe(StatusSubject, d.serveStatus); err != nil {
 		return fmt.Errorf("serve status: %w", err)
 	}

@@ -65,7 +65,7 @@ func Probes(home string, status func() (string, error)) []Probe {
 	return append(ps,
 		OCR(),
 		func(context.Context) Check {
-			return Check{Name: "capture: browser extension", Detail: "the daemon listens for the extension; the extension itself is not built yet"}
+			return Check{Name: "capture: browser extension", OK: true, Detail: "load it from `reprise extension path` and pair it with `reprise extension pair`"}
 		},
 		NotBuilt("capture: desktop input"),
 		NotBuilt("capture: accessibility"),
