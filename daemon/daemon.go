@@ -90,7 +90,7 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := embedded.Start(embedded.Config{
+	ecfg := embedded.Config{
 		Passwords:        passwords,
 		StoreDir:         filepath.Join(opts.Home, "jetstream"),
 		MachineID:        machineID,
@@ -103,9 +103,23 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 			ListenAddr:        cfg.Platform.Listen,
 		},
 		Logger: log,
-	})
+	}
+	// The paired extension keeps the WebSocket's URL, so its port is kept
+	// across starts unless the settings choose one.
+	if ecfg.WebSocketPort == 0 {
+		ecfg.WebSocketPort = savedPort(opts.Home)
+	}
+	srv, err := embedded.Start(ecfg)
+	if err != nil && cfg.WebSocketPort == 0 && ecfg.WebSocketPort != 0 {
+		log.Warn("the extension's usual port is taken; using another: pair the extension again (reprise extension pair)", "port", ecfg.WebSocketPort, "err", err)
+		ecfg.WebSocketPort = 0
+		srv, err = embedded.Start(ecfg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("start event log: %w", err)
+	}
+	if err := savePort(opts.Home, srv.WebSocketURL()); err != nil {
+		log.Warn("could not remember the extension's port", "err", err)
 	}
 	switch opts.ConsentPrompt {
 	case "":

@@ -73,6 +73,7 @@ func TestDaemonRestartKeepsStoreAndIdentity(t *testing.T) {
 	d := startDaemon(t, home)
 	id := d.Server().MachineID()
 	extSecret := d.Server().Password(embedded.RoleExtension)
+	wsURL := d.Server().WebSocketURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	pub := events.NewPublisher(d.JetStream())
@@ -85,6 +86,9 @@ func TestDaemonRestartKeepsStoreAndIdentity(t *testing.T) {
 	d2 := startDaemon(t, home)
 	if d2.Server().MachineID() != id {
 		t.Errorf("machine id changed across restart: %s -> %s", id, d2.Server().MachineID())
+	}
+	if got := d2.Server().WebSocketURL(); got != wsURL {
+		t.Errorf("the extension's URL changed across restart: %s -> %s; a paired extension would lose the daemon", wsURL, got)
 	}
 	if d2.Server().Password(embedded.RoleExtension) != extSecret {
 		t.Error("the extension's secret changed across restart; a paired extension would be locked out")

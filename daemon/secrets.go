@@ -3,7 +3,11 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/store"
@@ -52,4 +56,27 @@ func (d *Daemon) writePlatformFile() error {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(d.home, PlatformFile), append(b, '\n'), 0o600)
+}
+
+// portFile remembers the extension's WebSocket port between starts.
+const portFile = "websocket_port"
+
+func savedPort(home string) int {
+	b, err := os.ReadFile(filepath.Join(home, portFile))
+	if err != nil {
+		return 0
+	}
+	p, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || p < 1024 || p > 65535 {
+		return 0
+	}
+	return p
+}
+
+func savePort(home, wsURL string) error {
+	u, err := url.Parse(wsURL)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(home, portFile), []byte(u.Port()+"\n"), 0o600)
 }
