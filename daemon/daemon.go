@@ -202,6 +202,11 @@ func describePlatform(p PlatformConfig, srv *embedded.Server) string {
 	return "off"
 }
 
+// Frame returns a recording's frame image, opened.
+func (d *Daemon) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
+	return d.rec.Frame(ctx, recID, ref)
+}
+
 // Server is the embedded NATS server.
 func (d *Daemon) Server() *embedded.Server { return d.srv }
 

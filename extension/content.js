@@ -152,6 +152,9 @@
     addEventListener("DOMContentLoaded", () => send("navigate", null, { raw: location.href, type: "text", is_parameter: null }));
     addEventListener("popstate", navigated);
     addEventListener("hashchange", navigated);
-    setInterval(navigated, 250); // history.pushState is not an event the isolated world sees
+    // history.pushState fires no DOM event; the Navigation API reports it,
+    // and a poll covers browsers without that API.
+    if (window.navigation) navigation.addEventListener("currententrychange", navigated);
+    setInterval(navigated, 250);
   }
 })();

@@ -1,9 +1,11 @@
 package chrome_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -22,15 +24,30 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 )
 
+// formPage has stable ids, a field whose id changes on every load, fields
+// known only by their labels, a select, a checkbox, a radio group, a date, a
+// textarea, a password, an input in an open shadow root, and a route change.
 const formPage = `<!doctype html><title>New customer</title>
-<form id="f" onsubmit="event.preventDefault(); document.getElementById('done').textContent='Saved'">
+<form id="f" onsubmit="event.preventDefault(); history.pushState({}, '', '/customers/saved'); document.getElementById('done').textContent='Saved'">
  <label for="first_name">First Name</label><input id="first_name" name="first_name">
  <label>Email <input type="email" name="email"></label>
+ <label for="gen">Company</label><input id="gen">
  <input aria-label="Password" type="password" id="pw">
  <select id="country" name="country"><option>Canada</option><option>France</option></select>
  <label><input type="checkbox" id="news"> Newsletter</label>
+ <label><input type="radio" name="plan" value="basic"> Basic</label>
+ <label><input type="radio" name="plan" value="pro" id="pro"> Pro</label>
+ <label for="since">Customer since</label><input type="date" id="since">
+ <label for="notes">Notes</label><textarea id="notes"></textarea>
+ <div id="host"></div>
  <button type="submit">Save</button>
-</form><p id="done"></p>`
+</form><p id="done"></p>
+<script>
+ const g = document.getElementById("gen"); g.id = "input-" + Math.random().toString(16).slice(2, 12);
+ document.querySelector('label[for="gen"]').htmlFor = g.id;
+ const root = document.getElementById("host").attachShadow({mode: "open"});
+ root.innerHTML = '<label for="ref">Reference</label><input id="ref" name="ref">';
+</script>`
 
 // TestExtensionRecordsAForm is the browser channel for real: Debian's
 // Chromium with the reprise extension loaded, paired with a real daemon,
@@ -100,20 +117,38 @@ func TestExtensionRecordsAForm(t *testing.T) {
 	}
 	time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
 
-	err = chromedp.Do(bctx,
-		chromedp.Navigate(site.URL),
-		chromedp.WaitVisible("#first_name"),
-		chromedp.Click("#first_name"), chromedp.SendKeys("#first_name", "Ada"),
-		chromedp.Click(`input[name=email]`), chromedp.SendKeys(`input[name=email]`, "ada@example.com"),
-		chromedp.Click("#pw"), chromedp.SendKeys("#pw", "hunter2-secret"),
-		chromedp.Click("#country"),
-		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("country"); s.value = "France"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
-		chromedp.Click("#news"),
-		chromedp.Click(`button[type=submit]`),
-		chromedp.WaitVisible(`#done`),
-	)
-	if err != nil {
-		t.Fatalf("play the person: %v", err)
+	rows := []map[string]string{
+		{"first": "Ada", "email": "ada@example.com", "company": "Analytical Engines", "country": "France", "since": "2024-03-01", "notes": "Prefers email", "ref": "REF-1"},
+		{"first": "Grace", "email": "grace@example.com", "company": "Cobol Ltd", "country": "Canada", "since": "2023-12-09", "notes": "Call first", "ref": "REF-2"},
+	}
+	for _, row := range rows {
+		err = chromedp.Do(bctx,
+			chromedp.Navigate(site.URL+"/customers/new"),
+			chromedp.WaitVisible("#first_name"),
+			chromedp.Click("#first_name"), chromedp.SendKeys("#first_name", row["first"]),
+			chromedp.Click(`input[name=email]`), chromedp.SendKeys(`input[name=email]`, row["email"]),
+			chromedp.Click(`input[id^="input-"]`), chromedp.SendKeys(`input[id^="input-"]`, row["company"]),
+			chromedp.Click("#pw"), chromedp.SendKeys("#pw", "hunter2-secret"),
+			chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("country"); s.value = "`+row["country"]+`"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+			chromedp.Click("#news"),
+			chromedp.Click("#pro"),
+			chromedp.Evaluate[chromedp.Void](`(() => { const d = document.getElementById("since"); d.value = "`+row["since"]+`"; d.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+			chromedp.Click("#notes"), chromedp.SendKeys("#notes", row["notes"]),
+			chromedp.Evaluate[chromedp.Void](`(() => { const i = document.getElementById("host").shadowRoot.getElementById("ref"); i.focus(); i.value = "`+row["ref"]+`"; i.dispatchEvent(new Event("change", {bubbles: true, composed: true})); })()`),
+			chromedp.Click(`button[type=submit]`),
+			chromedp.WaitVisible(`#done`),
+		)
+		if err != nil {
+			t.Fatalf("play the person: %v", err)
+		}
+	}
+	// A tab on another origin while the recording runs: nothing of it counts.
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `<!doctype html><label for="x">Elsewhere</label><input id="x">`)
+	}))
+	defer other.Close()
+	if err := chromedp.Do(bctx, chromedp.Navigate(other.URL), chromedp.WaitVisible("#x"), chromedp.Click("#x"), chromedp.SendKeys("#x", "off-list"), chromedp.Click("label")); err != nil {
+		t.Fatal(err)
 	}
 	time.Sleep(1500 * time.Millisecond)
 	var sum ops.Summary
@@ -124,41 +159,81 @@ func TestExtensionRecordsAForm(t *testing.T) {
 	if err := oc.Call(ctx, ops.TypeFetch, ops.RecordingRef(started), &rec); err != nil {
 		t.Fatal(err)
 	}
+	fills := map[string][]string{}
 	var got []string
-	byLabel := map[string]events.Step{}
 	for _, s := range rec.Steps {
-		label := ""
-		if s.Enrichment != nil {
-			label = s.Enrichment.Label
-		}
+		label := s.Enrichment.Label
 		got = append(got, s.Action+":"+label)
-		byLabel[s.Action+":"+label] = s
-	}
-	t.Logf("recorded: %v", got)
-	for _, want := range []string{"fill:First Name", "fill:Email", "fill:Password", "select:", "click:Newsletter", "click:Save", "submit:"} {
-		if _, ok := byLabel[want]; !ok {
-			t.Errorf("no %s step", want)
+		if s.Enrichment.URL != "" && !strings.HasPrefix(s.Enrichment.URL, site.URL) {
+			t.Errorf("a step from %s, off the allowed origin", s.Enrichment.URL)
+		}
+		if s.Action == events.ActionFill || s.Action == events.ActionSelect {
+			fills[label] = append(fills[label], s.Value.Raw)
+			if label != "" && label != "Password" && countStrategies(s) < 3 {
+				t.Errorf("%s has %d selector strategies; want at least 3", label, countStrategies(s))
+			}
 		}
 	}
-	first := byLabel["fill:First Name"]
-	if first.Value == nil || first.Value.Raw != "Ada" || len(first.Enrichment.Selectors) < 3 || first.Enrichment.Selectors[0].Strategy != "id" {
-		t.Errorf("First Name step = %+v", first)
+	t.Logf("recorded %d steps: %v", len(got), got)
+	for label, want := range map[string][]string{
+		"First Name": {"Ada", "Grace"}, "Email": {"ada@example.com", "grace@example.com"},
+		"Company": {"Analytical Engines", "Cobol Ltd"}, "Customer since": {"2024-03-01", "2023-12-09"},
+		"Notes": {"Prefers email", "Call first"}, "Reference": {"REF-1", "REF-2"}, "Password": {"", ""},
+	} {
+		if strings.Join(fills[label], "|") != strings.Join(want, "|") {
+			t.Errorf("%s committed %q; want %q", label, fills[label], want)
+		}
 	}
-	if pw := byLabel["fill:Password"]; pw.Value == nil || pw.Value.Raw != "" || pw.Value.Type != events.ValueSecret {
-		t.Errorf("password step carries %+v; want a secret without a value", pw.Value)
-	}
-	withFrames := 0
 	for _, s := range rec.Steps {
-		if s.ScreenshotRef != "" {
-			withFrames++
+		if s.Enrichment.Label == "Company" {
+			for _, sel := range s.Enrichment.Selectors {
+				if sel.Strategy == events.StrategyID {
+					t.Errorf("the generated id %s was kept as a selector", sel.Value)
+				}
+			}
 		}
 	}
-	if withFrames == 0 {
-		t.Error("no step has a pre-action frame")
+	routes := 0
+	for _, s := range rec.Steps {
+		if s.Action == events.ActionNavigate && s.Value != nil && strings.HasSuffix(s.Value.Raw, "/customers/saved") {
+			routes++
+		}
 	}
-	if raw, _ := json.Marshal(rec); strings.Contains(string(raw), "hunter2-secret") {
-		t.Error("the password reached the recording")
+	if routes != 2 {
+		t.Errorf("%d route changes recorded; want 2", routes)
 	}
+	if raw, _ := json.Marshal(rec); strings.Contains(string(raw), "hunter2-secret") || strings.Contains(string(raw), "off-list") {
+		t.Error("the password or an off-origin value reached the recording")
+	}
+	frames := 0
+	for _, s := range rec.Steps {
+		if s.ScreenshotRef == "" {
+			continue
+		}
+		img, err := d.Frame(ctx, rec.RecordingID, s.ScreenshotRef)
+		if err != nil {
+			t.Fatalf("frame of step %d: %v", s.Seq, err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(img))
+		if err != nil || cfg.Width < 400 {
+			t.Fatalf("frame of step %d is not a page screenshot: %v %+v", s.Seq, err, cfg)
+		}
+		frames++
+	}
+	// Chrome allows two captureVisibleTab calls a second, and chromedp acts
+	// far faster than a person, so only some steps get their frame here.
+	if frames < len(rows) {
+		t.Errorf("%d of %d steps have a frame; want at least one a row", frames, len(rec.Steps))
+	}
+	t.Logf("%d of %d steps have a pre-action frame", frames, len(rec.Steps))
+}
+
+func countStrategies(s events.Step) int {
+	seen := map[string]bool{}
+	for _, sel := range s.Enrichment.Selectors {
+		seen[sel.Strategy] = true
+	}
+	return len(seen)
 }
 
 func pairLink(t *testing.T, p daemon.Pairing) string {
