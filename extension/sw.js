@@ -19,15 +19,23 @@ async function nats() {
   return client;
 }
 
+// Steps the daemon did not take because no recording was on are kept this
+// long: a restarted daemon resumes its recording within seconds.
+const KEEP_SECONDS = 15;
+const stale = (item) => item.step.ts < Date.now() / 1000 - KEEP_SECONDS;
+
 async function hello() {
+  let badge;
   try {
     const h = await (await nats()).request("ingest.chrome.hello", {});
     recording = !!h.recording;
+    badge = recording ? "REC" : "";
+    if (!recording) while (queue.length && stale(queue[0])) queue.shift();
   } catch {
     client = null;
-    recording = false;
+    badge = recording ? "…" : ""; // away: keep what is queued, and the last known state
   }
-  chrome.action.setBadgeText({ text: recording ? "REC" : "" });
+  chrome.action.setBadgeText({ text: badge });
   chrome.action.setBadgeBackgroundColor({ color: "#c62828" });
   if (queue.length) flush();
 }
@@ -39,7 +47,9 @@ async function flush() {
     while (queue.length) {
       const reply = await (await nats()).request("ingest.chrome.step", queue[0]);
       if (!reply.ok && reply.retry) break;  // the daemon is busy: keep it for the next round
-      queue.shift();                        // taken, refused for good, or not recording
+      // A daemon just restarted may not have resumed the recording yet.
+      if (!reply.ok && !reply.recording && !stale(queue[0])) break;
+      queue.shift();                        // taken, refused for good, or too old
     }
   } catch {
     client = null; // away: keep the queue and try again at the next hello

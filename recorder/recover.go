@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -45,13 +46,27 @@ func (r *Recorder) Recover(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// resumeWait bounds, in half seconds, how long a resume waits for its
+// channels to come back.
+const resumeWait = 20
+
 // resume restarts the sources of recID, continuing its seq.
 func (r *Recorder) resume(ctx context.Context, recID string) error {
 	started, err := r.startedEvent(ctx, recID)
 	if err != nil {
 		return err
 	}
+	// A source whose peer reconnects after the restart (the browser
+	// extension says hello every few seconds) may need a moment.
 	sources, err := r.cfg.Registry.Select(started.Channels)
+	for wait := 0; errors.Is(err, capture.ErrChannelUnavailable) && wait < resumeWait; wait++ {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+		sources, err = r.cfg.Registry.Select(started.Channels)
+	}
 	if err != nil {
 		return err
 	}

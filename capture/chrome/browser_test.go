@@ -260,3 +260,134 @@ func approve(ctx context.Context, t *testing.T, oc *ops.Client, cl *consent.Clie
 	}
 	return (<-done).ConsentToken
 }
+
+// TestDaemonRestartMidRecording restarts the daemon while the person is
+// filling the form: the extension keeps what it could not send, the daemon
+// resumes the recording, and every field is recorded once, in order.
+func TestDaemonRestartMidRecording(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real browser skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	home := t.TempDir()
+	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { d.Close() }()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, formPage) }))
+	defer site.Close()
+	extDir, err := extension.WriteTo(filepath.Join(t.TempDir(), "ext"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := chromium.Launch(ctx, chromium.Options{Extension: extDir, ProfileDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	actx, acancel := remote.NewAllocator(ctx, b.DevTools)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+	p, err := daemon.RequestPairing(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(pairLink(t, p)), chromedp.WaitVisible("#status")); err != nil {
+		t.Fatal(err)
+	}
+	started := startBrowserRecording(ctx, t, home)
+	time.Sleep(2500 * time.Millisecond)
+
+	if err := chromedp.Do(bctx, chromedp.Navigate(site.URL+"/customers/new"), chromedp.WaitVisible("#first_name"),
+		chromedp.Click("#first_name"), chromedp.SendKeys("#first_name", "Ada"),
+		chromedp.Click(`input[name=email]`), chromedp.SendKeys(`input[name=email]`, "ada@example.com"),
+		chromedp.Click("#notes")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	d.Close() // the daemon goes away while the person carries on
+	if err := chromedp.Do(bctx, chromedp.SendKeys("#notes", "typed while the daemon was away"),
+		chromedp.Click(`input[id^="input-"]`), chromedp.SendKeys(`input[id^="input-"]`, "Analytical Engines"),
+		chromedp.Click("#first_name")); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(6 * time.Second) // the extension reconnects at its next hello; the daemon resumes
+	if err := chromedp.Do(bctx, chromedp.Click("#pro"), chromedp.Click(`button[type=submit]`), chromedp.WaitVisible("#done")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	rec := stopAndFetch(ctx, t, home, started)
+	var got []string
+	for _, s := range rec.Steps {
+		if s.Action == events.ActionFill {
+			got = append(got, s.Enrichment.Label+"="+s.Value.Raw)
+		}
+	}
+	want := []string{"First Name=Ada", "Email=ada@example.com", "Notes=typed while the daemon was away", "Company=Analytical Engines"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("fills across the restart = %q; want %q", got, want)
+	}
+	for i, s := range rec.Steps {
+		if s.Seq != uint64(i+1) {
+			t.Fatalf("step %d has seq %d: a gap or a repeat across the restart", i, s.Seq)
+		}
+	}
+	clicks := 0
+	for _, s := range rec.Steps {
+		if s.Action == events.ActionSubmit {
+			clicks++
+		}
+	}
+	if clicks != 1 {
+		t.Errorf("%d submits recorded; want 1", clicks)
+	}
+}
+
+func startBrowserRecording(ctx context.Context, t *testing.T, home string) ops.Started {
+	t.Helper()
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	oc := ops.NewClient(nc, events.OpsSubject(ci.MachineID))
+	var started ops.Started
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		tok := approve(ctx, t, oc, consent.NewClient(nc))
+		err = oc.Call(ctx, ops.TypeStart, ops.StartRequest{Mode: "demonstration", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser"}, ConsentToken: tok}, &started)
+		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), ops.CodeChannelUnavailable) {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return started
+}
+
+func stopAndFetch(ctx context.Context, t *testing.T, home string, started ops.Started) events.Recording {
+	t.Helper()
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	oc := ops.NewClient(nc, events.OpsSubject(ci.MachineID))
+	var sum ops.Summary
+	if err := oc.Call(ctx, ops.TypeStop, ops.RecordingRef(started), &sum); err != nil {
+		t.Fatal(err)
+	}
+	var rec events.Recording
+	if err := oc.Call(ctx, ops.TypeFetch, ops.RecordingRef(started), &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
