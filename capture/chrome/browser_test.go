@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +30,19 @@ import (
 // formPage has stable ids, a field whose id changes on every load, fields
 // known only by their labels, a select, a checkbox, a radio group, a date, a
 // textarea, a password, an input in an open shadow root, and a route change.
+const sidePage = `<!doctype html><label for="vat">VAT number</label><input id="vat">`
+
+// serveForm serves the form, and the same-origin frame inside it.
+func serveForm() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/side" {
+			fmt.Fprint(w, sidePage)
+			return
+		}
+		fmt.Fprint(w, formPage)
+	}))
+}
+
 const formPage = `<!doctype html><title>New customer</title>
 <form id="f" onsubmit="event.preventDefault(); history.pushState({}, '', '/customers/saved'); document.getElementById('done').textContent='Saved'">
  <label for="first_name">First Name</label><input id="first_name" name="first_name">
@@ -40,6 +56,8 @@ const formPage = `<!doctype html><title>New customer</title>
  <label for="since">Customer since</label><input type="date" id="since">
  <label for="notes">Notes</label><textarea id="notes"></textarea>
  <div id="host"></div>
+ <label for="doc">Contract</label><input type="file" id="doc">
+ <iframe id="side" src="/side"></iframe>
  <button type="submit">Save</button>
 </form><p id="done"></p>
 <script>
@@ -59,13 +77,20 @@ func TestExtensionRecordsAForm(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	home := t.TempDir()
-	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
+	var logs lockedBuffer
+	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI,
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, formPage) }))
+	site := serveForm()
 	defer site.Close()
+	defer func() {
+		if strings.Contains(logs.String(), "hunter2-secret") {
+			t.Error("the password reached the daemon's log")
+		}
+	}()
 
 	extDir, err := extension.WriteTo(filepath.Join(t.TempDir(), "ext"))
 	if err != nil {
@@ -118,8 +143,12 @@ func TestExtensionRecordsAForm(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
 
 	rows := []map[string]string{
-		{"first": "Ada", "email": "ada@example.com", "company": "Analytical Engines", "country": "France", "since": "2024-03-01", "notes": "Prefers email", "ref": "REF-1"},
-		{"first": "Grace", "email": "grace@example.com", "company": "Cobol Ltd", "country": "Canada", "since": "2023-12-09", "notes": "Call first", "ref": "REF-2"},
+		{"first": "Ada", "email": "ada@example.com", "company": "Analytical Engines", "country": "France", "since": "2024-03-01", "notes": "Prefers email", "ref": "REF-1", "vat": "GB123"},
+		{"first": "Grace", "email": "grace@example.com", "company": "Cobol Ltd", "country": "Canada", "since": "2023-12-09", "notes": "Call first", "ref": "REF-2", "vat": "CA456"},
+	}
+	contract := filepath.Join(t.TempDir(), "contract.pdf")
+	if err := os.WriteFile(contract, []byte("%PDF-1.4 not really"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	for _, row := range rows {
 		err = chromedp.Do(bctx,
@@ -135,12 +164,15 @@ func TestExtensionRecordsAForm(t *testing.T) {
 			chromedp.Evaluate[chromedp.Void](`(() => { const d = document.getElementById("since"); d.value = "`+row["since"]+`"; d.dispatchEvent(new Event("change", {bubbles: true})); })()`),
 			chromedp.Click("#notes"), chromedp.SendKeys("#notes", row["notes"]),
 			chromedp.Evaluate[chromedp.Void](`(() => { const i = document.getElementById("host").shadowRoot.getElementById("ref"); i.focus(); i.value = "`+row["ref"]+`"; i.dispatchEvent(new Event("change", {bubbles: true, composed: true})); })()`),
+			chromedp.SetUploadFiles("#doc", []string{contract}),
+			chromedp.Evaluate[chromedp.Void](`(() => { const i = document.getElementById("side").contentDocument.getElementById("vat"); i.value = "`+row["vat"]+`"; i.dispatchEvent(new Event("change", {bubbles: true})); })()`),
 			chromedp.Click(`button[type=submit]`),
 			chromedp.WaitVisible(`#done`),
 		)
 		if err != nil {
 			t.Fatalf("play the person: %v", err)
 		}
+		time.Sleep(300 * time.Millisecond) // a person does not leave a page within a blink
 	}
 	// A tab on another origin while the recording runs: nothing of it counts.
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -179,6 +211,7 @@ func TestExtensionRecordsAForm(t *testing.T) {
 		"First Name": {"Ada", "Grace"}, "Email": {"ada@example.com", "grace@example.com"},
 		"Company": {"Analytical Engines", "Cobol Ltd"}, "Customer since": {"2024-03-01", "2023-12-09"},
 		"Notes": {"Prefers email", "Call first"}, "Reference": {"REF-1", "REF-2"}, "Password": {"", ""},
+		"VAT number": {"GB123", "CA456"},
 	} {
 		if strings.Join(fills[label], "|") != strings.Join(want, "|") {
 			t.Errorf("%s committed %q; want %q", label, fills[label], want)
@@ -192,6 +225,18 @@ func TestExtensionRecordsAForm(t *testing.T) {
 				}
 			}
 		}
+	}
+	uploads := 0
+	for _, s := range rec.Steps {
+		if s.Action == events.ActionUpload {
+			uploads++
+			if s.Value.Raw != "contract.pdf (19 bytes)" || s.Value.Type != events.ValueFile {
+				t.Errorf("upload step value %+v; want the file's name and size only", s.Value)
+			}
+		}
+	}
+	if uploads != 2 {
+		t.Errorf("%d uploads recorded; want 2", uploads)
 	}
 	routes := 0
 	for _, s := range rec.Steps {
@@ -226,6 +271,24 @@ func TestExtensionRecordsAForm(t *testing.T) {
 		t.Errorf("%d of %d steps have a frame; want at least one a row", frames, len(rec.Steps))
 	}
 	t.Logf("%d of %d steps have a pre-action frame", frames, len(rec.Steps))
+}
+
+// lockedBuffer is a log sink safe for the daemon's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func countStrategies(s events.Step) int {
@@ -276,7 +339,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { d.Close() }()
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, formPage) }))
+	site := serveForm()
 	defer site.Close()
 	extDir, err := extension.WriteTo(filepath.Join(t.TempDir(), "ext"))
 	if err != nil {
