@@ -305,7 +305,7 @@ func pairLink(t *testing.T, p daemon.Pairing) string {
 	return extension.PairingURL(p.URL, p.User, p.Password)
 }
 
-func approve(ctx context.Context, t *testing.T, oc *ops.Client, cl *consent.Client) string {
+func approve(ctx context.Context, t testing.TB, oc *ops.Client, cl *consent.Client) string {
 	t.Helper()
 	done := make(chan ops.ConsentResult, 1)
 	go func() {
@@ -412,7 +412,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 	}
 }
 
-func startBrowserRecording(ctx context.Context, t *testing.T, home string) ops.Started {
+func startBrowserRecording(ctx context.Context, t testing.TB, home string) ops.Started {
 	t.Helper()
 	nc, ci, err := daemon.Connect(home)
 	if err != nil {
@@ -436,7 +436,7 @@ func startBrowserRecording(ctx context.Context, t *testing.T, home string) ops.S
 	return started
 }
 
-func stopAndFetch(ctx context.Context, t *testing.T, home string, started ops.Started) events.Recording {
+func stopAndFetch(ctx context.Context, t testing.TB, home string, started ops.Started) events.Recording {
 	t.Helper()
 	nc, ci, err := daemon.Connect(home)
 	if err != nil {

@@ -42,6 +42,7 @@ type Source struct {
 	sink      capture.Sink
 	allowed   map[string]bool
 	seen      map[string]bool
+	frames    chan struct{} // frames being stored
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -51,7 +52,7 @@ func New(nc *nats.Conn, log *slog.Logger) (*Source, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Source{nc: nc, log: log.With("source", "chrome")}
+	s := &Source{nc: nc, log: log.With("source", "chrome"), frames: make(chan struct{}, 4)}
 	for subj, h := range map[string]nats.MsgHandler{SubjectHello: s.hello, SubjectStep: s.step} {
 		sub, err := nc.Subscribe(subj, h)
 		if err != nil {
@@ -187,17 +188,23 @@ func (s *Source) take(data []byte) (StepReply, error) {
 	if step.Value != nil && step.Value.Type == events.ValueSecret {
 		step.Value.Raw = ""
 	}
-	if frame != nil {
-		if fs, ok := s.sink.(capture.FrameSink); ok {
+	if fs, ok := s.sink.(capture.FrameSink); ok && frame != nil {
+		// Sealing and storing a screenshot takes milliseconds: off the
+		// step's path, bounded, with its reference set now.
+		select {
+		case s.frames <- struct{}{}:
 			ref := newRef()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			err := fs.PutFrame(ctx, ref, frame)
-			cancel()
-			if err != nil {
-				s.log.Warn("frame not kept; the step goes on without it", "err", err)
-			} else {
-				step.ScreenshotRef = ref
-			}
+			step.ScreenshotRef = ref
+			go func() {
+				defer func() { <-s.frames }()
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if err := fs.PutFrame(ctx, ref, frame); err != nil {
+					s.log.Warn("frame not kept; its step refers to nothing", "err", err)
+				}
+			}()
+		default:
+			s.log.Debug("frame dropped: too many frames being stored")
 		}
 	}
 	if err := s.sink.Emit(*step); err != nil {

@@ -38,6 +38,9 @@ var comparisons = []comparison{
 	{what: "typed publish, async (msgs/s)", candidate: metric{"BenchmarkPublishAsync/typed", "msgs/s"}, baseline: metric{"BenchmarkPublishAsync/raw", "msgs/s"}, higherIsBetter: true, maxRatio: 1.10},
 	{what: "daemon start to ready, warm store", candidate: metric{"BenchmarkStart/daemon", "ns/op"}, baseline: metric{"BenchmarkStart/nats-server", "ns/op"}, maxAbs: 50e6},
 	{what: "daemon idle RSS (MB)", candidate: metric{"BenchmarkIdleRSS/daemon", "rss-MB"}, baseline: metric{"BenchmarkIdleRSS/nats-server", "rss-MB"}, maxAbs: 40},
+	{what: "page input latency, extension (us p50)", candidate: metric{"BenchmarkInputLatency/extension", "p50-us"}, baseline: metric{"BenchmarkInputLatency/plain", "p50-us"}, maxRatio: 1.05},
+	{what: "page input latency, extension (us p99)", candidate: metric{"BenchmarkInputLatency/extension", "p99-us"}, baseline: metric{"BenchmarkInputLatency/plain", "p99-us"}},
+	{what: "DOM event to step in CAPTURE (ms p99)", candidate: metric{"BenchmarkStepToCapture", "p99-ms"}, maxAbs: 20},
 	{what: "redact pipeline, sealed (steps/s)", candidate: metric{"BenchmarkPipeline/sealed", "steps/s"}, baseline: metric{"BenchmarkPipeline/plain", "steps/s"}, higherIsBetter: true, maxRatio: 2.0, minAbs: 20000},
 }
 
@@ -119,6 +122,9 @@ func report(w io.Writer, results map[string]map[string][]float64) (failed int) {
 func human(v float64, unit string) string {
 	if unit == "ns/op" {
 		return fmt.Sprintf("%.2f ms", v/1e6)
+	}
+	if strings.HasSuffix(unit, "-ms") {
+		return fmt.Sprintf("%.2f ms", v)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }

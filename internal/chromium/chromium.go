@@ -65,6 +65,7 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	}
 	cmd := exec.Command(bin, append(args, "about:blank")...)
 	cmd.Env = append(os.Environ(), "CHROME_LOG_FILE=/dev/null")
+	ownGroup(cmd)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -87,13 +88,16 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	case <-time.After(20 * time.Second):
 	case <-ctx.Done():
 	}
-	_ = cmd.Process.Kill()
+	killGroup(cmd)
 	_ = cmd.Wait()
 	return nil, errors.New("chromium did not open its DevTools endpoint in 20 s")
 }
 
-// Close stops the browser.
+// Close stops the browser and every helper process it started.
 func (b *Browser) Close() {
-	_ = b.cmd.Process.Kill()
+	killGroup(b.cmd)
 	_ = b.cmd.Wait()
+	// The helpers exit as their group is killed; give them a moment to let
+	// go of the profile before its folder is removed.
+	time.Sleep(100 * time.Millisecond)
 }
