@@ -165,6 +165,10 @@ func TestExtensionRecordsAForm(t *testing.T) {
 			chromedp.Click("#notes"), chromedp.SendKeys("#notes", row["notes"]),
 			chromedp.Evaluate[chromedp.Void](`(() => { const i = document.getElementById("host").shadowRoot.getElementById("ref"); i.focus(); i.value = "`+row["ref"]+`"; i.dispatchEvent(new Event("change", {bubbles: true, composed: true})); })()`),
 			chromedp.SetUploadFiles("#doc", []string{contract}),
+			chromedp.Action[chromedp.Void](func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+				_, err := chromedp.Poll[bool](`!!document.getElementById("side").contentDocument?.getElementById("vat")`, chromedp.WithPollingTimeout(5*time.Second))(ctx, t)
+				return chromedp.Void{}, err
+			}),
 			chromedp.Evaluate[chromedp.Void](`(() => { const i = document.getElementById("side").contentDocument.getElementById("vat"); i.value = "`+row["vat"]+`"; i.dispatchEvent(new Event("change", {bubbles: true})); })()`),
 			chromedp.Click(`button[type=submit]`),
 			chromedp.WaitVisible(`#done`),

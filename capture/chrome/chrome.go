@@ -43,6 +43,7 @@ type Source struct {
 	allowed   map[string]bool
 	seen      map[string]bool
 	frames    chan struct{} // frames being stored
+	storing   sync.WaitGroup
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -111,11 +112,13 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	return nil
 }
 
-// Stop implements capture.Source.
+// Stop implements capture.Source. It returns once the frames of the steps
+// already taken are stored, so a stopped recording's refs all resolve.
 func (s *Source) Stop() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.sess, s.sink = nil, nil
+	s.mu.Unlock()
+	s.storing.Wait()
 	return nil
 }
 
@@ -195,8 +198,9 @@ func (s *Source) take(data []byte) (StepReply, error) {
 		case s.frames <- struct{}{}:
 			ref := newRef()
 			step.ScreenshotRef = ref
+			s.storing.Add(1)
 			go func() {
-				defer func() { <-s.frames }()
+				defer func() { <-s.frames; s.storing.Done() }()
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
 				if err := fs.PutFrame(ctx, ref, frame); err != nil {
