@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,14 +13,11 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/extension"
-	"github.com/reprise-dev/reprise/internal/chromium"
 )
 
 const latencyPage = `<!doctype html><title>latency</title>
@@ -30,30 +26,6 @@ const latencyPage = `<!doctype html><title>latency</title>
  window.lat = [];
  document.getElementById("a").addEventListener("input", (e) => window.lat.push(performance.now() - e.timeStamp));
 </script>`
-
-// browserFor starts Chromium (with the extension when ext is set) on a
-// page server and returns a chromedp context.
-func browserFor(b *testing.B, ctx context.Context, ext bool) context.Context {
-	b.Helper()
-	o := chromium.Options{ProfileDir: b.TempDir()}
-	if ext {
-		dir, err := extension.WriteTo(filepath.Join(b.TempDir(), "ext"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		o.Extension = dir
-	}
-	br, err := chromium.Launch(ctx, o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(br.Close)
-	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
-	b.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	b.Cleanup(bcancel)
-	return bctx
-}
 
 // BenchmarkInputLatency measures, in the page, the time from a CDP key event
 // to the page's own input handler, with the extension loaded and without,
@@ -69,7 +41,7 @@ func BenchmarkInputLatency(b *testing.B) {
 			name = "extension"
 		}
 		b.Run(name, func(b *testing.B) {
-			bctx := browserFor(b, ctx, ext)
+			bctx := launch(ctx, b, ext)
 			if err := chromedp.Do(bctx, chromedp.Navigate(site.URL), chromedp.WaitVisible("#a"), chromedp.Click("#a")); err != nil {
 				b.Fatal(err)
 			}
@@ -105,14 +77,7 @@ func BenchmarkStepToCapture(b *testing.B) {
 	defer d.Close()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, latencyPage) }))
 	defer site.Close()
-	bctx := browserFor(b, ctx, true)
-	p, err := daemon.RequestPairing(home)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := chromedp.Do(bctx, chromedp.Navigate(extension.PairingURL(p.URL, p.User, p.Password)), chromedp.WaitVisible("#status")); err != nil {
-		b.Fatal(err)
-	}
+	bctx := pairedBrowser(ctx, b, home)
 	started := startBrowserRecording(ctx, b, home)
 	time.Sleep(2500 * time.Millisecond)
 

@@ -92,54 +92,8 @@ func TestExtensionRecordsAForm(t *testing.T) {
 		}
 	}()
 
-	extDir, err := extension.WriteTo(filepath.Join(t.TempDir(), "ext"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := chromium.Launch(ctx, chromium.Options{Extension: extDir, ProfileDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	actx, acancel := remote.NewAllocator(ctx, b.DevTools)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-
-	// Pair, as `reprise extension pair` prints.
-	p, err := daemon.RequestPairing(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := pairLink(t, p)
-	if err := chromedp.Do(bctx, chromedp.Navigate(link), chromedp.WaitVisible("#status")); err != nil {
-		t.Fatalf("pairing page: %v", err)
-	}
-	paired, err := chromedp.Run(bctx, chromedp.Poll[string](`document.getElementById("status").dataset.paired`, chromedp.WithPollingTimeout(10*time.Second)))
-	if err != nil || paired != "true" {
-		t.Fatalf("pairing page: %v (paired %q)", err, paired)
-	}
-
-	// Consent and start, once the extension has said hello.
-	nc, ci, err := daemon.Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	oc := ops.NewClient(nc, events.OpsSubject(ci.MachineID))
-	var started ops.Started
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		tok := approve(ctx, t, oc, consent.NewClient(nc))
-		err = oc.Call(ctx, ops.TypeStart, ops.StartRequest{Mode: "demonstration", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser"}, ConsentToken: tok}, &started)
-		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), ops.CodeChannelUnavailable) {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatalf("start: %v", err)
-	}
+	bctx := pairedBrowser(ctx, t, home)
+	started := startBrowserRecording(ctx, t, home)
 	time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
 
 	rows := []map[string]string{
@@ -187,14 +141,7 @@ func TestExtensionRecordsAForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	var sum ops.Summary
-	if err := oc.Call(ctx, ops.TypeStop, ops.RecordingRef(started), &sum); err != nil {
-		t.Fatal(err)
-	}
-	var rec events.Recording
-	if err := oc.Call(ctx, ops.TypeFetch, ops.RecordingRef(started), &rec); err != nil {
-		t.Fatal(err)
-	}
+	rec := stopAndFetch(ctx, t, home, started)
 	fills := map[string][]string{}
 	var got []string
 	for _, s := range rec.Steps {
@@ -303,10 +250,47 @@ func countStrategies(s events.Step) int {
 	return len(seen)
 }
 
-func pairLink(t *testing.T, p daemon.Pairing) string {
+// pairedBrowser starts Chromium with the extension and pairs it with the
+// daemon serving home, through the link `reprise extension pair` prints.
+func pairedBrowser(ctx context.Context, t testing.TB, home string) context.Context {
 	t.Helper()
-	// The same link `reprise extension pair` prints.
-	return extension.PairingURL(p.URL, p.User, p.Password)
+	bctx := launch(ctx, t, true)
+	p, err := daemon.RequestPairing(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(extension.PairingURL(p.URL, p.User, p.Password)), chromedp.WaitVisible("#status")); err != nil {
+		t.Fatalf("pairing page: %v", err)
+	}
+	paired, err := chromedp.Run(bctx, chromedp.Poll[string](`document.getElementById("status").dataset.paired`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil || paired != "true" {
+		t.Fatalf("pairing page: %v (paired %q)", err, paired)
+	}
+	return bctx
+}
+
+// launch starts Chromium, with the extension when ext is set, and returns a
+// chromedp context on it.
+func launch(ctx context.Context, t testing.TB, ext bool) context.Context {
+	t.Helper()
+	o := chromium.Options{ProfileDir: t.TempDir()}
+	if ext {
+		dir, err := extension.WriteTo(filepath.Join(t.TempDir(), "ext"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Extension = dir
+	}
+	br, err := chromium.Launch(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(br.Close)
+	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	return bctx
 }
 
 func approve(ctx context.Context, t testing.TB, oc *ops.Client, cl *consent.Client) string {
@@ -345,26 +329,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 	defer func() { d.Close() }()
 	site := serveForm()
 	defer site.Close()
-	extDir, err := extension.WriteTo(filepath.Join(t.TempDir(), "ext"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := chromium.Launch(ctx, chromium.Options{Extension: extDir, ProfileDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	actx, acancel := remote.NewAllocator(ctx, b.DevTools)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	p, err := daemon.RequestPairing(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(bctx, chromedp.Navigate(pairLink(t, p)), chromedp.WaitVisible("#status")); err != nil {
-		t.Fatal(err)
-	}
+	bctx := pairedBrowser(ctx, t, home)
 	started := startBrowserRecording(ctx, t, home)
 	time.Sleep(2500 * time.Millisecond)
 
