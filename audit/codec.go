@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/reprise-dev/reprise/events"
+
+	"github.com/reprise-dev/reprise/internal/mpack"
 )
 
 // entrySizeHint covers a typical entry: two MACs and a few short fields.
@@ -29,14 +31,14 @@ func (e *Entry) Marshal() ([]byte, error) {
 	}
 	b := make([]byte, 0, entrySizeHint)
 	b = append(b, 0x80|byte(n))
-	b = appendStr(b, "seq")
+	b = mpack.Str(b, "seq")
 	b = binary.BigEndian.AppendUint64(append(b, 0xcf), e.Seq)
-	b = appendStr(b, "time")
+	b = mpack.Str(b, "time")
 	b = binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(e.Time))
-	b = appendStr(b, "kind")
-	b = appendStr(b, e.Kind)
+	b = mpack.Str(b, "kind")
+	b = mpack.Str(b, e.Kind)
 	if len(e.Fields) > 0 {
-		b = appendStr(b, "fields")
+		b = mpack.Str(b, "fields")
 		b = append(b, 0x80|byte(len(e.Fields)))
 		keys := make([]string, 0, len(e.Fields))
 		for k := range e.Fields {
@@ -44,40 +46,14 @@ func (e *Entry) Marshal() ([]byte, error) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			b = appendStr(appendStr(b, k), e.Fields[k])
+			b = mpack.Str(mpack.Str(b, k), e.Fields[k])
 		}
 	}
 	if len(e.Prev) > 0 {
-		b = appendBin(appendStr(b, "prev"), e.Prev)
+		b = mpack.Bin(mpack.Str(b, "prev"), e.Prev)
 	}
-	b = appendBin(appendStr(b, "mac"), e.MAC)
+	b = mpack.Bin(mpack.Str(b, "mac"), e.MAC)
 	return b, nil
-}
-
-func appendStr(b []byte, s string) []byte {
-	switch n := len(s); {
-	case n < 32:
-		b = append(b, 0xa0|byte(n))
-	case n < 1<<8:
-		b = append(b, 0xd9, byte(n))
-	case n < 1<<16:
-		b = binary.BigEndian.AppendUint16(append(b, 0xda), uint16(n))
-	default:
-		b = binary.BigEndian.AppendUint32(append(b, 0xdb), uint32(n))
-	}
-	return append(b, s...)
-}
-
-func appendBin(b, p []byte) []byte {
-	switch n := len(p); {
-	case n < 1<<8:
-		b = append(b, 0xc4, byte(n))
-	case n < 1<<16:
-		b = binary.BigEndian.AppendUint16(append(b, 0xc5), uint16(n))
-	default:
-		b = binary.BigEndian.AppendUint32(append(b, 0xc6), uint32(n))
-	}
-	return append(b, p...)
 }
 
 // DecodeEntry decodes and validates one entry from its encoding on the log.
