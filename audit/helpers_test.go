@@ -12,6 +12,7 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/natstest"
 )
 
 var (
@@ -118,26 +119,7 @@ func macOf(tb testing.TB, m Message) []byte {
 // the server and a daemon connection's JetStream context.
 func startJS(tb testing.TB) (*embedded.Server, *nats.Conn, jetstream.JetStream) {
 	tb.Helper()
-	s, err := embedded.Start(embedded.Config{StoreDir: tb.TempDir(), MachineID: "m_test"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(s.Close)
-	nc, err := s.ConnectInProcess("audit-test")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := events.EnsureStores(ctx, js); err != nil {
-		tb.Fatal(err)
-	}
-	return s, nc, js
+	return natstest.Start(tb, "m_test")
 }
 
 // connectCLI connects to s over TCP as the local CLI user.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/natstest"
 )
 
 const testMachine = "m_test"
@@ -26,25 +27,7 @@ type shim struct {
 
 func startShim(t testing.TB) *shim {
 	t.Helper()
-	srv, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: testMachine})
-	if err != nil {
-		t.Fatalf("embedded.Start: %v", err)
-	}
-	t.Cleanup(srv.Close)
-	nc, err := srv.ConnectInProcess("t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := events.EnsureStores(ctx, js); err != nil {
-		t.Fatalf("EnsureStores: %v", err)
-	}
+	srv, nc, js := natstest.Start(t, testMachine)
 	return &shim{srv: srv, nc: nc, js: js}
 }
 

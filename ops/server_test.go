@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/internal/natstest"
 )
 
 const subject = "shim.m_test.ops"
@@ -65,17 +65,7 @@ type harness struct {
 
 func newHarness(t *testing.T, svc Service, cfg Config) *harness {
 	t.Helper()
-	s, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: "m_test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	nc, err := s.ConnectInProcess("ops")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, _ := jetstream.New(nc)
+	s, nc, js := natstest.Start(t, "m_test")
 	cfg.Subject = subject
 	srv, err := NewServer(context.Background(), js, svc, cfg)
 	if err != nil {

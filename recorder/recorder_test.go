@@ -13,8 +13,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -73,21 +73,8 @@ type rig struct {
 
 func newRig(t *testing.T, consent ConsentChecker, sources ...capture.Source) *rig {
 	t.Helper()
-	s, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: "m_test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	nc, err := s.ConnectInProcess("recorder")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, _ := jetstream.New(nc)
+	_, nc, js := natstest.Start(t, "m_test")
 	ctx := context.Background()
-	if err := events.EnsureStores(ctx, js); err != nil {
-		t.Fatal(err)
-	}
 	if consent == nil {
 		consent = func(context.Context, string, string, string, []string) error { return nil }
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/reprise-dev/reprise/capture/capturetest"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/store"
@@ -34,16 +35,7 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	s, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: "m_test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	d, err := s.ConnectInProcess("daemon")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
+	s, d, _ := natstest.Start(t, "m_test")
 	ext, err := nats.Connect(s.WebSocketURL(),
 		nats.WebSocketConnectionHeaders(http.Header{"Origin": []string{embedded.DefaultExtensionOrigin}}),
 		nats.UserInfo(string(embedded.RoleExtension), s.Password(embedded.RoleExtension)),
