@@ -93,12 +93,28 @@
     return { raw: el.value, type: kind, is_parameter: null };
   }
 
+  // Each pointerdown and focus asks the service worker for a pre-action
+  // frame, named by an id. A fill names the frame from when its field got
+  // focus (its value commits only when the person leaves it); any other step
+  // names the newest one.
+  const target = (e) => (e.composedPath && e.composedPath()[0]) || e.target;
   let cursor = [0, 0];
+  let latestFrame = "";
+  let latestAt = 0;
+  const focusFrames = new WeakMap();
+  function pre() {
+    latestFrame = crypto.randomUUID();
+    latestAt = performance.now();
+    chrome.runtime.sendMessage({ type: "pre", id: latestFrame }).catch(() => {});
+  }
   addEventListener("pointerdown", (e) => {
     cursor = [Math.round(e.clientX), Math.round(e.clientY)];
-    chrome.runtime.sendMessage({ type: "pre" }).catch(() => {});
+    pre();
   }, true);
-  addEventListener("focusin", () => chrome.runtime.sendMessage({ type: "pre" }).catch(() => {}), true);
+  addEventListener("focusin", (e) => {
+    if (performance.now() - latestAt > 100) pre(); // a click's focus shares its frame
+    focusFrames.set(target(e), latestFrame);
+  }, true);
 
   // A button or link is named by its text when nothing labels it.
   function nameOf(el) {
@@ -117,10 +133,9 @@
         : { kind: "dom", selectors: [], ax_path: null, role: "", label: "", url: location.href },
       value: value || null, narration: null, outcome: "ok", redacted: !!(value && value.type === "secret"),
     };
-    chrome.runtime.sendMessage({ type: "step", id: crypto.randomUUID(), origin: location.origin, step }).catch(() => {});
+    const frame = action === "navigate" ? "" : (action === "fill" && focusFrames.get(el)) || latestFrame;
+    chrome.runtime.sendMessage({ type: "step", id: crypto.randomUUID(), origin: location.origin, step, frame }).catch(() => {});
   }
-
-  const target = (e) => (e.composedPath && e.composedPath()[0]) || e.target;
 
   addEventListener("change", (e) => {
     const el = target(e);

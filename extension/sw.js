@@ -6,8 +6,12 @@ import { Nats } from "./nats.js";
 
 let client = null;
 let recording = false;
-const queue = [];           // steps not yet taken by the daemon, oldest first
-const frames = new Map();   // tab id -> the newest pre-action frame (base64 PNG)
+const queue = [];            // steps not yet taken by the daemon, oldest first
+const frameOf = new Map();   // capture id -> the frame id a step names ("" for none), once known
+const uploaded = new Set();  // frame ids the daemon has
+const lastFrame = new Map(); // tab id -> id of the tab's newest frame
+let captureTimes = [];
+let uploads = Promise.resolve();
 let flushing = false;
 
 async function nats() {
@@ -22,7 +26,7 @@ async function nats() {
 // Steps the daemon did not take because no recording was on are kept this
 // long: a restarted daemon resumes its recording within seconds.
 const KEEP_SECONDS = 15;
-const stale = (item) => item.step.ts < Date.now() / 1000 - KEEP_SECONDS;
+const stale = (item) => item.ts < Date.now() / 1000 - KEEP_SECONDS;
 
 async function hello() {
   let badge;
@@ -45,7 +49,7 @@ async function flush() {
   flushing = true;
   try {
     while (queue.length) {
-      const reply = await (await nats()).request("ingest.chrome.step", queue[0]);
+      const reply = await (await nats()).request("ingest.chrome.step", queue[0].body);
       if (!reply.ok && reply.retry) break;  // the daemon is busy: keep it for the next round
       // A daemon just restarted may not have resumed the recording yet.
       if (!reply.ok && !reply.recording && !stale(queue[0])) break;
@@ -58,18 +62,62 @@ async function flush() {
   }
 }
 
+// Frames go to the daemon on their own, one at a time, never in a step's
+// way: a step names its frame by id, and says when that frame is still on
+// its way. An empty frame tells the daemon a capture failed.
+function upload(id, frame) {
+  uploads = uploads
+    .then(async () => {
+      const reply = await (await nats()).request("ingest.chrome.frame", { id, frame });
+      if (reply.ok && frame) uploaded.add(id);
+    })
+    .catch(() => {});
+}
+
+const bounded = (m) => { while (m.size > 64) m.delete(m.keys().next().value); };
+
+// Chrome allows two captures of the visible tab a second. A capture that
+// would be refused is not tried: its steps name the tab's newest frame,
+// older but still from before the action.
+const CAPTURES_PER_SECOND = 2;
+
+function capture(tab, id) {
+  const now = Date.now();
+  captureTimes = captureTimes.filter((t) => now - t < 1000);
+  const fallback = () => frameOf.set(id, lastFrame.get(tab.id) || "");
+  if (captureTimes.length >= CAPTURES_PER_SECOND) return fallback();
+  captureTimes.push(now);
+  // A few milliseconds' wait lets the step that the same input committed
+  // (the fill of the field being left) reach the daemon first: a capture
+  // keeps the browser busy for tens of milliseconds.
+  new Promise((r) => setTimeout(r, 4))
+    .then(() => chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" }))
+    .then((url) => {
+      frameOf.set(id, id);
+      lastFrame.set(tab.id, id);
+      upload(id, url.slice(url.indexOf(",") + 1));
+    })
+    .catch(() => { fallback(); upload(id, ""); });
+}
+
 chrome.runtime.onMessage.addListener((msg, sender) => {
   const tab = sender.tab;
   if (!tab) return;
   if (msg.type === "pre") {
     if (!recording) return;
-    chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" })
-      .then((url) => frames.set(tab.id, url.slice(url.indexOf(",") + 1)))
-      .catch(() => {});
+    capture(tab, msg.id);
+    bounded(frameOf);
+    bounded(uploaded);
   } else if (msg.type === "step") {
-    const frame = frames.get(tab.id);
-    frames.delete(tab.id);
-    queue.push({ id: msg.id, origin: msg.origin, step: msg.step, frame });
+    const body = { id: msg.id, origin: msg.origin, step: msg.step };
+    // Still capturing: the frame will carry this id. Captured or not tried:
+    // the id of the frame the step gets, which may still be on its way.
+    const frame = msg.frame ? (frameOf.has(msg.frame) ? frameOf.get(msg.frame) : msg.frame) : "";
+    if (frame) {
+      body.frame_id = frame;
+      if (!uploaded.has(frame)) body.frame_pending = true;
+    }
+    queue.push({ body, ts: msg.step.ts });
     flush();
   }
 });

@@ -112,10 +112,14 @@ func BenchmarkStepToCapture(b *testing.B) {
 	time.Sleep(time.Second)
 	rec := stopAndFetch(ctx, b, home, started)
 	var lat []float64
+	framed := 0
 	mu.Lock()
 	for _, s := range rec.Steps {
 		if at, ok := arrived[s.Seq]; ok && s.Action == events.ActionFill {
 			lat = append(lat, float64(at.UnixNano())/1e6-s.TS*1000)
+			if s.ScreenshotRef != "" {
+				framed++
+			}
 		}
 	}
 	mu.Unlock()
@@ -125,4 +129,5 @@ func BenchmarkStepToCapture(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(lat[len(lat)/2], "p50-ms")
 	b.ReportMetric(lat[len(lat)*99/100], "p99-ms")
+	b.ReportMetric(float64(framed*100/len(lat)), "framed-%")
 }

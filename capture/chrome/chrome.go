@@ -3,9 +3,6 @@ package chrome
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +25,9 @@ const helloFresh = 2 * time.Minute
 // maxSeen bounds the step ids remembered for deduplication.
 const maxSeen = 1 << 16
 
+// pendingGrace is how long Stop waits for frames that steps already name.
+const pendingGrace = time.Second
+
 // Source is the browser channel. It listens for the extension for the
 // daemon's whole life, and passes steps on only while a recording runs.
 type Source struct {
@@ -42,6 +42,7 @@ type Source struct {
 	sink      capture.Sink
 	allowed   map[string]bool
 	seen      map[string]bool
+	book      *frameBook
 	frames    chan struct{} // frames being stored
 	storing   sync.WaitGroup
 }
@@ -53,8 +54,8 @@ func New(nc *nats.Conn, log *slog.Logger) (*Source, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Source{nc: nc, log: log.With("source", "chrome"), frames: make(chan struct{}, 4)}
-	for subj, h := range map[string]nats.MsgHandler{SubjectHello: s.hello, SubjectStep: s.step} {
+	s := &Source{nc: nc, log: log.With("source", "chrome"), frames: make(chan struct{}, maxStoring)}
+	for subj, h := range map[string]nats.MsgHandler{SubjectHello: s.hello, SubjectStep: s.step, SubjectFrame: s.frame} {
 		sub, err := nc.Subscribe(subj, h)
 		if err != nil {
 			s.Close()
@@ -104,6 +105,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 		}
 	})
 	s.allowed, s.seen = map[string]bool{}, map[string]bool{}
+	s.book = newFrameBook()
 	for _, o := range sess.AllowedOrigins {
 		if n, ok := normalizeOrigin(o); ok {
 			s.allowed[n] = true
@@ -113,10 +115,26 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 }
 
 // Stop implements capture.Source. It returns once the frames of the steps
-// already taken are stored, so a stopped recording's refs all resolve.
+// already taken are stored, so a stopped recording's refs all resolve: a
+// frame still on its way gets a moment to arrive.
 func (s *Source) Stop() error {
-	s.mu.Lock()
-	s.sess, s.sink = nil, nil
+	for deadline := time.Now().Add(pendingGrace); ; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		if s.book == nil || len(s.book.pending) == 0 || time.Now().After(deadline) {
+			break
+		}
+		s.mu.Unlock()
+	}
+	if s.book != nil {
+		pending, last := s.book.unresolved()
+		for _, ref := range pending {
+			s.store(ref, last)
+		}
+		if len(pending) > 0 && last == nil {
+			s.log.Warn("steps name frames that never arrived", "steps", len(pending))
+		}
+	}
+	s.sess, s.sink, s.book = nil, nil, nil
 	s.mu.Unlock()
 	s.storing.Wait()
 	return nil
@@ -134,6 +152,38 @@ func (s *Source) hello(m *nats.Msg) {
 	}
 	s.mu.Unlock()
 	respond(m, h)
+}
+
+// frame takes a frame the extension sent on its own: stored under the ref a
+// step already gave it, or kept until a step names it.
+func (s *Source) frame(m *nats.Msg) {
+	var req FrameRequest
+	dec := json.NewDecoder(bytes.NewReader(m.Data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		respond(m, StepReply{Error: "malformed frame request: want {id, frame}"})
+		return
+	}
+	if req.ID == "" || len(req.ID) > 128 {
+		respond(m, StepReply{Error: "frame id must be 1-128 characters"})
+		return
+	}
+	var frame []byte
+	if req.Frame != "" {
+		var err error
+		if frame, err = decodeImage(req.Frame); err != nil {
+			respond(m, StepReply{Error: err.Error()})
+			return
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess == nil {
+		respond(m, StepReply{})
+		return
+	}
+	s.store(s.book.arrived(req.ID, frame))
+	respond(m, StepReply{OK: true, Recording: true})
 }
 
 func (s *Source) step(m *nats.Msg) {
@@ -165,8 +215,8 @@ func (s *Source) take(data []byte) (StepReply, error) {
 	}
 	var frame []byte
 	if req.Frame != "" {
-		if frame, err = base64.StdEncoding.DecodeString(req.Frame); err != nil || !isImage(frame) {
-			return StepReply{}, errors.New("frame must be a base64 PNG or JPEG")
+		if frame, err = decodeImage(req.Frame); err != nil {
+			return StepReply{}, err
 		}
 	}
 
@@ -191,29 +241,17 @@ func (s *Source) take(data []byte) (StepReply, error) {
 	if step.Value != nil && step.Value.Type == events.ValueSecret {
 		step.Value.Raw = ""
 	}
-	if fs, ok := s.sink.(capture.FrameSink); ok && frame != nil {
-		// Sealing and storing a screenshot takes milliseconds: off the
-		// step's path, bounded, with its reference set now.
-		select {
-		case s.frames <- struct{}{}:
-			ref := newRef()
-			step.ScreenshotRef = ref
-			s.storing.Add(1)
-			go func() {
-				defer func() { <-s.frames; s.storing.Done() }()
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				if err := fs.PutFrame(ctx, ref, frame); err != nil {
-					s.log.Warn("frame not kept; its step refers to nothing", "err", err)
-				}
-			}()
-		default:
-			s.log.Debug("frame dropped: too many frames being stored")
-		}
+	var store []byte
+	switch {
+	case frame != nil:
+		step.ScreenshotRef, store = s.book.inline(frame), frame
+	case req.FrameID != "":
+		step.ScreenshotRef, store = s.book.name(req.FrameID, req.FramePending)
 	}
 	if err := s.sink.Emit(*step); err != nil {
 		return StepReply{Recording: true, Retry: errors.Is(err, capture.ErrSinkFull)}, err
 	}
+	s.store(step.ScreenshotRef, store)
 	if len(s.seen) >= maxSeen {
 		clear(s.seen)
 	}
@@ -233,14 +271,4 @@ func normalizeOrigin(o string) (string, bool) {
 		return "", false
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Host), true
-}
-
-func isImage(b []byte) bool {
-	return bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) || bytes.HasPrefix(b, []byte{0xff, 0xd8, 0xff})
-}
-
-func newRef() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "stub_" + hex.EncodeToString(b[:])
 }

@@ -80,9 +80,20 @@ func fillStep(label, value string) json.RawMessage {
 func (r *rig) send(t *testing.T, req StepRequest) StepReply {
 	t.Helper()
 	b, _ := json.Marshal(req)
-	m, err := r.ext.Request(SubjectStep, b, 5*time.Second)
+	return r.request(t, SubjectStep, b)
+}
+
+func (r *rig) sendFrame(t *testing.T, id, frame string) StepReply {
+	t.Helper()
+	b, _ := json.Marshal(FrameRequest{ID: id, Frame: frame})
+	return r.request(t, SubjectFrame, b)
+}
+
+func (r *rig) request(t *testing.T, subject string, b []byte) StepReply {
+	t.Helper()
+	m, err := r.ext.Request(subject, b, 5*time.Second)
 	if err != nil {
-		t.Fatalf("step request: %v", err)
+		t.Fatalf("%s request: %v", subject, err)
 	}
 	var rep StepReply
 	if err := json.Unmarshal(m.Data, &rep); err != nil {
@@ -153,6 +164,11 @@ func TestOriginsDedupeAndMalformed(t *testing.T) {
 	if err != nil || !bytes.Contains(m.Data, []byte("malformed")) {
 		t.Fatalf("malformed request answered %s, %v", m.Data, err)
 	}
+	for _, bad := range []string{`{"id":"f","frame":"bm90IGFuIGltYWdl"}`, `{"id":"","frame":"iVBORw0KGgo="}`, `{"id":"f","frame":"%%%"}`, `{"id":"f"`, `[]`, `{"id":"f","frame":"iVBORw0KGgo=","x":1}`} {
+		if rep := r.request(t, SubjectFrame, []byte(bad)); rep.OK || rep.Error == "" {
+			t.Errorf("frame request %s answered %+v; want a refusal that says why", bad, rep)
+		}
+	}
 }
 
 // TestStepsAndFramesIntoARecording runs the browser channel through the
@@ -182,19 +198,62 @@ func TestStepsAndFramesIntoARecording(t *testing.T) {
 	var buf bytes.Buffer
 	png.Encode(&buf, img)
 	frame := base64.StdEncoding.EncodeToString(buf.Bytes())
-	for i, v := range []string{"Ada", "Lovelace"} {
-		if rep := r.send(t, StepRequest{ID: fmt.Sprint(i), Origin: "http://127.0.0.1:8080", Step: fillStep("Name", v), Frame: frame}); !rep.OK {
+	// A frame inline, then one sent ahead and named by two steps (they
+	// share it), then a step naming a frame that never came (it has none).
+	if rep := r.sendFrame(t, "f1", frame); !rep.OK {
+		t.Fatalf("frame sent ahead: %+v", rep)
+	}
+	steps := []StepRequest{
+		{ID: "0", Step: fillStep("Name", "Ada"), Frame: frame},
+		{ID: "1", Step: fillStep("Name", "Lovelace"), FrameID: "f1"},
+		{ID: "2", Step: fillStep("City", "London"), FrameID: "f1"},
+		{ID: "3", Step: fillStep("Email", "ada@example.org"), FrameID: "never"},
+	}
+	for i, req := range steps {
+		req.Origin = "http://127.0.0.1:8080"
+		if rep := r.send(t, req); !rep.OK {
 			t.Fatalf("step %d: %+v", i, rep)
 		}
+	}
+	// Steps that name a frame still being captured: it arrives after them,
+	// or its capture fails, or it never comes before the stop. Each step
+	// gets a frame: its own, or else the newest the recording has.
+	img.Set(5, 5, color.RGBA{G: 255, A: 255})
+	var later bytes.Buffer
+	png.Encode(&later, img)
+	for i, id := range []string{"p1", "p2", "p3"} {
+		req := StepRequest{ID: fmt.Sprint("p", i), Origin: "http://127.0.0.1:8080", Step: fillStep("Phone", fmt.Sprint(i)), FrameID: id, FramePending: true}
+		if rep := r.send(t, req); !rep.OK {
+			t.Fatalf("pending step %d: %+v", i, rep)
+		}
+	}
+	if rep := r.sendFrame(t, "p1", base64.StdEncoding.EncodeToString(later.Bytes())); !rep.OK {
+		t.Fatalf("late frame: %+v", rep)
+	}
+	if rep := r.sendFrame(t, "p2", ""); !rep.OK {
+		t.Fatalf("failed capture: %+v", rep)
 	}
 	if _, err := rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := rec.FetchRecording(ctx, ops.RecordingRef(started))
-	if err != nil || len(got.Steps) != 2 || got.Steps[1].Value.Raw != "Lovelace" {
+	if err != nil || len(got.Steps) != 7 || got.Steps[1].Value.Raw != "Lovelace" {
 		t.Fatalf("fetched %+v, %v", got, err)
 	}
-	for _, s := range got.Steps {
+	for _, s := range got.Steps[4:] {
+		opened, err := rec.Frame(ctx, started.RecordingID, s.ScreenshotRef)
+		if err != nil || !bytes.Equal(opened, later.Bytes()) {
+			t.Errorf("step %d, named pending: frame %v; want the late frame", s.Seq, err)
+		}
+	}
+	if got.Steps[1].ScreenshotRef != got.Steps[2].ScreenshotRef || got.Steps[0].ScreenshotRef == got.Steps[1].ScreenshotRef {
+		t.Errorf("frame refs %q %q %q: want the two steps naming f1 to share one ref, the inline one its own",
+			got.Steps[0].ScreenshotRef, got.Steps[1].ScreenshotRef, got.Steps[2].ScreenshotRef)
+	}
+	if got.Steps[3].ScreenshotRef != "" {
+		t.Errorf("a step naming a frame that never came refers to %q", got.Steps[3].ScreenshotRef)
+	}
+	for _, s := range got.Steps[:3] {
 		if s.ScreenshotRef == "" {
 			t.Fatalf("step %d has no frame", s.Seq)
 		}

@@ -6,10 +6,13 @@
 // _INBOX_ext prefix):
 //
 //	ingest.chrome.hello  {}                       -> Hello
+//	ingest.chrome.frame  FrameRequest             -> StepReply
 //	ingest.chrome.step   StepRequest              -> StepReply
 //
 // A step carries the extension's own id, so a step resent after the daemon
-// was briefly away is taken once.
+// was briefly away is taken once. A pre-action frame travels on its own, as
+// soon as the tab is captured, and steps name it by id, before or after it
+// arrives: a step stays small and never waits on a screenshot.
 package chrome
 
 import (
@@ -22,6 +25,7 @@ import (
 const (
 	SubjectHello = embedded.ExtensionSubjectPrefix + ".hello"
 	SubjectStep  = embedded.ExtensionSubjectPrefix + ".step"
+	SubjectFrame = embedded.ExtensionSubjectPrefix + ".frame"
 )
 
 // Hello is the answer to the extension's periodic hello: whether to record,
@@ -44,6 +48,18 @@ type StepRequest struct {
 	Step json.RawMessage `json:"step"`
 	// Frame is the tab's pre-action screenshot, base64 PNG or JPEG.
 	Frame string `json:"frame,omitempty"`
+	// FrameID names a frame sent on SubjectFrame, instead of Frame.
+	FrameID string `json:"frame_id,omitempty"`
+	// FramePending says that frame is still being captured or sent.
+	FramePending bool `json:"frame_pending,omitempty"`
+}
+
+// FrameRequest is a pre-action frame, sent on its own as soon as the tab is
+// captured. An empty Frame says the capture failed: a step that named it
+// pending gets the recording's newest frame instead.
+type FrameRequest struct {
+	ID    string `json:"id"`
+	Frame string `json:"frame"`
 }
 
 // StepReply answers a StepRequest. Retry says whether sending the same step
