@@ -18,6 +18,19 @@ type RecordingStarted struct {
 	Mode                string   `json:"mode" msgpack:"mode"`
 	InterpretationRoute string   `json:"interpretation_route" msgpack:"interpretation_route"`
 	Channels            []string `json:"channels" msgpack:"channels"`
+	// Probe is what START_RECORDING found for interpreting the recording;
+	// InterpretationRoute is its Effective route.
+	Probe *RouteProbe `json:"probe,omitempty" msgpack:"probe,omitempty"`
+}
+
+// RouteProbe is what this machine could do to interpret a recording when it
+// started (SPEC section 10), and the route that came of it.
+type RouteProbe struct {
+	Requested  string `json:"requested" msgpack:"requested"`
+	Effective  string `json:"effective" msgpack:"effective"`
+	Structured bool   `json:"structured" msgpack:"structured"` // a channel resolves elements (DOM/AX)
+	OCR        bool   `json:"ocr" msgpack:"ocr"`
+	LocalVLM   bool   `json:"local_vlm" msgpack:"local_vlm"`
 }
 
 // RecordingStopped is the payload of rec.<id>.stopped.

@@ -88,6 +88,9 @@ type StartRequest struct {
 // Started is RECORDING_STARTED's payload.
 type Started struct {
 	RecordingID string `json:"recording_id"`
+	// InterpretationRoute is the route the recording got, which may let
+	// less leave the machine than the one asked for.
+	InterpretationRoute string `json:"interpretation_route,omitempty"`
 }
 
 // RecordingRef is the payload of STOP_RECORDING and RECORDING_FETCH.
@@ -108,6 +111,8 @@ type Summary struct {
 	StepCount          int      `json:"step_count"`
 	EnrichmentCoverage Coverage `json:"enrichment_coverage"`
 	DurationSeconds    float64  `json:"duration_seconds"`
+	// Warnings are for the person: "this app records poorly".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ReviewRequest is APPLY_RECORDING_REVIEW's payload.
@@ -125,3 +130,6 @@ type ReviewApplied struct {
 
 // Data is RECORDING_DATA's payload: the whole recording, after redaction.
 type Data = events.Recording
+
+// Ref names the started recording, for STOP_RECORDING and RECORDING_FETCH.
+func (s Started) Ref() RecordingRef { return RecordingRef{RecordingID: s.RecordingID} }

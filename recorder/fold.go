@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -171,6 +172,9 @@ func (f *folded) summary() ops.Summary {
 	}
 	if f.stopped != nil {
 		sum.DurationSeconds = max(0, f.stopped.StoppedAt-f.started.CreatedAt)
+	}
+	if interpret.RecordsPoorly(f.started.Probe, sum.StepCount, sum.EnrichmentCoverage.None) {
+		sum.Warnings = append(sum.Warnings, interpret.PoorWarning)
 	}
 	return sum
 }

@@ -22,20 +22,20 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/store"
-)
-
-// Routes a recording may be interpreted through (SPEC section 10).
-const (
-	RouteExtractThenCloud   = "extract_then_cloud"
-	RouteLocalVLM           = "local_vlm"
-	RouteScreenshotsToCloud = "screenshots_to_cloud"
 )
 
 // ConsentChecker consumes a consent token for exactly this mode, route and
 // channel set, or says why it cannot (the error becomes CONSENT_REQUIRED).
 type ConsentChecker func(ctx context.Context, token, mode, route string, channels []string) error
+
+// Router picks the route a recording is interpreted through, given what the
+// machine can do and the route the person consented to (interpret.Prober).
+type Router interface {
+	Route(ctx context.Context, requested string, channels []string) (events.RouteProbe, error)
+}
 
 // Auditor records content-free audit entries (SPEC section 7): that
 // something happened, never what was recorded.
@@ -62,6 +62,9 @@ type Config struct {
 	Keep int
 	// Audit, if set, gets an entry for each lifecycle event.
 	Audit Auditor
+	// Router, if set, probes the machine at each start; without one a
+	// recording gets the route it asked for, unprobed.
+	Router Router
 }
 
 // Recorder serves the recording ops. At most one recording is active.
@@ -121,6 +124,16 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	if req.ConsentToken == "" {
 		return ops.Started{}, ops.Errorf(ops.CodeConsentRequired, "no consent token: send REQUEST_RECORDING_CONSENT first, and start with the token it returns")
 	}
+	// Probed before the token is consumed: a route that cannot work must
+	// not use up the person's approval.
+	route, probe := req.InterpretationRoute, (*events.RouteProbe)(nil)
+	if r.cfg.Router != nil {
+		p, err := r.cfg.Router.Route(ctx, req.InterpretationRoute, channels)
+		if err != nil {
+			return ops.Started{}, err
+		}
+		route, probe = p.Effective, &p
+	}
 
 	// Consuming the token and taking the active slot happen under one lock,
 	// so of many starts with one token exactly one is checked first and wins.
@@ -139,7 +152,7 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	}
 	started := events.RecordingStarted{
 		RecordingID: id, Version: events.SchemaVersion, CreatedAt: capture.Stamp(r.cfg.Now()),
-		MachineID: r.cfg.MachineID, Mode: req.Mode, InterpretationRoute: req.InterpretationRoute, Channels: channels,
+		MachineID: r.cfg.MachineID, Mode: req.Mode, InterpretationRoute: route, Channels: channels, Probe: probe,
 	}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(id, events.RecStarted), id+":started", &started); err != nil {
 		return ops.Started{}, err
@@ -152,9 +165,9 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	if started.Mode == capture.ModeCopilot {
 		r.live.Store(id, struct{}{})
 	}
-	r.audit(ctx, "recording.started", map[string]string{"recording_id": id, "mode": req.Mode, "route": req.InterpretationRoute, "channels": strings.Join(channels, ",")})
-	r.log.Info("recording started", "recording_id", id, "mode", req.Mode, "route", req.InterpretationRoute, "channels", channels)
-	return ops.Started{RecordingID: id}, nil
+	r.audit(ctx, "recording.started", map[string]string{"recording_id": id, "mode": req.Mode, "route": route, "channels": strings.Join(channels, ",")})
+	r.log.Info("recording started", "recording_id", id, "mode", req.Mode, "route", route, "channels", channels)
+	return ops.Started{RecordingID: id, InterpretationRoute: route}, nil
 }
 
 // startSession starts the sources of a recording whose last written step
@@ -236,10 +249,8 @@ func validateRecordingRequest(mode, route string, channels []string) ([]string, 
 	if mode != capture.ModeDemonstration && mode != capture.ModeCopilot {
 		return nil, ops.Errorf(ops.CodeInvalidRequest, "mode must be %q or %q", capture.ModeDemonstration, capture.ModeCopilot)
 	}
-	switch route {
-	case RouteExtractThenCloud, RouteLocalVLM, RouteScreenshotsToCloud:
-	default:
-		return nil, ops.Errorf(ops.CodeInvalidRequest, "interpretation_route must be %s, %s or %s", RouteExtractThenCloud, RouteLocalVLM, RouteScreenshotsToCloud)
+	if !slices.Contains(interpret.Routes, route) {
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "interpretation_route must be one of %s", strings.Join(interpret.Routes, ", "))
 	}
 	if len(channels) == 0 {
 		return nil, ops.Errorf(ops.CodeInvalidRequest, "channels is empty: name at least one of %v", capture.KnownChannels())

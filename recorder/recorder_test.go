@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -88,7 +90,7 @@ func newRig(t *testing.T, consent ConsentChecker, sources ...capture.Source) *ri
 }
 
 func startReq(mode string, channels ...string) ops.StartRequest {
-	return ops.StartRequest{Mode: mode, InterpretationRoute: RouteExtractThenCloud, Channels: channels, ConsentToken: "token"}
+	return ops.StartRequest{Mode: mode, InterpretationRoute: interpret.RouteExtractThenCloud, Channels: channels, ConsentToken: "token"}
 }
 
 func wantCode(t *testing.T, err error, code string) {
@@ -113,17 +115,17 @@ func TestRecordStopFetchReview(t *testing.T) {
 	} else {
 		wantCode(t, err, ops.CodeAlreadyActive)
 	}
-	sum, err := r.rec.StopRecording(ctx, ops.RecordingRef(started))
+	sum, err := r.rec.StopRecording(ctx, started.Ref())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := ops.Summary{RecordingID: started.RecordingID, StepCount: 6, EnrichmentCoverage: ops.Coverage{DOM: 4, AX: 1, None: 1}}
 	sum.DurationSeconds = 0
-	if sum != want {
+	if !reflect.DeepEqual(sum, want) {
 		t.Fatalf("summary %+v; want %+v", sum, want)
 	}
 
-	rec, err := r.rec.FetchRecording(ctx, ops.RecordingRef(started))
+	rec, err := r.rec.FetchRecording(ctx, started.Ref())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	if err != nil || applied.StepCount != 5 {
 		t.Fatalf("ApplyReview = %+v, %v; want 5 steps", applied, err)
 	}
-	rec, _ = r.rec.FetchRecording(ctx, ops.RecordingRef(started))
+	rec, _ = r.rec.FetchRecording(ctx, started.Ref())
 	if len(rec.Steps) != 5 || rec.Steps[0].Seq != 2 || rec.Steps[1].Value.Raw != "" || !rec.Steps[1].Redacted {
 		t.Fatalf("after review: %+v", rec.Steps)
 	}
@@ -162,7 +164,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	}
 
 	// Stopping again answers the summary again; unknown ids are not found.
-	if again, err := r.rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil || again.StepCount != 5 {
+	if again, err := r.rec.StopRecording(ctx, started.Ref()); err != nil || again.StepCount != 5 {
 		t.Fatalf("second stop = %+v, %v", again, err)
 	}
 	for _, id := range []string{"rec_nope", "rec_a.b", "rec_>", ""} {
@@ -212,14 +214,14 @@ func TestStartRefusals(t *testing.T) {
 		req  ops.StartRequest
 		code string
 	}{
-		{ops.StartRequest{Mode: "party", InterpretationRoute: RouteExtractThenCloud, Channels: []string{"floor"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
+		{ops.StartRequest{Mode: "party", InterpretationRoute: interpret.RouteExtractThenCloud, Channels: []string{"floor"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
 		{ops.StartRequest{Mode: "copilot", InterpretationRoute: "telepathy", Channels: []string{"floor"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: RouteLocalVLM, ConsentToken: "t"}, ops.CodeInvalidRequest},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: RouteLocalVLM, Channels: []string{"smell"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: RouteLocalVLM, Channels: []string{"desktop_ax"}, ConsentToken: "t"}, ops.CodeChannelUnavailable},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: RouteLocalVLM, Channels: []string{"browser"}, ConsentToken: "t"}, ops.CodeChannelUnavailable},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: RouteLocalVLM, Channels: []string{"floor"}}, ops.CodeConsentRequired},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: RouteLocalVLM, Channels: []string{"floor"}, ConsentToken: "bad"}, ops.CodeConsentRequired},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, ConsentToken: "t"}, ops.CodeInvalidRequest},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"smell"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"desktop_ax"}, ConsentToken: "t"}, ops.CodeChannelUnavailable},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"browser"}, ConsentToken: "t"}, ops.CodeChannelUnavailable},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"floor"}}, ops.CodeConsentRequired},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"floor"}, ConsentToken: "bad"}, ops.CodeConsentRequired},
 	}
 	for _, tc := range cases {
 		_, err := r.rec.StartRecording(ctx, tc.req)
@@ -278,7 +280,7 @@ func TestCopilotStreamsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil {
+	if _, err := r.rec.StopRecording(ctx, started.Ref()); err != nil {
 		t.Fatal(err)
 	}
 	for i := range steps {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/ops"
 )
 
 // TestRecoverResumesTheOpenRecording: a recorder that died mid-recording is
@@ -41,7 +40,7 @@ func TestRecoverResumesTheOpenRecording(t *testing.T) {
 	if err := r.rec.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := r.rec.StopRecording(ctx, ops.RecordingRef(newer))
+	sum, err := r.rec.StopRecording(ctx, newer.Ref())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestRecoverResumesTheOpenRecording(t *testing.T) {
 	if sum.StepCount != 2*n {
 		t.Fatalf("resumed recording has %d steps; want %d (the source played again after the resume)", sum.StepCount, 2*n)
 	}
-	rec, err := r.rec.FetchRecording(ctx, ops.RecordingRef(newer))
+	rec, err := r.rec.FetchRecording(ctx, newer.Ref())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func record(t *testing.T, r *rig) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil {
+	if _, err := r.rec.StopRecording(ctx, started.Ref()); err != nil {
 		t.Fatal(err)
 	}
 	return started.RecordingID

@@ -414,11 +414,11 @@ func stopAndFetch(ctx context.Context, t testing.TB, home string, started ops.St
 	defer nc.Close()
 	oc := ops.NewClient(nc, events.OpsSubject(ci.MachineID))
 	var sum ops.Summary
-	if err := oc.Call(ctx, ops.TypeStop, ops.RecordingRef(started), &sum); err != nil {
+	if err := oc.Call(ctx, ops.TypeStop, started.Ref(), &sum); err != nil {
 		t.Fatal(err)
 	}
 	var rec events.Recording
-	if err := oc.Call(ctx, ops.TypeFetch, ops.RecordingRef(started), &rec); err != nil {
+	if err := oc.Call(ctx, ops.TypeFetch, started.Ref(), &rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec

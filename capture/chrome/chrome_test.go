@@ -233,10 +233,10 @@ func TestStepsAndFramesIntoARecording(t *testing.T) {
 	if rep := r.sendFrame(t, "p2", ""); !rep.OK {
 		t.Fatalf("failed capture: %+v", rep)
 	}
-	if _, err := rec.StopRecording(ctx, ops.RecordingRef(started)); err != nil {
+	if _, err := rec.StopRecording(ctx, started.Ref()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := rec.FetchRecording(ctx, ops.RecordingRef(started))
+	got, err := rec.FetchRecording(ctx, started.Ref())
 	if err != nil || len(got.Steps) != 7 || got.Steps[1].Value.Raw != "Lovelace" {
 		t.Fatalf("fetched %+v, %v", got, err)
 	}

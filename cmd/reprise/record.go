@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recorder"
 )
 
 func newRecordCmd(g *globals) *cobra.Command {
@@ -51,12 +52,13 @@ person at this terminal.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s)\nstop it with: reprise record stop\n", started.RecordingID, req.Mode, strings.Join(req.Channels, ", "))
+			fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\nstop it with: reprise record stop\n",
+				started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), cmp.Or(started.InterpretationRoute, result.InterpretationRoute))
 			return nil
 		},
 	}
 	start.Flags().StringVar(&mode, "mode", capture.ModeDemonstration, "demonstration or copilot")
-	start.Flags().StringVar(&route, "route", recorder.RouteExtractThenCloud, "interpretation route: extract_then_cloud, local_vlm or screenshots_to_cloud")
+	start.Flags().StringVar(&route, "route", interpret.RouteExtractThenCloud, "interpretation route: extract_then_cloud, local_vlm or screenshots_to_cloud")
 	start.Flags().StringVar(&channels, "channels", "floor,browser", "comma-separated channels: floor, browser, desktop_ax")
 	start.Flags().BoolVar(&yes, "yes", false, "answer the consent question yes without asking")
 
@@ -85,6 +87,9 @@ person at this terminal.`,
 			cov := sum.EnrichmentCoverage
 			fmt.Fprintf(cmd.OutOrStdout(), "stopped %s: %d steps in %.1f s (dom %d, ax %d, none %d)\n",
 				sum.RecordingID, sum.StepCount, sum.DurationSeconds, cov.DOM, cov.AX, cov.None)
+			for _, w := range sum.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
 			return nil
 		},
 	}
