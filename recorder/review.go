@@ -90,3 +90,20 @@ func nonNil(xs []uint64) []uint64 {
 	}
 	return xs
 }
+
+// Reviewed returns a recording that a skill may be built from: stopped, and
+// reviewed by the person at least once (SPEC section 5). Anything else is
+// REVIEW_REQUIRED, saying how to review it.
+func (r *Recorder) Reviewed(ctx context.Context, recID string) (*events.Recording, error) {
+	f, err := r.fold(ctx, recID)
+	if err != nil {
+		return nil, err
+	}
+	if f.stopped == nil {
+		return nil, ops.Errorf(ops.CodeReviewRequired, "recording %s is still running; stop it, review it (`reprise recordings review %s`), then build the skill", f.id, f.id)
+	}
+	if f.reviews == 0 {
+		return nil, ops.Errorf(ops.CodeReviewRequired, "recording %s has not been reviewed; look at it (`reprise recordings show %s`) and apply a review (`reprise recordings review %s [--remove SEQ,...] [--redact SEQ,...]`) before building a skill from it", f.id, f.id, f.id)
+	}
+	return f.recording(), nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -131,8 +132,56 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 		},
 	}
 	fetch.Flags().StringVar(&fetchFormat, "format", "json", "output format: json")
-	cmd.AddCommand(list, show, fetch)
+	var remove, redact string
+	review := &cobra.Command{
+		Use:   "review REC",
+		Short: "Apply your review: remove steps, blank their values; skills need one",
+		Long: `Apply a review to a stopped recording: --remove drops steps, --redact blanks their
+values in the kept copy. Look at the steps first with ` + "`reprise recordings show REC`" + `.
+A skill is built only from recordings reviewed at least once; a review with
+nothing to remove or redact says the recording is fine as it is.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := ops.ReviewRequest{RecordingID: args[0]}
+			var err error
+			if req.RemovedStepSeqs, err = parseSeqs("--remove", remove); err != nil {
+				return err
+			}
+			if req.RedactedStepSeqs, err = parseSeqs("--redact", redact); err != nil {
+				return err
+			}
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
+			defer cancel()
+			var applied ops.ReviewApplied
+			if err := c.ops.Call(ctx, ops.TypeApplyReview, req, &applied); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "reviewed %s: %d steps kept\n", applied.RecordingID, applied.StepCount)
+			return nil
+		},
+	}
+	review.Flags().StringVar(&remove, "remove", "", "comma-separated step seqs to remove")
+	review.Flags().StringVar(&redact, "redact", "", "comma-separated step seqs whose values to blank")
+	cmd.AddCommand(list, show, fetch, review)
 	return cmd
+}
+
+// parseSeqs reads "2,5, 7" as step seqs.
+func parseSeqs(flag, s string) ([]uint64, error) {
+	var out []uint64
+	for _, p := range splitList(s) {
+		n, err := strconv.ParseUint(p, 10, 64)
+		if err != nil || n == 0 {
+			return nil, fmt.Errorf("%s: %q is not a step seq (a whole number from 1, as `reprise recordings show` lists them)", flag, p)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func (g *globals) fetch(ctx context.Context, id string) (*events.Recording, error) {
