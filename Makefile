@@ -15,8 +15,11 @@ all: build
 deps:
 	@scripts/deps
 
+# The document extractor is its own cgo-built process (go-fitz bundles
+# MuPDF); the daemon finds it beside itself and stays CGO_ENABLED=0.
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/reprise ./cmd/reprise
+	CGO_ENABLED=1 $(GO) build -o bin/reprise-fitz ./cmd/reprise-fitz
 
 test: deps
 	scripts/with-keyring $(GO) test -race -count=1 -timeout 30m ./...
@@ -40,7 +43,7 @@ lint: deps
 
 # Short coverage-guided runs of every decoder's fuzz test.
 FUZZTIME ?= 20s
-FUZZ_PKGS := ./events ./ops ./capture/scripted ./redact ./store ./consent
+FUZZ_PKGS := ./events ./ops ./capture/scripted ./redact ./store ./consent ./extract
 fuzz:
 	@set -e; for p in $(FUZZ_PKGS); do for f in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $$p ; \
