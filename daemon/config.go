@@ -30,6 +30,17 @@ type Config struct {
 	// KeepRecordings is how many recordings to keep; past it the oldest is
 	// crypto-erased. 0 means 20.
 	KeepRecordings int `json:"keep_recordings"`
+	// LocalModel is a vision model on this machine (an OpenAI-compatible
+	// endpoint such as Ollama), for the local_vlm route; off unless set.
+	LocalModel LocalModelConfig `json:"local_model"`
+}
+
+// LocalModelConfig names a local OpenAI-compatible model server.
+type LocalModelConfig struct {
+	// BaseURL is the server's root, such as http://127.0.0.1:11434/v1.
+	BaseURL string `json:"base_url"`
+	// Model is the model's name on that server, such as "llava".
+	Model string `json:"model"`
 }
 
 // PlatformConfig mirrors embedded.PlatformConfig in the settings file.
@@ -102,6 +113,15 @@ func (c Config) Validate() error {
 	}
 	if c.Platform.RemoteCredentials != "" && c.Platform.RemoteURL == "" {
 		return errors.New("platform.remote_credentials is set without platform.remote_url")
+	}
+	if m := c.LocalModel; m.BaseURL != "" || m.Model != "" {
+		u, err := url.Parse(m.BaseURL)
+		if err != nil || u.Host == "" || !oneOf(u.Scheme, "http", "https") {
+			return fmt.Errorf("local_model.base_url: %q is not an http:// or https:// URL", m.BaseURL)
+		}
+		if m.Model == "" {
+			return errors.New("local_model.model is empty: name the model the server runs (such as llava)")
+		}
 	}
 	if l := c.Platform.Listen; l != "" {
 		if _, _, err := net.SplitHostPort(l); err != nil {

@@ -14,6 +14,7 @@ func TestParseConfig(t *testing.T) {
 		`{"extension_origins": ["chrome-extension://abcdefghijklmnopabcdefghijklmnop"]}`,
 		`{"platform": {"remote_url": "tls://platform.example:7422", "remote_credentials": "/x.creds"}}`,
 		`{"platform": {"listen": "0.0.0.0:7422"}}`,
+		`{"local_model": {"base_url": "http://127.0.0.1:11434/v1", "model": "llava"}}`,
 	}
 	for _, in := range good {
 		if _, err := ParseConfig([]byte(in)); err != nil {
@@ -36,6 +37,10 @@ func TestParseConfig(t *testing.T) {
 		{`{"platform": {"listen": "7422"}}`, "platform.listen"},
 		{`{} {}`, "trailing"},
 		{`{"keep_recordings": -1}`, "keep_recordings"},
+		{`{"local_model": {"base_url": "ftp://x", "model": "llava"}}`, "local_model.base_url"},
+		{`{"local_model": {"base_url": "http://127.0.0.1:11434/v1"}}`, "local_model.model"},
+		{`{"local_model": {"model": "llava"}}`, "local_model.base_url"},
+		{`{"local_model": {"base_url": "http://h", "model": "m", "key": "k"}}`, "key"},
 	}
 	for _, tc := range bad {
 		_, err := ParseConfig([]byte(tc.in))

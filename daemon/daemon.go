@@ -53,6 +53,7 @@ type Daemon struct {
 	keys       store.KeyStore
 	keysKind   string // store.KeyStoreKeychain or store.KeyStoreFile
 	keep       int
+	localModel LocalModelConfig
 	promptMode string
 	consent    *consentGate
 	audit      *auditor
@@ -130,7 +131,7 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
 	}
 	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
-		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, keys: keys, keysKind: keysKind}
+		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, localModel: cfg.LocalModel, keys: keys, keysKind: keysKind}
 	if err := d.init(ctx, opts); err != nil {
 		d.Close()
 		return nil, err

@@ -54,6 +54,7 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		Keep:      d.keep,
 		Audit:     aud,
 		Logger:    d.log,
+		Router:    router(d.localModel),
 	})
 	if err := d.rec.Start(ctx); err != nil {
 		return err
@@ -78,6 +79,9 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		Logger:        d.log,
 	})
 	if err != nil {
+		return err
+	}
+	if err := d.serveSkills(ctx, aud); err != nil {
 		return err
 	}
 	return d.ops.Serve(d.nc)
