@@ -44,6 +44,8 @@ const (
 const (
 	FieldRecordingID = "recording_id" // an id token
 	FieldRunID       = "run_id"       // an id token
+	FieldSkillID     = "skill_id"     // an id token
+	FieldRevision    = "revision"     // a decimal number
 	FieldChannels    = "channels"     // comma-separated codes, such as "browser,floor"
 	FieldStepCount   = "step_count"   // a decimal number
 	FieldRow         = "row"          // a decimal number
@@ -63,7 +65,7 @@ var allowed = map[string][]string{
 	KindRecordingStopped:  {FieldRecordingID, FieldStepCount, FieldReason},
 	KindRecordingReviewed: {FieldRecordingID, FieldStepCount, FieldCount, FieldOutcome},
 	KindRecordingEvicted:  {FieldRecordingID, FieldReason},
-	KindSkillBuilt:        {FieldRecordingID, FieldStepCount, FieldRoute, FieldOutcome},
+	KindSkillBuilt:        {FieldSkillID, FieldRevision, FieldCount, FieldStepCount, FieldRoute, FieldOutcome},
 	KindReplayRun:         {FieldRunID, FieldCount, FieldMode, FieldOutcome},
 	KindReplayRow:         {FieldRunID, FieldRow, FieldOutcome, FieldReason},
 }
@@ -144,12 +146,12 @@ func checkValue(field, v string) error {
 		return fmt.Errorf("value must be 1 to %d bytes", maxFieldLen)
 	}
 	switch field {
-	case FieldRecordingID, FieldRunID:
+	case FieldRecordingID, FieldRunID, FieldSkillID:
 		if !events.ValidToken(v) {
 			return errors.New("value must be an id: no dots, wildcards, spaces or control characters")
 		}
 		return nil
-	case FieldStepCount, FieldRow, FieldCount:
+	case FieldStepCount, FieldRow, FieldCount, FieldRevision:
 		for _, c := range []byte(v) {
 			if c < '0' || c > '9' {
 				return errors.New("value must be a decimal number")

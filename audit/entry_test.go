@@ -54,7 +54,8 @@ func TestCheckFieldsAccepts(t *testing.T) {
 // cannot quietly let content in.
 func TestAllowListsUseKnownFields(t *testing.T) {
 	known := map[string]bool{FieldRecordingID: true, FieldRunID: true, FieldChannels: true, FieldStepCount: true,
-		FieldRow: true, FieldCount: true, FieldRoute: true, FieldMode: true, FieldReason: true, FieldOutcome: true}
+		FieldRow: true, FieldCount: true, FieldRoute: true, FieldMode: true, FieldReason: true, FieldOutcome: true,
+		FieldSkillID: true, FieldRevision: true}
 	if got := len(Kinds()); got != 10 {
 		t.Errorf("len(Kinds()) = %d; want 10", got)
 	}

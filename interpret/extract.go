@@ -159,3 +159,28 @@ func distance(r image.Rectangle, p image.Point) float64 {
 	dy := max(r.Min.Y-p.Y, 0, p.Y-r.Max.Y)
 	return float64(dx + 4*dy)
 }
+
+// LabelUnresolved names, by OCR of their frames, the steps of rec that no
+// channel resolved, so they can be aligned and their parameters named like
+// the others. Their kind stays none: OCR read a label, it found no element.
+// It returns how many steps got a label.
+func (x Extractor) LabelUnresolved(ctx context.Context, rec *events.Recording) int {
+	if x.OCR == nil {
+		return 0
+	}
+	n := 0
+	for i := range rec.Steps {
+		s := &rec.Steps[i]
+		if (s.Enrichment != nil && (s.Enrichment.Kind != events.KindNone || s.Enrichment.Label != "")) || s.ScreenshotRef == "" {
+			continue
+		}
+		if t := x.Step(ctx, *s); t.Label != "" {
+			if s.Enrichment == nil {
+				s.Enrichment = &events.Enrichment{Kind: events.KindNone}
+			}
+			s.Enrichment.Label = t.Label
+			n++
+		}
+	}
+	return n
+}

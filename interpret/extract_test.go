@@ -54,7 +54,9 @@ func TestStepSources(t *testing.T) {
 		OCR: func(context.Context, []byte) (extract.OCRResult, error) {
 			return extract.OCRResult{Words: []extract.Word{word("Customer", 0, 0, 1), word("Save", 100, 100, 2)}}, nil
 		},
-		Document: func(_ context.Context, path string) ([]string, error) { return []string{"page of " + filepath.Base(path)}, nil },
+		Document: func(_ context.Context, path string) ([]string, error) {
+			return []string{"page of " + filepath.Base(path)}, nil
+		},
 	}
 	doc := filepath.Join(t.TempDir(), "invoice.pdf")
 	if err := os.WriteFile(doc, []byte("%PDF-1.4"), 0o600); err != nil {
@@ -80,6 +82,15 @@ func TestStepSources(t *testing.T) {
 		if got.Source != tc.source || got.Label != tc.label || !strings.Contains(got.Missing, tc.miss) || (tc.miss == "" && got.Missing != "") {
 			t.Errorf("%s: %+v; want source %q label %q missing %q", tc.name, got, tc.source, tc.label, tc.miss)
 		}
+	}
+	rec := &events.Recording{Steps: []events.Step{
+		{Action: events.ActionFill, Enrichment: dom},
+		{Action: events.ActionClick, ScreenshotRef: "f1", Cursor: []int{105, 105}},
+		{Action: events.ActionClick, Cursor: []int{105, 105}},
+	}}
+	if n := x.LabelUnresolved(ctx, rec); n != 1 || rec.Steps[1].Enrichment == nil || rec.Steps[1].Enrichment.Label != "Save" ||
+		rec.Steps[1].Enrichment.Kind != events.KindNone || rec.Steps[0].Enrichment.Label != "First Name" || rec.Steps[2].Enrichment != nil {
+		t.Errorf("LabelUnresolved labelled %d: %+v %+v %+v", n, rec.Steps[0].Enrichment, rec.Steps[1].Enrichment, rec.Steps[2].Enrichment)
 	}
 	x.OCR = nil
 	if got := x.Step(ctx, events.Step{Action: events.ActionClick, ScreenshotRef: "f1"}); got.Missing != "OCR is not available" {

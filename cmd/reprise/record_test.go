@@ -93,4 +93,9 @@ func TestRecordEndToEnd(t *testing.T) {
 	if out, stderr, err := run(t, home, "audit", "verify"); err != nil {
 		t.Fatalf("audit verify: %v\n%s%s", err, out, stderr)
 	}
+
+	buildSkillFromCLI(t, home, id)
+	if out, _, err := run(t, home, "audit", "tail", "-n", "5"); err != nil || !strings.Contains(out, "skill.built") {
+		t.Fatalf("audit tail after a skill build: %v\n%s", err, out)
+	}
 }

@@ -1,0 +1,120 @@
+package chrome_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// TestTwoRowsBecomeASkill is the path from demonstrations to a skill with no
+// model: a person fills the form for two rows in real Chromium, one
+// recording each; the daemon refuses to build before they are reviewed;
+// reviewed, they generalize into a skill whose parameters are joined to a
+// sample CSV's columns (named unlike the labels) by the values demonstrated.
+func TestTwoRowsBecomeASkill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real browser skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	home := t.TempDir()
+	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	site := serveForm()
+	defer site.Close()
+	bctx := pairedBrowser(ctx, t, home)
+
+	header := []string{"given_name", "E-mail address", "Organisation", "Country", "Remarks"}
+	rows := [][]string{
+		{"Ada", "ada@example.com", "Analytical Engines", "France", "Prefers email"},
+		{"Grace", "grace@example.com", "Cobol Ltd", "Canada", "Call first"},
+	}
+	var recIDs []string
+	for _, row := range rows {
+		started := startBrowserRecording(ctx, t, home)
+		time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
+		err := chromedp.Do(bctx,
+			chromedp.Navigate(site.URL+"/customers/new"),
+			chromedp.WaitVisible("#first_name"),
+			chromedp.Click("#first_name"), chromedp.SendKeys("#first_name", row[0]),
+			chromedp.Click(`input[name=email]`), chromedp.SendKeys(`input[name=email]`, row[1]),
+			chromedp.Click(`input[id^="input-"]`), chromedp.SendKeys(`input[id^="input-"]`, row[2]),
+			chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("country"); s.value = "`+row[3]+`"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+			chromedp.Click("#notes"), chromedp.SendKeys("#notes", row[4]),
+			chromedp.Click(`button[type=submit]`),
+			chromedp.WaitVisible(`#done`),
+		)
+		if err != nil {
+			t.Fatalf("play the person: %v", err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		stopAndFetch(ctx, t, home, started)
+		recIDs = append(recIDs, started.RecordingID)
+	}
+
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	build := func() skillbook.BuildReply {
+		b, _ := json.Marshal(skillbook.BuildRequest{Name: "New customer", Recordings: recIDs, Header: header, SampleRows: rows})
+		m, err := nc.RequestWithContext(ctx, skillbook.BuildSubject, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reply skillbook.BuildReply
+		if err := json.Unmarshal(m.Data, &reply); err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	if r := build(); r.Error == nil || r.Error.Code != ops.CodeReviewRequired || r.Saved {
+		t.Fatalf("build before review = %+v; want REVIEW_REQUIRED", r)
+	}
+	oc := ops.NewClient(nc, events.OpsSubject(ci.MachineID))
+	for _, id := range recIDs {
+		var applied ops.ReviewApplied
+		if err := oc.Call(ctx, ops.TypeApplyReview, ops.ReviewRequest{RecordingID: id}, &applied); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := build()
+	if r.Error != nil || !r.Saved {
+		t.Fatalf("build after review: %+v\n%s", r, r.YAML)
+	}
+	skill, err := skills.Parse([]byte(r.YAML))
+	if err != nil {
+		t.Fatalf("the saved skill does not parse: %v\n%s", err, r.YAML)
+	}
+	joined := map[string]string{}
+	for _, p := range skill.Parameters {
+		joined[p.Column] = p.Name
+	}
+	for _, col := range header {
+		if joined[col] == "" {
+			t.Errorf("no parameter reads column %q; parameters %+v", col, skill.Parameters)
+		}
+	}
+	if !slices.ContainsFunc(skill.Steps, func(s skills.Step) bool { return s.Destructive }) {
+		t.Errorf("no step of the skill is destructive, though the form is submitted:\n%s", r.YAML)
+	}
+	if strings.Contains(r.YAML, "Ada") || strings.Contains(r.YAML, "Cobol") {
+		t.Errorf("a row's value became part of the skill:\n%s", r.YAML)
+	}
+	t.Logf("skill %s revision %d:\n%s", r.SkillID, r.Revision, r.YAML)
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseSample(t *testing.T) {
+	header, rows, err := parseSample(strings.NewReader("\ufeffFirst Name, Email \nAda,ada@example.org\nGrace,grace@example.org\n"), "s.csv")
+	if err != nil || len(header) != 2 || header[0] != "First Name" || header[1] != "Email" || len(rows) != 2 {
+		t.Fatalf("got %q %q %v", header, rows, err)
+	}
+	var many strings.Builder
+	many.WriteString("a\n")
+	for range 2 * sampleRows {
+		many.WriteString("x\n")
+	}
+	if _, rows, err := parseSample(strings.NewReader(many.String()), "s.csv"); err != nil || len(rows) != sampleRows {
+		t.Fatalf("a long CSV gave %d rows, %v; want the first %d", len(rows), err, sampleRows)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"", "empty"},
+		{"a,,c\n", "column 2 has no name"},
+		{"a,b,a\n", "appears twice"},
+		{"a,b\n1,2,3\n", "line 2"},
+		{"a,b\n\"secret-value,2\n", "line 2"},
+	} {
+		_, _, err := parseSample(strings.NewReader(tc.in), "s.csv")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "secret-value") {
+			t.Errorf("parseSample(%q) = %v; want an error saying %q, without the value", tc.in, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+func newSkillCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "skill",
+		Short: "Build skills from reviewed recordings, and list, show, export and check them",
+	}
+	cmd.AddCommand(newSkillBuildCmd(g), newSkillListCmd(g), newSkillShowCmd(g, "show"), newSkillShowCmd(g, "export"), newSkillValidateCmd())
+	return cmd
+}
+
+func newSkillBuildCmd(g *globals) *cobra.Command {
+	var name, rows, confirmFile string
+	var confirm []string
+	cmd := &cobra.Command{
+		Use:   "build REC...",
+		Short: "Generalize reviewed recordings of one task into a skill",
+		Long: `Align the recordings step by step: what changed between them becomes a parameter,
+what did not a constant. Parameters are joined to the columns of --rows by their
+labels (and by the demonstrated values, when the sample has them). Anything that
+cannot be confirmed this way is a question; answer it with --confirm and build
+again. The skill saves only when every parameter is confirmed.
+
+  --confirm first_name="First Name"   read first_name from that CSV column
+  --confirm company=const             company is the same for every row`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := skillbook.BuildRequest{Name: name, Recordings: args}
+			if strings.TrimSpace(name) == "" {
+				return errors.New("--name is required: what the skill does, such as \"new customer\"")
+			}
+			var err error
+			if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
+				return err
+			}
+			if rows != "" {
+				if req.Header, req.SampleRows, err = readSample(rows); err != nil {
+					return err
+				}
+			}
+			var reply skillbook.BuildReply
+			if err := g.local(cmd.Context(), skillbook.BuildSubject, req, &reply, 3*time.Minute); err != nil {
+				return err
+			}
+			if reply.Error != nil {
+				return reply.Error
+			}
+			out := cmd.OutOrStdout()
+			for _, n := range reply.Notes {
+				fmt.Fprintf(out, "note: %s\n", n)
+			}
+			if !reply.Saved {
+				fmt.Fprintf(out, "%d question(s) before the skill can be saved:\n", len(reply.Questions))
+				for i, q := range reply.Questions {
+					fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
+				}
+				fmt.Fprintln(out, "answer each with --confirm NAME=COLUMN or --confirm NAME=const, and build again")
+				return fmt.Errorf("skill not saved: %d question(s) open", len(reply.Questions))
+			}
+			fmt.Fprintf(out, "saved skill %s, revision %d\n", reply.SkillID, reply.Revision)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the skill's name (required)")
+	cmd.Flags().StringVar(&rows, "rows", "", "a sample of the CSV the skill will run on: its header and first rows")
+	cmd.Flags().StringArrayVar(&confirm, "confirm", nil, "an answer, NAME=COLUMN or NAME=const (repeatable)")
+	cmd.Flags().StringVar(&confirmFile, "confirm-file", "", "a file of answers, one NAME=COLUMN or NAME=const a line")
+	return cmd
+}
+
+func newSkillListCmd(g *globals) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the skills kept, newest version of each",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			var reply skillbook.ListReply
+			if err := g.local(cmd.Context(), skillbook.ListSubject, struct{}{}, &reply, 30*time.Second); err != nil {
+				return err
+			}
+			if reply.Error != nil {
+				return reply.Error
+			}
+			if format == "json" {
+				return writeJSON(cmd.OutOrStdout(), reply)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "SKILL\tREVISION\tSAVED\tNAME\tPARAMETERS\tSTEPS")
+			for _, s := range reply.Skills {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\n", s.ID, s.Revision, s.Saved.Local().Format("2006-01-02 15:04:05"), s.Name, s.Parameters, s.Steps)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// newSkillShowCmd is show (to the terminal) and export (to a file, or
+// stdout): the same document, as saved.
+func newSkillShowCmd(g *globals, verb string) *cobra.Command {
+	var revision uint64
+	var output string
+	cmd := &cobra.Command{
+		Use:   verb + " SKILL",
+		Short: map[string]string{"show": "Print a skill's YAML", "export": "Write a skill's YAML to a file, to edit, share or keep"}[verb],
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var reply skillbook.GetReply
+			if err := g.local(cmd.Context(), skillbook.GetSubject, skillbook.GetRequest{SkillID: args[0], Revision: revision}, &reply, 30*time.Second); err != nil {
+				return err
+			}
+			if reply.Error != nil {
+				return reply.Error
+			}
+			if output == "" || output == "-" {
+				_, err := fmt.Fprint(cmd.OutOrStdout(), reply.YAML)
+				return err
+			}
+			if err := os.WriteFile(output, []byte(reply.YAML), 0o600); err != nil {
+				return fmt.Errorf("export skill %s: %w", reply.ID, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s\n", reply.ID, reply.Revision, output)
+			return nil
+		},
+	}
+	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
+	if verb == "export" {
+		cmd.Flags().StringVarP(&output, "output", "o", "", "the file to write (default: standard output)")
+	}
+	return cmd
+}
+
+func newSkillValidateCmd() *cobra.Command {
+	var rows string
+	cmd := &cobra.Command{
+		Use:   "validate FILE",
+		Short: "Check a skill file; with --rows, that the CSV has every column it needs",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			s, err := skills.Parse(b)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if rows != "" {
+				header, _, err := readSample(rows)
+				if err != nil {
+					return err
+				}
+				if err := s.CheckHeader(header); err != nil {
+					return fmt.Errorf("%s: %w", rows, err)
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok: %q, %d parameter(s), %d step(s)\n", args[0], s.Name, len(s.Parameters), len(s.Steps))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&rows, "rows", "", "a CSV the skill will run on")
+	return cmd
+}
+
+// local makes a request of the daemon's local service on subject.
+func (g *globals) local(ctx context.Context, subject string, req, reply any, timeout time.Duration) error {
+	c, err := g.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	m, err := c.nc.RequestWithContext(ctx, subject, b)
+	if err != nil {
+		return fmt.Errorf("ask the daemon (%s): %w", subject, err)
+	}
+	if err := json.Unmarshal(m.Data, reply); err != nil {
+		return fmt.Errorf("%s: malformed reply: %w", subject, err)
+	}
+	return nil
+}
+
+// readConfirm gathers answers from --confirm flags and --confirm-file.
+func readConfirm(flags []string, file string) (map[string]string, error) {
+	text := strings.Join(flags, "\n")
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--confirm-file: %w", err)
+		}
+		text += "\n" + string(b)
+	}
+	m, err := skills.ParseConfirm(text)
+	if err != nil {
+		return nil, fmt.Errorf("--confirm: %w", err)
+	}
+	return m, nil
+}

@@ -1,0 +1,138 @@
+package skills
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+// assertTimeout is how long a destructive step's assert waits by default.
+const assertTimeout = "10s"
+
+// finish writes the decided values into the steps, declares the parameters,
+// marks destructive steps and picks the dedupe key.
+func (g *builder) finish() error {
+	g.mergeSameColumn()
+	declared := map[string]bool{}
+	for _, c := range g.cands {
+		st := &g.skill.Steps[c.step]
+		v := Literal(c.values[0])
+		if !c.constant {
+			v = Placeholder(c.name)
+			if !declared[c.name] {
+				declared[c.name] = true
+				g.skill.Parameters = append(g.skill.Parameters, Parameter{Name: c.name, Column: c.column, Type: c.typ})
+			}
+		}
+		v = Literal(c.prefix) + v + Literal(c.suffix)
+		st.Value = v
+		if c.readBack != "" {
+			st.ReadBack = &ReadBack{Kind: c.readBack, Expect: v}
+		}
+	}
+	g.markDestructive()
+	// A value redacted at capture is secret-shaped (a card number): it must
+	// not become a dedupe key, which replay records in the clear.
+	var keyable []Parameter
+	for _, p := range g.skill.Parameters {
+		if !slices.ContainsFunc(g.cands, func(c *candidate) bool { return c.name == p.Name && c.unknown }) {
+			keyable = append(keyable, p)
+		}
+	}
+	g.skill.DedupeKey = defaultDedupe(keyable)
+	if len(g.opts.DedupeKey) > 0 {
+		for _, k := range g.opts.DedupeKey {
+			if !declared[k] {
+				return fmt.Errorf("%w: dedupe key %s is not a parameter; the parameters are %s", ErrBadAnswer, k, g.candNames())
+			}
+		}
+		g.skill.DedupeKey = slices.Clone(g.opts.DedupeKey)
+	}
+	return nil
+}
+
+// mergeSameColumn makes one parameter of two that were joined to the same
+// column and had the same values in every recording: an email typed again
+// in a "Confirm email" field is one column, not two.
+func (g *builder) mergeSameColumn() {
+	first := map[string]*candidate{}
+	for _, c := range g.cands {
+		if c.constant || c.asked || c.unknown || c.column == "" {
+			continue
+		}
+		f, ok := first[c.column]
+		if !ok {
+			first[c.column] = c
+			continue
+		}
+		if slices.Equal(f.values, c.values) {
+			g.note("Steps %d and %d take the same column %q: they share the parameter %s.", f.step+1, c.step+1, c.column, f.name)
+			c.name = f.name
+		}
+	}
+}
+
+// markDestructive marks submit steps, and clicks on a commit button after
+// which the page takes no more input (no fill, select, upload or checkbox
+// before the next navigate), as destructive, and gives each an assert.
+func (g *builder) markDestructive() {
+	steps := g.skill.Steps
+	for i := range steps {
+		st := &steps[i]
+		switch {
+		case st.Action == events.ActionSubmit:
+		case st.Action == events.ActionClick && st.ReadBack == nil && commitLabel(buttonText(st)) && endsPage(steps[i+1:]):
+		default:
+			continue
+		}
+		st.Destructive = true
+		st.Assert = &Condition{Kind: CondURLChanged, Timeout: assertTimeout}
+		if i+1 < len(steps) && steps[i+1].Action != events.ActionNavigate &&
+			st.URL != "" && steps[i+1].URL != "" && steps[i+1].URL != st.URL {
+			continue // the recording showed the URL change
+		}
+		g.note("Step %d (%s) commits the form; its assert (url_changed) is a guess: edit it to what success looks like.",
+			i+1, describeSkillStep(st))
+	}
+}
+
+// endsPage reports whether no input follows on the same page.
+func endsPage(rest []Step) bool {
+	for _, st := range rest {
+		switch {
+		case st.Action == events.ActionNavigate:
+			return true
+		case st.Action == events.ActionFill, st.Action == events.ActionSelect, st.Action == events.ActionUpload,
+			st.ReadBack != nil:
+			return false
+		}
+	}
+	return true
+}
+
+// buttonText is what a button says: its label, else its role+text name.
+func buttonText(st *Step) string {
+	if st.Label != "" {
+		return st.Label
+	}
+	for _, s := range st.Selectors {
+		if s.Strategy == events.StrategyRoleText {
+			// role+text reads like button[name='Save']: the name is the text.
+			if _, rest, ok := strings.Cut(s.Value, "name='"); ok {
+				text, _, _ := strings.Cut(rest, "'")
+				return text
+			}
+			return s.Value
+		}
+	}
+	return ""
+}
+
+func describeSkillStep(st *Step) string {
+	if t := buttonText(st); t != "" {
+		return fmt.Sprintf("%s %q", st.Action, t)
+	}
+	return st.Action
+}

@@ -1,0 +1,357 @@
+package skills
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+var (
+	// ErrNoRecordings is returned when Generalize is given nothing to learn from.
+	ErrNoRecordings = errors.New("no recordings to build a skill from")
+	// ErrUnconfirmed is returned by Final while a question is open: a skill
+	// with an unconfirmed parameter does not save (SPEC 10).
+	ErrUnconfirmed = errors.New("the skill has unconfirmed parameters")
+	// ErrBadAnswer is returned when a Confirm entry does not fit the draft.
+	ErrBadAnswer = errors.New("bad answer")
+)
+
+// Options steer Generalize.
+type Options struct {
+	// Name is the skill's name, required.
+	Name string
+	// Header is the CSV's header row. Without it, each parameter's column
+	// is its field's label, and replay's CheckHeader finds what is missing.
+	Header []string
+	// SampleRows are CSV rows in Header's order. A demonstrated value found
+	// in a column is the strongest evidence for joining to that column.
+	SampleRows [][]string
+	// Confirm holds the person's answers: parameter name to a column, or
+	// ConstAnswer (see ParseConfirm).
+	Confirm map[string]string
+	// DedupeKey overrides the default dedupe key (see Generalize).
+	DedupeKey []string
+}
+
+// Draft is a skill with what the person still has to answer.
+type Draft struct {
+	Skill     *Skill
+	Questions []Question
+	// Notes report what Generalize decided that the person should know:
+	// steps left out, secret steps, inferred checkbox states, guessed asserts.
+	Notes []string
+}
+
+// Ready reports whether every question is answered.
+func (d *Draft) Ready() bool { return len(d.Questions) == 0 }
+
+// Final returns the skill to save, or an error wrapping ErrUnconfirmed that
+// lists the open questions, or Validate's error.
+func (d *Draft) Final() (*Skill, error) {
+	if !d.Ready() {
+		lines := make([]string, len(d.Questions))
+		for i, q := range d.Questions {
+			lines[i] = "  - " + q.Text
+		}
+		return nil, fmt.Errorf("%w: answer %d question(s) first:\n%s", ErrUnconfirmed, len(d.Questions), strings.Join(lines, "\n"))
+	}
+	if err := d.Skill.Validate(); err != nil {
+		return nil, fmt.Errorf("the generalized skill is invalid: %w", err)
+	}
+	return d.Skill, nil
+}
+
+// Generalize turns demonstrations of one task into a draft skill.
+//
+// The recordings are aligned step by step (see align). A step some
+// recordings did and others did not (a dismissed popup) is left out and
+// reported in Notes, except a checkbox click, whose state in the other rows
+// is the opposite of the one clicked to. Of the values of aligned steps,
+// what changed between recordings is a parameter, what did not is a
+// constant, except that a field labelled as per-row data (a name, an email,
+// an amount...) with an unchanged value is asked about. With one recording,
+// every value except navigation is asked about. A password step keeps no
+// value: it is marked secret and the person types it at replay.
+//
+// Parameters are named from their labels and joined to CSV columns (see
+// join); a join that is ambiguous or finds no column is asked about.
+// Submit steps, and clicks on a commit button (Save, Submit, Create, Pay,
+// Delete...) after which the page takes no more input, are destructive and
+// get a url_changed assert. The default dedupe key is the email and id-like
+// parameters, else all parameters.
+func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
+	if len(recs) == 0 {
+		return nil, ErrNoRecordings
+	}
+	if strings.TrimSpace(opts.Name) == "" {
+		return nil, errors.New("the skill needs a name")
+	}
+	for i := range recs {
+		if err := recs[i].Validate(); err != nil {
+			return nil, fmt.Errorf("recording %d: %w", i+1, err)
+		}
+		if len(recs[i].Steps) == 0 {
+			return nil, fmt.Errorf("recording %d has no steps: record the task again", i+1)
+		}
+	}
+	cols, err := align(recs)
+	if err != nil {
+		return nil, err
+	}
+	g := &builder{n: len(recs), opts: opts, names: map[string]int{}}
+	g.skill = &Skill{Version: CurrentVersion, Name: strings.TrimSpace(opts.Name)}
+	for _, r := range recs {
+		g.skill.SourceRecordings = append(g.skill.SourceRecordings, r.RecordingID)
+	}
+	for _, c := range cols {
+		g.column(c)
+	}
+	if err := g.resolve(); err != nil {
+		return nil, err
+	}
+	if err := g.finish(); err != nil {
+		return nil, err
+	}
+	return &Draft{Skill: g.skill, Questions: g.questions, Notes: g.notes}, nil
+}
+
+// builder carries one generalization.
+type builder struct {
+	n         int
+	opts      Options
+	skill     *Skill
+	cands     []*candidate
+	names     map[string]int
+	questions []Question
+	notes     []string
+}
+
+// candidate is a value that may be a parameter: one per step with a value.
+type candidate struct {
+	name, label string
+	step        int      // index in skill.Steps
+	values      []string // per recording
+	typ         string
+	unknown     bool // the value was redacted at capture
+	asked       bool // not confirmed: a question is open
+	constant    bool
+	column      string // the joined or suggested column
+	readBack    string // the read-back kind, "" for none
+	// prefix and suffix surround the value in the step: the constant
+	// parts of a URL whose middle is per row.
+	prefix, suffix string
+}
+
+// column turns one aligned step into a skill step, or a note when dropped.
+func (g *builder) column(c column) {
+	rep := c.rep()
+	box := rep.Action == events.ActionClick && rep.Enrichment != nil && boxRole(rep.Enrichment.Role) && hasState(rep)
+	var missing []int
+	for k, s := range c {
+		if s == nil {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 && !box {
+		g.note("Step %s was done in %s only: it is left out of the skill as a one-off (a dismissed popup?). If some rows need it, record it in each demonstration.",
+			describe(rep), recordingList(c, true))
+		return
+	}
+	st := stepFrom(rep)
+	at := len(g.skill.Steps)
+	g.skill.Steps = append(g.skill.Steps, st)
+	switch {
+	case anySecret(c):
+		g.skill.Steps[at].Secret = true
+		g.note("Step %d (%s) is a password field: the skill keeps no value for it, and replay stops there for you to type it.", at+1, describe(rep))
+	case box:
+		vals := make([]string, g.n)
+		present := ""
+		for k, s := range c {
+			if s != nil {
+				vals[k], _ = boolState(s.Value.Raw)
+				present = vals[k]
+			}
+		}
+		for _, k := range missing {
+			vals[k] = map[string]string{"true": "false", "false": "true"}[present]
+		}
+		if len(missing) > 0 {
+			g.note("Step %d (%s) was clicked in %s only: in the others the box is taken to have stayed %s.",
+				at+1, describe(rep), recordingList(c, true), map[string]string{"true": "unchecked", "false": "checked"}[present])
+		}
+		g.add(rep, at, vals, events.ValueEnum, ReadBackChecked)
+	case radioRole(roleOf(rep)) && rep.Action == events.ActionClick:
+		g.skill.Steps[at].ReadBack = &ReadBack{Kind: ReadBackChecked, Expect: "true"}
+	case hasValue(rep):
+		vals := make([]string, g.n)
+		for k, s := range c {
+			vals[k] = valueOf(s)
+		}
+		g.add(rep, at, vals, typeOf(c), readBackFor(rep.Action))
+	}
+}
+
+// add makes a candidate for a step's value.
+func (g *builder) add(rep *events.Step, at int, vals []string, typ, readBack string) {
+	label := labelOf(rep)
+	name := nameFor(label, selectorsOf(rep))
+	var prefix, suffix string
+	if rep.Action == events.ActionNavigate {
+		name = "url"
+		// A URL that differs in one part keeps the rest constant:
+		// /orders/%order_id%/edit, not a whole URL per CSV row.
+		if p, s, middles, ok := urlPart(vals); ok && !allSame(vals) {
+			prefix, suffix, vals = p, s, middles
+			name = urlPartName(p)
+			label = strings.ReplaceAll(name, "_", " ")
+		}
+	}
+	g.names[name]++
+	if n := g.names[name]; n > 1 {
+		name = fmt.Sprintf("%s_%d", name, n)
+	}
+	unknown := rep.Redacted && rep.Value != nil && rep.Value.Raw == ""
+	g.cands = append(g.cands, &candidate{name: name, label: label, step: at, values: vals,
+		typ: typ, unknown: unknown, readBack: readBack, prefix: prefix, suffix: suffix})
+}
+
+func hasValue(s *events.Step) bool {
+	switch s.Action {
+	case events.ActionClick, events.ActionSubmit:
+		return false
+	case events.ActionNavigate:
+		return navURL(s) != ""
+	}
+	return s.Value != nil
+}
+
+func hasState(s *events.Step) bool {
+	if s.Value == nil {
+		return false
+	}
+	_, ok := boolState(s.Value.Raw)
+	return ok
+}
+
+func valueOf(s *events.Step) string {
+	if s.Action == events.ActionNavigate {
+		return navURL(s)
+	}
+	return s.Value.Raw
+}
+
+// typeOf is the recordings' value type when they agree, else text.
+func typeOf(c column) string {
+	t := ""
+	for _, s := range c {
+		vt := events.ValueText
+		if s.Value != nil && parameterTypes[s.Value.Type] {
+			vt = s.Value.Type
+		}
+		if s.Action == events.ActionSelect {
+			vt = events.ValueEnum
+		}
+		if t != "" && t != vt {
+			return events.ValueText
+		}
+		t = vt
+	}
+	return t
+}
+
+func readBackFor(action string) string {
+	switch action {
+	case events.ActionFill, events.ActionUpload:
+		return ReadBackValue
+	case events.ActionSelect:
+		return ReadBackSelected
+	}
+	return ""
+}
+
+func anySecret(c column) bool {
+	for _, s := range c {
+		if s != nil && s.Value != nil && s.Value.Type == events.ValueSecret {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *builder) note(format string, args ...any) {
+	g.notes = append(g.notes, fmt.Sprintf(format, args...))
+}
+
+// recordingList names the recordings that did (or, with did false, did not)
+// do the column's step: "recording 2", "recordings 1 and 3".
+func recordingList(c column, did bool) string {
+	var ks []string
+	for k, s := range c {
+		if (s != nil) == did {
+			ks = append(ks, fmt.Sprint(k+1))
+		}
+	}
+	if len(ks) == 1 {
+		return "recording " + ks[0]
+	}
+	return "recordings " + strings.Join(ks[:len(ks)-1], ", ") + " and " + ks[len(ks)-1]
+}
+
+// describe names a step for a person: its action and label, no value.
+func describe(s *events.Step) string {
+	if l := labelOf(s); l != "" {
+		return fmt.Sprintf("%s %q", s.Action, l)
+	}
+	if s.Action == events.ActionNavigate {
+		return "navigate"
+	}
+	if s.ActiveWindow != "" {
+		return fmt.Sprintf("%s in window %q", s.Action, s.ActiveWindow)
+	}
+	return s.Action
+}
+
+func labelOf(s *events.Step) string {
+	if s.Enrichment == nil {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s.Enrichment.Label), ":*"))
+}
+
+func roleOf(s *events.Step) string {
+	if s.Enrichment == nil {
+		return ""
+	}
+	return s.Enrichment.Role
+}
+
+func selectorsOf(s *events.Step) []events.Selector {
+	if s.Enrichment == nil {
+		return nil
+	}
+	return s.Enrichment.Selectors
+}
+
+// stepFrom copies a recorded step's element and floor into a skill step.
+func stepFrom(s *events.Step) Step {
+	st := Step{Action: s.Action, Floor: Floor{ScreenshotRef: s.ScreenshotRef,
+		Cursor: slices.Clone(s.Cursor), ActiveApp: s.ActiveApp, ActiveWindow: s.ActiveWindow}}
+	if len(st.Floor.Cursor) == 0 {
+		st.Floor.Cursor = nil
+	}
+	if e := s.Enrichment; e != nil {
+		for _, sel := range e.Selectors {
+			st.Selectors = append(st.Selectors, Selector{Strategy: sel.Strategy, Value: sel.Value})
+		}
+		if e.AXPath != nil {
+			p := *e.AXPath
+			st.AXPath = &p
+		}
+		st.Role, st.Label, st.URL = e.Role, e.Label, e.URL
+	}
+	return st
+}

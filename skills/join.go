@@ -1,0 +1,197 @@
+package skills
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Joining a parameter to a CSV column: by the demonstrated values found in
+// the sample rows when there are any (the strongest evidence), else by label
+// similarity. A join is accepted only when one column is clearly best.
+const (
+	// joinThreshold is the least similarity a label and a header need to
+	// be joined without the person: "Phone" joins "Phone number" (0.8) but
+	// not "Given name" to "first_name" (0.56).
+	joinThreshold = 0.75
+	// tieMargin is how close two headers' scores must be to call a tie.
+	tieMargin = 0.05
+)
+
+// Key normalizes a label or a header for comparison and names parameters
+// after it: "First Name:", "first_name", "FIRST NAME", "first-name" and
+// "firstName" are all first_name. Letters outside ASCII are kept in the key
+// but ValidName refuses them; nameFor handles that.
+func Key(s string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range s {
+		switch {
+		case unicode.IsUpper(r):
+			if prevLower {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prevLower = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+		default:
+			b.WriteByte(' ')
+			prevLower = false
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), "_")
+}
+
+// Similarity scores how alike two labels are, from 0 to 1, on their keys:
+// the best of token overlap (Dice), token containment ("Phone" in "Phone
+// number") and the Levenshtein ratio of the keys without separators.
+func Similarity(a, b string) float64 {
+	ka, kb := Key(a), Key(b)
+	if ka == "" || kb == "" {
+		return 0
+	}
+	ca, cb := strings.ReplaceAll(ka, "_", ""), strings.ReplaceAll(kb, "_", "")
+	if ca == cb {
+		return 1
+	}
+	ta, tb := strings.Split(ka, "_"), strings.Split(kb, "_")
+	common := 0
+	inB := map[string]bool{}
+	for _, t := range tb {
+		inB[t] = true
+	}
+	for _, t := range dedup(ta) {
+		if inB[t] {
+			common++
+		}
+	}
+	ua, ub := len(dedup(ta)), len(dedup(tb))
+	best := 2 * float64(common) / float64(ua+ub)
+	if common > 0 && (common == ua || common == ub) && best < 0.8 {
+		best = 0.8
+	}
+	if r := levRatio(ca, cb); r > best {
+		best = r
+	}
+	return best
+}
+
+func dedup(xs []string) []string {
+	seen := map[string]bool{}
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func levRatio(a, b string) float64 {
+	ra, rb := []rune(a), []rune(b)
+	n := max(len(ra), len(rb))
+	if n == 0 {
+		return 1
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return 1 - float64(prev[len(rb)])/float64(n)
+}
+
+// joinResult is where a parameter's column search ended.
+type joinResult struct {
+	column     string   // set when one column clearly fits
+	candidates []string // the tied columns when several fit equally
+	how        string   // "sample values", "label", or "" when not joined
+}
+
+// join finds the column for a parameter from its label and the values the
+// recordings gave it. Header and rows are the CSV's; rows may be empty.
+func join(label string, values []string, header []string, rows [][]string) joinResult {
+	if len(header) == 0 {
+		return joinResult{}
+	}
+	cols := byValues(values, header, rows)
+	how := "sample values"
+	if len(cols) == 0 {
+		cols, how = header, "label"
+	}
+	type scored struct {
+		col   string
+		score float64
+	}
+	var s []scored
+	for _, c := range cols {
+		s = append(s, scored{c, Similarity(label, c)})
+	}
+	sort.SliceStable(s, func(i, j int) bool { return s[i].score > s[j].score })
+	if how == "label" && s[0].score < joinThreshold {
+		return joinResult{}
+	}
+	var tied []string
+	for _, x := range s {
+		if s[0].score-x.score < tieMargin {
+			tied = append(tied, x.col)
+		}
+	}
+	if len(tied) > 1 {
+		return joinResult{candidates: tied, how: how}
+	}
+	return joinResult{column: s[0].col, how: how}
+}
+
+// byValues returns the columns holding the most of the demonstrated values
+// in the sample rows, compared trimmed and case-folded. Values too short to
+// be evidence ("1", "x", a boolean) are ignored.
+func byValues(values []string, header []string, rows [][]string) []string {
+	want := map[string]bool{}
+	for _, v := range values {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if len([]rune(v)) >= 2 && !isBool(v) {
+			want[v] = true
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	hits := make([]int, len(header))
+	for c := range header {
+		found := map[string]bool{}
+		for _, r := range rows {
+			if c < len(r) {
+				if v := strings.ToLower(strings.TrimSpace(r[c])); want[v] {
+					found[v] = true
+				}
+			}
+		}
+		hits[c] = len(found)
+	}
+	best := 0
+	for _, h := range hits {
+		best = max(best, h)
+	}
+	var cols []string
+	for c, h := range hits {
+		if best > 0 && h == best {
+			cols = append(cols, header[c])
+		}
+	}
+	return cols
+}

@@ -1,0 +1,138 @@
+// Package skills holds the skill format (SPEC section 10): a readable,
+// versioned YAML document that replays a demonstrated task once per CSV row,
+// and the generalization that turns recordings into one.
+//
+// A skill's values are constants or %name% placeholders naming a parameter;
+// a parameter is joined to one CSV column. A literal percent sign in a value
+// is written %%. The package is pure logic: no log, no network, no files.
+package skills
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// CurrentVersion is the skill format version this build writes and reads.
+const CurrentVersion = 1
+
+// Skill is a parameterized task: what to do, in order, for every CSV row.
+type Skill struct {
+	Version          int         `yaml:"version"`
+	Name             string      `yaml:"name"`
+	SourceRecordings []string    `yaml:"source_recordings,flow,omitempty"`
+	Parameters       []Parameter `yaml:"parameters,omitempty"`
+	// DedupeKey names the parameters whose values identify a row, so replay
+	// files every row exactly once (SPEC 11).
+	DedupeKey []string `yaml:"dedupe_key,flow,omitempty"`
+	Steps     []Step   `yaml:"steps"`
+}
+
+// Parameter is one per-row value, read from one CSV column.
+type Parameter struct {
+	Name   string `yaml:"name"`   // snake_case; steps say %name%
+	Column string `yaml:"column"` // the CSV header it is joined to
+	Type   string `yaml:"type"`   // a SPEC 4 value type other than secret
+}
+
+// Step is one action of the skill, with every way to find its element again.
+type Step struct {
+	Action    string     `yaml:"action"`
+	Selectors []Selector `yaml:"selectors,omitempty"`
+	AXPath    *string    `yaml:"ax_path,omitempty"`
+	Role      string     `yaml:"role,omitempty"`
+	Label     string     `yaml:"label,omitempty"`
+	URL       string     `yaml:"url,omitempty"`
+	// Value is a constant or holds placeholders. For a checkbox click it is
+	// the state the box must end in ("true" or "false"): replay clicks only
+	// when the box is not already in that state.
+	Value string `yaml:"value,omitempty"`
+	// Secret marks a password field. It never carries a value, and replay
+	// never types into it (SPEC 11): it hands the step to the person.
+	Secret      bool       `yaml:"secret,omitempty"`
+	Floor       Floor      `yaml:"floor"`
+	ReadBack    *ReadBack  `yaml:"read_back,flow,omitempty"`
+	Wait        *Condition `yaml:"wait,flow,omitempty"`
+	Destructive bool       `yaml:"destructive,omitempty"`
+	Assert      *Condition `yaml:"assert,flow,omitempty"`
+}
+
+// Selector is one way to find the element, as in the trajectory schema.
+type Selector struct {
+	Strategy string `yaml:"strategy"`
+	Value    string `yaml:"value"`
+}
+
+// Floor is the fallback data of the first recording's step: the frame the
+// person saw, where they clicked, and in which app and window. Visual
+// grounding uses it when no selector matches.
+type Floor struct {
+	ScreenshotRef string `yaml:"screenshot_ref,omitempty"`
+	Cursor        []int  `yaml:"cursor,flow,omitempty"`
+	ActiveApp     string `yaml:"active_app,omitempty"`
+	ActiveWindow  string `yaml:"active_window,omitempty"`
+}
+
+// ReadBack says what the element must show after a mutating step.
+type ReadBack struct {
+	Kind   string `yaml:"kind"`   // one of the ReadBack... kinds
+	Expect string `yaml:"expect"` // a constant or placeholders
+}
+
+// Condition is a wait before a step or an assert after it.
+type Condition struct {
+	Kind    string `yaml:"kind"`              // one of the Cond... kinds
+	Value   string `yaml:"value,omitempty"`   // the text, element or URL part
+	Timeout string `yaml:"timeout,omitempty"` // a Go duration such as "10s"
+}
+
+// Read-back kinds.
+const (
+	ReadBackValue    = "value"    // the field holds Expect
+	ReadBackSelected = "selected" // the option Expect is selected
+	ReadBackChecked  = "checked"  // the box's checked state is Expect ("true"/"false")
+)
+
+// Condition kinds for waits and asserts.
+const (
+	CondURLChanged  = "url_changed"  // the URL differs from the one before the step
+	CondURLContains = "url_contains" // the URL contains Value
+	CondText        = "text"         // Value is visible on the page
+	CondElement     = "element"      // the element Value (a CSS selector) exists
+)
+
+// ErrMissingColumn is returned by CheckHeader when a CSV lacks a column a
+// parameter is joined to.
+var ErrMissingColumn = errors.New("missing CSV column")
+
+// CheckHeader reports, before any row runs, every parameter whose column is
+// not in header. The error names the parameters, their columns and the
+// columns the CSV has, so the person can rename one or the other.
+func (s *Skill) CheckHeader(header []string) error {
+	have := make(map[string]bool, len(header))
+	for _, h := range header {
+		have[strings.TrimSpace(h)] = true
+	}
+	var missing []string
+	for _, p := range s.Parameters {
+		if !have[p.Column] {
+			missing = append(missing, fmt.Sprintf("%s (column %q)", p.Name, p.Column))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: the CSV has no column for %s; its columns are %s: rename the CSV column or rebuild the skill",
+		ErrMissingColumn, strings.Join(missing, ", "), quoteList(header))
+}
+
+func quoteList(xs []string) string {
+	if len(xs) == 0 {
+		return "(none)"
+	}
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}

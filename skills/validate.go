@@ -1,0 +1,211 @@
+package skills
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+// Error is one problem in a skill document: the field it is at, as a path
+// such as "steps[2].action", and the line when the skill was parsed from
+// YAML. It quotes enumerated words (actions, kinds), never a field's value.
+type Error struct {
+	Line    int // 0 when the skill was not parsed from text
+	Field   string
+	Problem string
+}
+
+func (e *Error) Error() string {
+	msg := e.Problem
+	if e.Field != "" {
+		msg = e.Field + ": " + msg
+	}
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, msg)
+	}
+	return msg
+}
+
+func fieldErr(field, format string, args ...any) *Error {
+	return &Error{Field: field, Problem: fmt.Sprintf(format, args...)}
+}
+
+var (
+	// parameterTypes are the SPEC 4 value types a CSV cell can hold: a
+	// secret never comes from a CSV.
+	parameterTypes = set(events.ValueText, events.ValueEmail, events.ValueNumber, events.ValueDate,
+		events.ValueEnum, events.ValueFile)
+	actions = set(events.ActionNavigate, events.ActionFill, events.ActionSelect, events.ActionClick,
+		events.ActionSubmit, events.ActionUpload, events.ActionLaunchApp, events.ActionFocusWindow,
+		events.ActionCopy, events.ActionPaste, events.ActionRun, events.ActionFileOp,
+		events.ActionWait, events.ActionAssert)
+	strategies = set(events.StrategyID, events.StrategyName, events.StrategyLabel,
+		events.StrategyRoleText, events.StrategyXPath)
+	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked)
+	conditionKinds = set(CondURLChanged, CondURLContains, CondText, CondElement)
+	// destructiveActions are the click-like verbs that can commit a form.
+	destructiveActions = set(events.ActionSubmit, events.ActionClick)
+)
+
+// Validate checks that the skill can run: a supported version and a name;
+// unique snake_case parameters, each joined to a column and used by a step;
+// placeholders that name declared parameters; a dedupe key of parameters;
+// SPEC verbs and selector strategies; destructive only on submit and click;
+// and no value on a secret step. It returns the first problem found.
+func (s *Skill) Validate() error {
+	if s.Version != CurrentVersion {
+		return fieldErr("version", "version %d is not supported; this build reads version %d", s.Version, CurrentVersion)
+	}
+	if s.Name == "" {
+		return fieldErr("name", "is missing: give the skill a name")
+	}
+	declared := map[string]bool{}
+	for i, p := range s.Parameters {
+		at := fmt.Sprintf("parameters[%d]", i)
+		switch {
+		case !ValidName(p.Name):
+			return fieldErr(at+".name", "%s is not a snake_case name such as first_name", quoteShort(p.Name))
+		case declared[p.Name]:
+			return fieldErr(at+".name", "parameter %s is declared twice", p.Name)
+		case p.Column == "":
+			return fieldErr(at+".column", "parameter %s is joined to no CSV column", p.Name)
+		case !parameterTypes[p.Type]:
+			return fieldErr(at+".type", "%s is not a parameter type (text, email, number, date, enum, file)", quoteShort(p.Type))
+		}
+		declared[p.Name] = true
+	}
+	used := map[string]bool{}
+	if len(s.Steps) == 0 {
+		return fieldErr("steps", "a skill needs at least one step")
+	}
+	for i := range s.Steps {
+		if err := s.Steps[i].validate(fmt.Sprintf("steps[%d]", i), declared, used); err != nil {
+			return err
+		}
+	}
+	for i, p := range s.Parameters {
+		if !used[p.Name] {
+			return fieldErr(fmt.Sprintf("parameters[%d].name", i), "parameter %s is used by no step: remove it or use %%%s%%", p.Name, p.Name)
+		}
+	}
+	return s.validateDedupe(declared)
+}
+
+func (s *Skill) validateDedupe(declared map[string]bool) error {
+	if len(s.Parameters) > 0 && len(s.DedupeKey) == 0 {
+		return fieldErr("dedupe_key", "is missing: name the parameters that identify a row, so each row is filed once")
+	}
+	seen := map[string]bool{}
+	for i, k := range s.DedupeKey {
+		at := fmt.Sprintf("dedupe_key[%d]", i)
+		if !declared[k] {
+			return fieldErr(at, "%s is not a declared parameter", quoteShort(k))
+		}
+		if seen[k] {
+			return fieldErr(at, "%s is listed twice", k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+func (st *Step) validate(at string, declared, used map[string]bool) error {
+	if !actions[st.Action] {
+		if st.Action == "" {
+			return fieldErr(at+".action", "is missing")
+		}
+		return fieldErr(at+".action", "unknown action %s", quoteShort(st.Action))
+	}
+	for i, sel := range st.Selectors {
+		sat := fmt.Sprintf("%s.selectors[%d]", at, i)
+		if !strategies[sel.Strategy] {
+			return fieldErr(sat+".strategy", "unknown strategy %s (id, name, label, role+text, xpath)", quoteShort(sel.Strategy))
+		}
+		if sel.Value == "" {
+			return fieldErr(sat+".value", "is empty")
+		}
+	}
+	if n := len(st.Floor.Cursor); n != 0 && n != 2 {
+		return fieldErr(at+".floor.cursor", "must hold two coordinates [x, y], has %d", n)
+	}
+	if st.Action == events.ActionNavigate && st.Value == "" {
+		return fieldErr(at+".value", "a navigate step needs the URL to open")
+	}
+	if st.Destructive && !destructiveActions[st.Action] {
+		return fieldErr(at+".destructive", "only a submit or click step can be destructive, not %s", st.Action)
+	}
+	if st.Secret {
+		if st.Action != events.ActionFill {
+			return fieldErr(at+".secret", "only a fill step can be secret")
+		}
+		if st.Value != "" || st.ReadBack != nil {
+			return fieldErr(at+".value", "a secret step carries no value and no read-back: the person types it at replay")
+		}
+	}
+	if err := placeholders(at+".value", st.Value, declared, used); err != nil {
+		return err
+	}
+	if rb := st.ReadBack; rb != nil {
+		if !readBackKinds[rb.Kind] {
+			return fieldErr(at+".read_back.kind", "unknown read-back %s (value, selected, checked)", quoteShort(rb.Kind))
+		}
+		if err := placeholders(at+".read_back.expect", rb.Expect, declared, used); err != nil {
+			return err
+		}
+	}
+	if err := st.Wait.validate(at+".wait", declared, used); err != nil {
+		return err
+	}
+	return st.Assert.validate(at+".assert", declared, used)
+}
+
+func (c *Condition) validate(at string, declared, used map[string]bool) error {
+	if c == nil {
+		return nil
+	}
+	if !conditionKinds[c.Kind] {
+		return fieldErr(at+".kind", "unknown kind %s (url_changed, url_contains, text, element)", quoteShort(c.Kind))
+	}
+	if c.Kind != CondURLChanged && c.Value == "" {
+		return fieldErr(at+".value", "a %s condition needs a value", c.Kind)
+	}
+	if c.Timeout != "" {
+		if d, err := time.ParseDuration(c.Timeout); err != nil || d <= 0 {
+			return fieldErr(at+".timeout", "must be a positive duration such as 10s")
+		}
+	}
+	return placeholders(at+".value", c.Value, declared, used)
+}
+
+func placeholders(at, v string, declared, used map[string]bool) error {
+	names, err := Placeholders(v)
+	if err != nil {
+		return fieldErr(at, "%v", err)
+	}
+	for _, n := range names {
+		if !declared[n] {
+			return fieldErr(at, "placeholder %%%s%% names no declared parameter", n)
+		}
+		used[n] = true
+	}
+	return nil
+}
+
+// quoteShort quotes an enumerated field's bad value, cut short so a
+// misplaced payload cannot ride along in an error.
+func quoteShort(s string) string {
+	const max = 24
+	if len(s) > max {
+		return fmt.Sprintf("%q...", s[:max])
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func set(xs ...string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}

@@ -1,0 +1,231 @@
+package skills
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxDocument bounds what Parse reads: a skill is a page of steps, and the
+// YAML parser's work grows with its input.
+const maxDocument = 4 << 20
+
+// Parse decodes and validates a skill document. Every error is an *Error
+// naming the line and the field: unknown fields, wrong shapes, and anything
+// Validate refuses. Anchors and aliases are refused: a skill is read by a
+// person, and an alias bomb must not be expanded.
+func Parse(data []byte) (*Skill, error) {
+	if len(data) > maxDocument {
+		return nil, &Error{Problem: fmt.Sprintf("the document is larger than %d bytes", maxDocument)}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{Line: 1, Problem: "the document is empty"}
+		}
+		return nil, syntaxError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		return nil, &Error{Line: extra.Line, Problem: "a skill file holds one YAML document; remove the second"}
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	d := decoder{lines: map[string]int{}}
+	var s Skill
+	if err := d.decode(root, "", reflect.ValueOf(&s).Elem()); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			e.Line = d.lineOf(e.Field)
+		}
+		return nil, err
+	}
+	return &s, nil
+}
+
+// Marshal writes the skill as YAML, two-space indented, each selector on its
+// own line. It does not validate: a draft with open questions can be shown.
+func Marshal(s *Skill) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(s); err != nil {
+		return nil, fmt.Errorf("encode skill: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encode skill: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// MarshalYAML writes a selector as a one-line flow mapping, so a step's
+// selectors read as a short list.
+func (s Selector) MarshalYAML() (any, error) {
+	k1, v1, k2, v2 := &yaml.Node{}, &yaml.Node{}, &yaml.Node{}, &yaml.Node{}
+	k1.SetString("strategy")
+	v1.SetString(s.Strategy)
+	k2.SetString("value")
+	v2.SetString(s.Value)
+	return &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{k1, v1, k2, v2}}, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func syntaxError(err error) error {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{Line: line, Problem: "malformed YAML: " + m[2]}
+	}
+	return &Error{Problem: "malformed YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+// decoder fills the skill types from a node tree, refusing unknown fields,
+// and remembers the line of every field path for Validate's errors.
+type decoder struct {
+	lines map[string]int
+}
+
+func (d *decoder) lineOf(field string) int {
+	for {
+		if l, ok := d.lines[field]; ok {
+			return l
+		}
+		cut := strings.LastIndexAny(field, ".[")
+		if cut < 0 {
+			return d.lines[""]
+		}
+		field = field[:cut]
+	}
+}
+
+func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) error {
+	if _, ok := d.lines[path]; !ok {
+		d.lines[path] = n.Line
+	}
+	fail := func(problem string) error { return &Error{Line: n.Line, Field: path, Problem: problem} }
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return fail("anchors and aliases are not supported in a skill; write the value out")
+	}
+	null := n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+	if null {
+		v.SetZero()
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		if err := d.decode(n, path, p.Elem()); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	case reflect.Struct:
+		return d.mapping(n, path, v)
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return fail("want a list")
+		}
+		if len(n.Content) == 0 {
+			v.SetZero() // so that Parse(Marshal(s)) equals s: empty lists are omitted
+			return nil
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, c := range n.Content {
+			if err := d.decode(c, fmt.Sprintf("%s[%d]", path, i), s.Index(i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return fail("want a single value, not a list or mapping")
+	}
+	tag := n.ShortTag()
+	switch v.Kind() {
+	case reflect.String:
+		switch tag {
+		case "!!str", "!!int", "!!float", "!!bool", "!!timestamp":
+			v.SetString(n.Value)
+			return nil
+		}
+		return fail("want text")
+	case reflect.Int:
+		var i int
+		if tag != "!!int" || n.Decode(&i) != nil {
+			return fail("want a whole number")
+		}
+		v.SetInt(int64(i))
+		return nil
+	case reflect.Bool:
+		var b bool
+		if tag != "!!bool" || n.Decode(&b) != nil {
+			return fail("want true or false")
+		}
+		v.SetBool(b)
+		return nil
+	}
+	return fail("cannot hold a value of this kind") // unreachable for the skill types
+}
+
+func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) error {
+	if n.Kind != yaml.MappingNode {
+		return &Error{Line: n.Line, Field: path, Problem: "want a mapping of fields"}
+	}
+	fields, names := fieldsOf(v.Type())
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		key := k.Value
+		if len(key) > 40 {
+			key = key[:40] + "..."
+		}
+		at := key
+		if path != "" {
+			at = path + "." + key
+		}
+		if k.Kind != yaml.ScalarNode {
+			return &Error{Line: k.Line, Field: path, Problem: "a field name must be plain text"}
+		}
+		idx, ok := fields[k.Value]
+		if !ok {
+			return &Error{Line: k.Line, Field: at, Problem: "unknown field; known fields are " + names}
+		}
+		if seen[k.Value] {
+			return &Error{Line: k.Line, Field: at, Problem: "field given twice"}
+		}
+		seen[k.Value] = true
+		if err := d.decode(val, at, v.Field(idx)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fieldsOf maps a struct's YAML names to field indexes.
+func fieldsOf(t reflect.Type) (map[string]int, string) {
+	m := make(map[string]int, t.NumField())
+	names := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		m[name] = i
+		names = append(names, name)
+	}
+	return m, strings.Join(names, ", ")
+}

@@ -1,0 +1,168 @@
+package skills
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// base is a small valid skill; the error cases below change one line of it,
+// so the line numbers in their errors are easy to check by eye.
+const base = `version: 1
+name: new customer
+parameters:
+  - name: first_name
+    column: First Name
+    type: text
+dedupe_key: [first_name]
+steps:
+  - action: navigate
+    value: https://app.example.test/new
+  - action: fill
+    selectors:
+      - {strategy: id, value: '#first_name'}
+    label: First Name
+    value: '%first_name%'
+    read_back: {kind: value, expect: '%first_name%'}
+  - action: submit
+    destructive: true
+    assert: {kind: url_changed, timeout: 10s}
+`
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, old, new, want string
+	}{
+		{"malformed yaml", "    label: First Name\n", "    label: First Name\n     role: textbox\n",
+			"line 15: malformed YAML: mapping values are not allowed in this context"},
+		{"unknown field", "    label: First Name\n", "    colour: blue\n",
+			"line 14: steps[1].colour: unknown field; known fields are action, selectors, ax_path, role, label, url, value, secret, floor, read_back, wait, destructive, assert"},
+		{"unknown top field", "name: new customer\n", "nmae: new customer\n",
+			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, steps"},
+		{"unknown action", "  - action: submit\n", "  - action: fly\n",
+			`line 17: steps[2].action: unknown action "fly"`},
+		{"undeclared placeholder", "    value: '%first_name%'\n", "    value: '%last_name%'\n",
+			"line 15: steps[1].value: placeholder %last_name% names no declared parameter"},
+		{"bad percent", "    value: '%first_name%'\n", "    value: '50% off'\n",
+			`line 15: steps[1].value: a "%" must open a %name% placeholder (snake_case name) or be doubled as "%%" for a literal percent sign`},
+		{"unknown strategy", "{strategy: id,", "{strategy: css,",
+			`line 13: steps[1].selectors[0].strategy: unknown strategy "css" (id, name, label, role+text, xpath)`},
+		{"version", "version: 1\n", "version: 2\n",
+			"line 1: version: version 2 is not supported; this build reads version 1"},
+		{"version not a number", "version: 1\n", "version: one\n",
+			"line 1: version: want a whole number"},
+		{"name not snake", "  - name: first_name\n", "  - name: First Name\n",
+			`line 4: parameters[0].name: "First Name" is not a snake_case name such as first_name`},
+		{"dedupe unknown", "dedupe_key: [first_name]\n", "dedupe_key: [email]\n",
+			`line 7: dedupe_key[0]: "email" is not a declared parameter`},
+		{"secret type", "    type: text\n", "    type: secret\n",
+			`line 6: parameters[0].type: "secret" is not a parameter type (text, email, number, date, enum, file)`},
+		{"destructive fill", "    label: First Name\n", "    label: First Name\n    destructive: true\n",
+			"line 15: steps[1].destructive: only a submit or click step can be destructive, not fill"},
+		{"secret with value", "    label: First Name\n", "    label: First Name\n    secret: true\n",
+			"line 16: steps[1].value: a secret step carries no value and no read-back: the person types it at replay"},
+		{"unused parameter", "    value: '%first_name%'\n    read_back: {kind: value, expect: '%first_name%'}\n", "    value: Ada\n",
+			"line 4: parameters[0].name: parameter first_name is used by no step: remove it or use %first_name%"},
+		{"duplicate field", "    label: First Name\n", "    label: First Name\n    label: Given Name\n",
+			"line 15: steps[1].label: field given twice"},
+		{"bad timeout", "timeout: 10s", "timeout: soon",
+			"line 19: steps[2].assert.timeout: must be a positive duration such as 10s"},
+		{"list for text", "name: new customer\n", "name: [a, b]\n",
+			"line 2: name: want a single value, not a list or mapping"},
+		{"alias", "name: new customer\n", "name: &n new customer\n",
+			"line 2: name: anchors and aliases are not supported in a skill; write the value out"},
+		{"no steps", base[strings.Index(base, "steps:"):], "steps: []\n",
+			"line 8: steps: a skill needs at least one step"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(base, tt.old) {
+				t.Fatalf("base has no %q", tt.old)
+			}
+			doc := strings.Replace(base, tt.old, tt.new, 1)
+			_, err := Parse([]byte(doc))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Parse(%s) = %v; want %s", tt.name, err, tt.want)
+			}
+			var e *Error
+			if err != nil && !errors.As(err, &e) {
+				t.Errorf("Parse(%s) error is %T; want *Error", tt.name, err)
+			}
+		})
+	}
+}
+
+func TestParseEmptyAndMulti(t *testing.T) {
+	for _, doc := range []string{"", "# only a comment\n", base + "---\nversion: 1\n", "just text\n", "- a list\n"} {
+		if _, err := Parse([]byte(doc)); err == nil {
+			t.Errorf("Parse(%q) = nil error; want an error", doc)
+		}
+	}
+}
+
+func TestParseBase(t *testing.T) {
+	s, err := Parse([]byte(base))
+	if err != nil {
+		t.Fatalf("Parse(base) = %v", err)
+	}
+	want := Step{Action: "fill", Selectors: []Selector{{"id", "#first_name"}}, Label: "First Name",
+		Value: "%first_name%", ReadBack: &ReadBack{Kind: "value", Expect: "%first_name%"}}
+	if !reflect.DeepEqual(s.Steps[1], want) {
+		t.Errorf("Parse(base).Steps[1] = %+v; want %+v", s.Steps[1], want)
+	}
+	roundTrip(t, s)
+}
+
+func TestRoundTripFiles(t *testing.T) {
+	for _, f := range []string{"testdata/parse/valid.yaml", "testdata/parse/minimal.yaml"} {
+		s, err := Parse(readFile(t, f))
+		if err != nil {
+			t.Fatalf("Parse(%s) = %v", f, err)
+		}
+		roundTrip(t, s)
+		// Marshal is stable: what it writes is what the file says.
+		if f == "testdata/parse/valid.yaml" {
+			y, _ := Marshal(s)
+			if string(y) != string(readFile(t, f)) {
+				t.Errorf("Marshal(Parse(%s)) differs from the file:\n%s", f, y)
+			}
+		}
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	tests := []struct {
+		in, want string
+		names    []string
+		bad      bool
+	}{
+		{in: "plain", want: "plain"},
+		{in: "%first_name% %last_name%", want: "Ada Lovelace", names: []string{"first_name", "last_name"}},
+		{in: "10%%", want: "10%"},
+		{in: "%%first_name%%", want: "%first_name%"},
+		{in: "/orders/%id%/edit", want: "/orders/7/edit", names: []string{"id"}},
+		{in: "50% off", bad: true},
+		{in: "%First%", bad: true},
+		{in: "%", bad: true},
+	}
+	row := map[string]string{"first_name": "Ada", "last_name": "Lovelace", "id": "7"}
+	for _, tt := range tests {
+		names, err := Placeholders(tt.in)
+		if (err != nil) != tt.bad || !reflect.DeepEqual(names, tt.names) {
+			t.Errorf("Placeholders(%q) = %v, %v; want %v, bad %v", tt.in, names, err, tt.names, tt.bad)
+		}
+		if tt.bad {
+			continue
+		}
+		if got, err := Expand(tt.in, row); err != nil || got != tt.want {
+			t.Errorf("Expand(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+		if got, _ := Expand(Literal(tt.want), nil); got != tt.want {
+			t.Errorf("Expand(Literal(%q)) = %q; want it back", tt.want, got)
+		}
+	}
+	if _, err := Expand("%missing%", row); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("Expand(%%missing%%) = %v; want an error naming the parameter", err)
+	}
+}
