@@ -73,15 +73,15 @@ func NotBuilt(name string) Probe {
 	}
 }
 
-// firstTool finds the first of names on PATH and the first line its
-// version flag prints.
+// firstTool finds the first of names on PATH and the version it prints:
+// stdout's first line (a wrapper script's complaints go to stderr).
 func firstTool(ctx context.Context, versionFlag string, names ...string) (path, version string, ok bool) {
 	for _, n := range names {
 		p, err := exec.LookPath(n)
 		if err != nil {
 			continue
 		}
-		out, err := exec.CommandContext(ctx, p, versionFlag).CombinedOutput()
+		out, err := exec.CommandContext(ctx, p, versionFlag).Output()
 		if err != nil {
 			return p, "", true
 		}

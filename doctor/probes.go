@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -64,6 +65,7 @@ func Probes(home string, status func() (string, error)) []Probe {
 	ps = append(ps, platformProbes()...)
 	return append(ps,
 		OCR(),
+		Documents,
 		func(context.Context) Check {
 			return Check{Name: "capture: browser extension", OK: true, Detail: "load it from `reprise extension path` and pair it with `reprise extension pair`"}
 		},
@@ -72,4 +74,17 @@ func Probes(home string, status func() (string, error)) []Probe {
 		NotBuilt("replay: browser"),
 		NotBuilt("replay: desktop"),
 	)
+}
+
+// Documents checks the reprise-fitz helper that reads the documents a step
+// opens or uploads.
+func Documents(context.Context) Check {
+	c := Check{Name: "documents"}
+	ok, why := extract.DocumentsAvailable()
+	if !ok {
+		c.Detail, c.Fix = why, "build it with `make build` (it needs a C compiler), next to the reprise binary"
+		return c
+	}
+	c.OK, c.Detail = true, "reprise-fitz reads PDF and the other formats MuPDF opens, in its own process"
+	return c
 }
