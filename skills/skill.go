@@ -26,6 +26,18 @@ type Skill struct {
 	// files every row exactly once (SPEC 11).
 	DedupeKey []string `yaml:"dedupe_key,flow,omitempty"`
 	Steps     []Step   `yaml:"steps"`
+	// Verify tells, against the site, whether a row is already filed.
+	// Replay runs it for a row whose destructive step may have run without
+	// its commit mark (the process died between them); without it such a
+	// row is reported unknown for the person to check.
+	Verify *Verification `yaml:"verify,omitempty"`
+}
+
+// Verification opens URL (placeholders allowed) and checks Expect there:
+// met means the row is on the site.
+type Verification struct {
+	URL    string    `yaml:"url"`
+	Expect Condition `yaml:"expect,flow"`
 }
 
 // Parameter is one per-row value, read from one CSV column.

@@ -84,6 +84,20 @@ func (s *Skill) Validate() error {
 			return err
 		}
 	}
+	if v := s.Verify; v != nil {
+		if v.URL == "" {
+			return fieldErr("verify.url", "is missing: the page that shows whether a row is filed")
+		}
+		if err := placeholders("verify.url", v.URL, declared, used); err != nil {
+			return err
+		}
+		if v.Expect.Kind == CondURLChanged {
+			return fieldErr("verify.expect.kind", "url_changed cannot tell whether a row is filed: use text, element or url_contains")
+		}
+		if err := v.Expect.validate("verify.expect", declared, used); err != nil {
+			return err
+		}
+	}
 	for i, p := range s.Parameters {
 		if !used[p.Name] {
 			return fieldErr(fmt.Sprintf("parameters[%d].name", i), "parameter %s is used by no step: remove it or use %%%s%%", p.Name, p.Name)

@@ -39,7 +39,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown field", "    label: First Name\n", "    colour: blue\n",
 			"line 14: steps[1].colour: unknown field; known fields are action, selectors, ax_path, role, label, url, value, secret, floor, read_back, wait, destructive, assert"},
 		{"unknown top field", "name: new customer\n", "nmae: new customer\n",
-			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, steps"},
+			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, steps, verify"},
 		{"unknown action", "  - action: submit\n", "  - action: fly\n",
 			`line 17: steps[2].action: unknown action "fly"`},
 		{"undeclared placeholder", "    value: '%first_name%'\n", "    value: '%last_name%'\n",

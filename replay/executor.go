@@ -1,0 +1,78 @@
+// Package replay runs a skill once per CSV row (SPEC section 11), as an
+// event-sourced run on the REPLAY stream: the engine plans the run and
+// publishes a command for each step, an executor consumes the commands and
+// publishes their outcomes, and every state of the run (which rows are
+// committed, failed or unknown) is folded from those events.
+package replay
+
+import (
+	"context"
+	"errors"
+
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// How an executor found the element a step acts on.
+const (
+	ViaDOM    = "dom"    // a DOM selector matched exactly one visible element
+	ViaAX     = "ax"     // the accessibility path did
+	ViaVisual = "visual" // a model grounded it on a live screenshot
+	ViaNone   = ""       // the step needs no element (navigate, a wait)
+)
+
+// Step is one step of one row, ready to run: its placeholders already
+// replaced by the row's values.
+type Step struct {
+	Row   int // the CSV row, from 1
+	Index int // the step's index in the skill, from 0
+	skills.Step
+	// DryRun fills but does not commit: a destructive step is not run.
+	DryRun bool
+}
+
+// Attempt is one selector tried, and how many visible elements it matched.
+type Attempt struct {
+	Strategy string `json:"strategy" msgpack:"strategy"`
+	Matches  int    `json:"matches" msgpack:"matches"`
+}
+
+// Outcome is what running a step did. It carries no field values: it goes
+// to the log.
+type Outcome struct {
+	OK bool `json:"ok" msgpack:"ok"`
+	// Via is how the element was found (ViaDOM...), and Selector which of
+	// the step's selectors matched (its index), when one did.
+	Via      string `json:"via,omitempty" msgpack:"via,omitempty"`
+	Selector int    `json:"selector" msgpack:"selector"`
+	// Tried lists every selector tried, in order, with its matches.
+	Tried []Attempt `json:"tried,omitempty" msgpack:"tried,omitempty"`
+	// Error says, for a person, what went wrong: the step, the selectors
+	// tried and what each matched, or the read-back that did not hold.
+	Error string `json:"error,omitempty" msgpack:"error,omitempty"`
+	// PageMessage is what the page showed when a submit was refused (a
+	// validation message), cut short.
+	PageMessage string `json:"page_message,omitempty" msgpack:"page_message,omitempty"`
+	// Committed says a destructive step ran and its assert held.
+	Committed bool `json:"committed,omitempty" msgpack:"committed,omitempty"`
+}
+
+// ErrNeedsPerson is returned for a step the executor must never do itself
+// (a secret field): the person does it.
+var ErrNeedsPerson = errors.New("this step is for the person to do")
+
+// Executor runs steps on one target (a browser, a desktop). Each call runs
+// one step to its end, read-back and assert included, and reports it; the
+// engine calls it for one row's steps in order, never concurrently.
+type Executor interface {
+	// Do runs st. A step that failed is an Outcome with OK false and an
+	// Error, not a Go error; a Go error means the executor itself broke
+	// (the browser is gone) and the run cannot go on.
+	Do(ctx context.Context, st Step) (Outcome, error)
+	// Verify opens the skill's verification for a row and reports whether
+	// the site shows the row filed.
+	Verify(ctx context.Context, v skills.Verification) (bool, error)
+	// Snapshot saves what the executor shows now (a screenshot of the
+	// filled page, for a dry run without a display) and returns its path.
+	Snapshot(ctx context.Context, path string) error
+	Close() error
+}
