@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -87,35 +86,7 @@ func (r *Recorder) fold(ctx context.Context, recID string) (*folded, error) {
 
 // readAll hands every message of RECORDINGS on subjects to fn, in order.
 func (r *Recorder) readAll(ctx context.Context, subjects []string, fn func(jetstream.Msg) error) error {
-	cons, err := r.cfg.JS.OrderedConsumer(ctx, events.StreamRecordings, jetstream.OrderedConsumerConfig{FilterSubjects: subjects})
-	if err != nil {
-		return err
-	}
-	info, err := cons.Info(ctx)
-	if err != nil {
-		return err
-	}
-	for left := info.NumPending; left > 0; {
-		batch, err := cons.Fetch(int(min(left, 1000)), jetstream.FetchMaxWait(5*time.Second))
-		if err != nil {
-			return err
-		}
-		got := 0
-		for m := range batch.Messages() {
-			got++
-			if err := fn(m); err != nil {
-				return err
-			}
-		}
-		if err := batch.Error(); err != nil {
-			return err
-		}
-		if got == 0 {
-			return fmt.Errorf("%d events expected but none arrived", left)
-		}
-		left -= uint64(got)
-	}
-	return nil
+	return events.ReadAll(ctx, r.cfg.JS, events.StreamRecordings, subjects, fn)
 }
 
 // kept returns the steps a review has not removed, in order, with redacted

@@ -1,0 +1,180 @@
+// Package browser is the replay executor for web pages (SPEC 11): it drives
+// Debian's Chromium through the DevTools protocol with chromedp, in one tab
+// for the whole run, and finds each step's element by its recorded DOM
+// selectors, in order, counting a selector only when it matches exactly one
+// visible element.
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/replay"
+)
+
+var _ replay.Executor = (*Executor)(nil)
+
+// Log keys.
+const (
+	keyRow      = "row"
+	keyStep     = "step"
+	keyAction   = "action"
+	keyVia      = "via"
+	keySelector = "selector"
+	keyOK       = "ok"
+	keyMillis   = "ms"
+)
+
+// Options configures New.
+type Options struct {
+	// ProfileDir is Chromium's --user-data-dir. It persists between runs so
+	// a site's login survives; New creates it (0700) when missing. Required
+	// unless BrowserURL is set.
+	ProfileDir string
+	// Show opens a visible window; by default Chromium runs --headless=new.
+	Show bool
+	// BrowserURL attaches to a running browser's DevTools endpoint (ws:// or
+	// http://host:port) instead of launching one. Close then leaves that
+	// browser running and closes only the executor's tab.
+	BrowserURL string
+	// FindTimeout is how long a step keeps looking for its element when no
+	// selector matches exactly one visible element, for pages that render
+	// after their load event. Default 5 s.
+	FindTimeout time.Duration
+	// Logger receives one debug line per step, never a value. Default: none.
+	Logger *slog.Logger
+}
+
+// Executor runs replay steps in one Chromium tab. Its methods must not be
+// called concurrently, except Close.
+type Executor struct {
+	log         *slog.Logger
+	findTimeout time.Duration
+
+	tab       context.Context // the chromedp context of the executor's tab
+	cancelTab context.CancelFunc
+	cancelAll context.CancelFunc // the allocator's
+	launched  *chromium.Browser  // nil when attached
+	nav       *navWatch
+
+	prevURL   string // the URL before the previous step, for url_changed waits
+	closeOnce sync.Once
+}
+
+// New launches Chromium (or attaches to BrowserURL) and opens the tab the
+// executor works in.
+func New(ctx context.Context, o Options) (*Executor, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.FindTimeout <= 0 {
+		o.FindTimeout = 5 * time.Second
+	}
+	e := &Executor{log: o.Logger.WithGroup("browser"), findTimeout: o.FindTimeout, nav: &navWatch{}}
+	url := o.BrowserURL
+	if url == "" {
+		if o.ProfileDir == "" {
+			return nil, errors.New("browser: Options.ProfileDir is required to launch Chromium (or set BrowserURL)")
+		}
+		if err := os.MkdirAll(o.ProfileDir, 0o700); err != nil {
+			return nil, fmt.Errorf("browser: profile dir: %w", err)
+		}
+		br, err := chromium.Launch(ctx, chromium.Options{ProfileDir: o.ProfileDir, Show: o.Show})
+		if err != nil {
+			return nil, fmt.Errorf("browser: %w", err)
+		}
+		e.launched, url = br, br.DevTools
+	}
+	// The tab lives as long as the executor, not as long as New's ctx.
+	actx, cancelAll := remote.NewAllocator(context.WithoutCancel(ctx), url)
+	tab, cancelTab := chromedp.NewContext(actx)
+	e.tab, e.cancelTab, e.cancelAll = tab, cancelTab, cancelAll
+	if err := e.open(ctx); err != nil {
+		_ = e.Close()
+		return nil, fmt.Errorf("browser: open a tab on %s: %w", redactURL(url), err)
+	}
+	return e, nil
+}
+
+// open creates the tab and starts watching its main frame's navigations.
+// Its first call runs on the tab's own context: chromedp ties the browser
+// connection to the context of the first call.
+func (e *Executor) open(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, e.cancelTab)
+	defer stop()
+	tree, err := chromedp.Call(e.tab, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return err
+	}
+	e.nav.main = tree.FrameTree.Frame.ID
+	return chromedp.Listen(e.tab, e.nav.observe)
+}
+
+// ErrClosed is returned by every method after Close.
+var ErrClosed = errors.New("browser: the executor is closed")
+
+// bind returns a context for the tab that also ends when ctx does, so a
+// caller's deadline bounds the browser calls without closing the tab.
+func (e *Executor) bind(ctx context.Context) (context.Context, context.CancelFunc) {
+	cctx, cancel := context.WithCancel(e.tab)
+	stop := context.AfterFunc(ctx, cancel)
+	return cctx, func() { stop(); cancel() }
+}
+
+// Close closes the tab, and the browser when New launched it. It is safe to
+// call more than once.
+func (e *Executor) Close() error {
+	e.closeOnce.Do(func() {
+		e.cancelTab()
+		e.cancelAll()
+		if e.launched != nil {
+			e.launched.Close()
+		}
+	})
+	return nil
+}
+
+// gone reports whether the browser or the tab can no longer be driven, as
+// opposed to a page that merely refused a step.
+func (e *Executor) gone(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if e.tab.Err() != nil {
+		return ErrClosed
+	}
+	if ch, err := chromedp.Detached(e.tab); err == nil {
+		select {
+		case <-ch:
+			return errors.New("browser: the tab was closed or the browser is gone")
+		default:
+		}
+	}
+	pctx, cancel := context.WithTimeout(e.tab, 3*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(pctx, chromedp.Evaluate[int]("1")); err != nil {
+		return fmt.Errorf("browser: the browser does not answer: %w", err)
+	}
+	return nil
+}
+
+// redactURL keeps a DevTools URL's host and drops its path (a session id).
+func redactURL(u string) string {
+	for i := len("ws://"); i < len(u); i++ {
+		if u[i] == '/' {
+			return u[:i]
+		}
+	}
+	return u
+}

@@ -1,0 +1,87 @@
+package browser
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// navWatch follows the main frame's loads from the tab's events. A click
+// or a submit may start a navigation that the page asks for only after the
+// step's script returned, and while the next page is on its way the old one
+// still answers queries: the next step must wait for the new page rather
+// than find its element on the old one.
+type navWatch struct {
+	main cdp.FrameID
+
+	mu      sync.Mutex
+	seq     int  // navigations requested or started so far
+	loading bool // the main frame is loading
+}
+
+// observe runs on chromedp's reader goroutine: it only records.
+func (w *navWatch) observe(ev any) {
+	var id cdp.FrameID
+	start := false
+	switch ev := ev.(type) {
+	case *page.EventFrameRequestedNavigation:
+		id, start = ev.FrameID, ev.Disposition == page.ClientNavigationDispositionCurrentTab
+	case *page.EventFrameStartedLoading:
+		id, start = ev.FrameID, true
+	case *page.EventFrameStoppedLoading:
+		id = ev.FrameID
+	default:
+		return
+	}
+	if id != w.main {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if start {
+		w.seq++
+		w.loading = true
+	} else if _, ok := ev.(*page.EventFrameStoppedLoading); ok {
+		w.loading = false
+	}
+}
+
+func (w *navWatch) state() (seq int, loading bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seq, w.loading
+}
+
+// settle lets the page run what a click or submit queued (the task that
+// starts a form's navigation), then, when a navigation began since seq,
+// waits up to limit for the new page to load. A navigation that never
+// finishes is not an error here: the step's assert or the next step's find
+// says what the page shows.
+func (e *Executor) settle(ctx context.Context, seq int, limit time.Duration) error {
+	if _, err := chromedp.Run(ctx, pageOp[bool]("settle", nil, chromedp.EvalAwaitPromise)); err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if now, _ := e.nav.state(); now == seq {
+		return nil
+	}
+	return e.waitLoaded(ctx, limit)
+}
+
+// waitLoaded waits up to limit while the main frame is loading.
+func (e *Executor) waitLoaded(ctx context.Context, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		if _, loading := e.nav.state(); !loading || time.Now().After(deadline) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,387 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// Row outcomes in a run's Result.
+const (
+	OutcomeCommitted = "committed" // filed (or, without a destructive step, done) and read back
+	OutcomeFailed    = "failed"
+	OutcomeSkipped   = "skipped"
+	OutcomeUnknown   = "unknown" // may have been filed: check it
+	OutcomeDryRun    = "dry_run" // filled, not submitted
+)
+
+// What to do when a row fails.
+const (
+	OnErrorStop = "stop"
+	OnErrorSkip = "skip"
+)
+
+// stepTimeout bounds the wait for one step's outcome; the executor's own
+// waits (a page load, an assert) are shorter.
+const stepTimeout = 3 * time.Minute
+
+// Options steer a run.
+type Options struct {
+	JS       jetstream.JetStream
+	Plan     *Plan
+	Executor Executor
+	// Resume continues the run Plan.RunID: committed rows are skipped, and
+	// a row that may have been filed without its mark is verified or
+	// reported unknown, never redone blindly.
+	Resume bool
+	// Again fills rows even when an earlier run of the skill committed
+	// their dedupe key.
+	Again bool
+	// DryRun fills every row and submits none.
+	DryRun bool
+	// Yes runs a destructive skill unattended without the check of its
+	// first rows, if a dry run of this version passed before.
+	Yes bool
+	// Confirm shows the person the first rows, filled and not submitted,
+	// with a snapshot of each (empty when none could be saved), and returns
+	// their answer. Nil means no one can answer: only Yes runs.
+	Confirm func(ctx context.Context, rows []int, snapshots []string) (bool, error)
+	// SnapshotDir is where a dry-run row's filled page is saved; empty
+	// saves none.
+	SnapshotDir string
+	// OnError is OnErrorStop (the default) or OnErrorSkip.
+	OnError string
+	// Progress, if set, is told after each row.
+	Progress func(done, failed, skipped int)
+	Logger   *slog.Logger
+}
+
+// RowResult is one row's line of the report.
+type RowResult struct {
+	N       int
+	Outcome string
+	Step    int // the failing step's index, -1 for none
+	Action  string
+	Reason  string
+	Via     string
+}
+
+// Result is a run's report.
+type Result struct {
+	RunID string
+	Rows  []RowResult
+}
+
+// Failed says whether any row failed or is unknown.
+func (r *Result) Failed() bool {
+	for _, row := range r.Rows {
+		if row.Outcome == OutcomeFailed || row.Outcome == OutcomeUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNotConfirmed is returned when the person did not confirm the checked
+// rows: nothing was submitted.
+var ErrNotConfirmed = errors.New("the checked rows were not confirmed; nothing was submitted")
+
+// engine is one run in progress.
+type engine struct {
+	Options
+	log      log
+	session  int
+	state    *runState
+	earlier  map[string]string
+	outcomes chan StepDone
+	seq      int
+
+	mu                    sync.Mutex
+	done, failed, skipped int
+}
+
+// Run runs (or resumes) a plan and returns its report. Its error is for a
+// run that could not go on (a broken executor, the log unreachable, a
+// refused confirmation); failed rows are in the report.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.OnError == "" {
+		o.OnError = OnErrorStop
+	}
+	p := o.Plan
+	e := &engine{Options: o, log: log{pub: events.NewPublisher(o.JS), runID: p.RunID}, outcomes: make(chan StepDone, 16)}
+	var err error
+	if e.state, err = foldRun(ctx, o.JS, p.RunID); err != nil {
+		return nil, err
+	}
+	switch {
+	case e.state.planned != nil && !o.Resume:
+		return nil, fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", p.RunID, p.RunID)
+	case e.state.planned == nil && o.Resume:
+		return nil, fmt.Errorf("no run %s to resume", p.RunID)
+	case o.Resume && (e.state.planned.CSV != p.CSV || e.state.planned.SkillDigest != p.Digest):
+		return nil, fmt.Errorf("run %s was planned with another CSV or skill version; resume it with the same ones", p.RunID)
+	}
+	if e.earlier, err = committedKeys(ctx, o.JS, p.SkillID, p.RunID); err != nil {
+		return nil, err
+	}
+	e.session = e.state.session + 1
+	planned := Planned{RunID: p.RunID, SkillID: p.SkillID, SkillDigest: p.Digest, Rows: len(p.Rows), CSV: p.CSV,
+		DryRun: o.DryRun, Session: e.session, At: capture.Stamp(time.Now())}
+	if err := e.log.write(ctx, 0, EvPlanned, fmt.Sprintf("0:planned:%d", e.session), &planned); err != nil {
+		return nil, err
+	}
+	stop, err := consume(ctx, o.JS, p.RunID, EvStep, func(_ int, data []byte) {
+		var d StepDone
+		if events.Decode(data, &d) == nil && d.Session == e.session {
+			e.outcomes <- d
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+
+	res := &Result{RunID: p.RunID}
+	rows := p.Rows
+	if !o.DryRun && p.destructive() {
+		if err := e.check(ctx, res); err != nil {
+			return res, err
+		}
+	}
+	for i, r := range rows {
+		rr, err := e.row(ctx, r)
+		if err != nil {
+			return res, err
+		}
+		res.Rows = append(res.Rows, rr)
+		e.count(rr)
+		if rr.Outcome == OutcomeFailed && o.OnError == OnErrorStop {
+			for _, left := range rows[i+1:] {
+				res.Rows = append(res.Rows, RowResult{N: left.N, Outcome: OutcomeSkipped, Step: -1, Reason: fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N)})
+			}
+			break
+		}
+	}
+	if o.DryRun && !res.Failed() {
+		if err := e.log.write(ctx, 0, EvDryRun, fmt.Sprintf("0:dryrun:%d", e.session), &DryRunPassed{SkillID: p.SkillID, SkillDigest: p.Digest}); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func (e *engine) count(rr RowResult) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch rr.Outcome {
+	case OutcomeFailed, OutcomeUnknown:
+		e.failed++
+	case OutcomeSkipped:
+		e.skipped++
+	default:
+		e.done++
+	}
+	if e.Progress != nil {
+		e.Progress(e.done, e.failed, e.skipped)
+	}
+}
+
+// check is SPEC 11's first-run check of a destructive skill: its first two
+// pending rows are filled, not submitted, and shown to the person, who
+// confirms before anything is filed. --yes skips it only for a version that
+// passed a dry run before.
+func (e *engine) check(ctx context.Context, res *Result) error {
+	passed, err := dryRunPassed(ctx, e.JS, e.Plan.SkillID, e.Plan.Digest)
+	if err != nil {
+		return err
+	}
+	if e.Yes {
+		if !passed {
+			return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
+		}
+		return nil
+	}
+	if passed && e.Confirm == nil {
+		return nil
+	}
+	if e.Confirm == nil {
+		return errors.New("this skill submits forms and its first rows must be checked by a person: run it on a terminal, or pass --yes after a --dry-run")
+	}
+	var rows []int
+	var snaps []string
+	for _, r := range e.Plan.Rows {
+		if len(rows) == 2 {
+			break
+		}
+		if st := e.state.rows[r.N]; st != nil && (st.committed || st.started) {
+			continue
+		}
+		rr, err := e.fill(ctx, r, true)
+		if err != nil {
+			return err
+		}
+		if rr.Outcome == OutcomeFailed {
+			res.Rows = append(res.Rows, rr)
+			return fmt.Errorf("row %d failed while being checked (%s); fix the skill or the row and run again", r.N, rr.Reason)
+		}
+		rows = append(rows, r.N)
+		snap := ""
+		if e.SnapshotDir != "" {
+			snap = filepath.Join(e.SnapshotDir, fmt.Sprintf("%s-row-%d.png", e.Plan.RunID, r.N))
+			if err := e.Executor.Snapshot(ctx, snap); err != nil {
+				e.Logger.Warn("no snapshot of the checked row", "row", r.N, "err", err)
+				snap = ""
+			}
+		}
+		snaps = append(snaps, snap)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	ok, err := e.Confirm(ctx, rows, snaps)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNotConfirmed
+	}
+	return e.log.write(ctx, 0, EvDryRun, fmt.Sprintf("0:dryrun:%d", e.session), &DryRunPassed{SkillID: e.Plan.SkillID, SkillDigest: e.Plan.Digest})
+}
+
+// row decides what to do with one row from what the log says of it.
+func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
+	st := e.state.rows[r.N]
+	if st == nil {
+		st = &rowState{}
+	}
+	switch {
+	case st.committed:
+		return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "committed before this resume"}, nil
+	case st.unknown:
+		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "may have been filed when the run stopped: check it"}, nil
+	case st.failed != nil && !st.failed.Before:
+		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: st.failed.Index, Action: st.failed.Action, Reason: st.failed.Reason}, nil
+	case st.inFlight():
+		return e.settle(ctx, r)
+	}
+	if run, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
+		return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by run " + run + " (--again files it again)"}, nil
+	}
+	return e.fill(ctx, r, e.DryRun)
+}
+
+// settle decides a row whose destructive step may have run without its
+// commit mark: the skill's verification tells, else the person must.
+func (e *engine) settle(ctx context.Context, r Row) (RowResult, error) {
+	v, has, err := e.Plan.verification(r.N)
+	if err != nil {
+		return RowResult{}, err
+	}
+	mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}
+	if !has {
+		mark.Reason = "the run stopped during this row's submit and the skill has no verify section"
+		if err := e.log.write(ctx, r.N, EvUnknown, fmt.Sprintf("%d:unknown:%d", r.N, e.session), &mark); err != nil {
+			return RowResult{}, err
+		}
+		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "may have been filed when the run stopped: check it (" + mark.Reason + ")"}, nil
+	}
+	filed, err := e.Executor.Verify(ctx, v)
+	if err != nil {
+		return RowResult{}, fmt.Errorf("verify row %d: %w", r.N, err)
+	}
+	if !filed {
+		e.Logger.Info("row not filed before the stop; filling it again", "row", r.N)
+		return e.fill(ctx, r, false)
+	}
+	mark.Verified = true
+	if err := e.log.write(ctx, r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &mark); err != nil {
+		return RowResult{}, err
+	}
+	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "filed before the stop (verified on the site)"}, nil
+}
+
+// fill runs every step of a row. The row's dedupe key is written before
+// its first destructive step, and the row committed after the last step
+// read back: a crash between the two leaves a row to settle, never to redo.
+func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
+	started := false
+	via := ""
+	for i, st := range e.Plan.Skill.Steps {
+		if st.Destructive && !dry && !started {
+			if err := e.log.write(ctx, r.N, EvStarted, fmt.Sprintf("%d:started:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
+				return RowResult{}, err
+			}
+			started = true
+		}
+		out, err := e.do(ctx, r.N, i, dry)
+		if err != nil {
+			return RowResult{}, err
+		}
+		if out.Via != "" {
+			via = out.Via
+		}
+		if !out.OK {
+			reason := out.Error
+			if out.PageMessage != "" && !strings.Contains(reason, out.PageMessage) {
+				reason += ": the page says: " + out.PageMessage
+			}
+			f := RowFailed{Row: r.N, Index: i, Action: st.Action, Reason: reason, Before: !started}
+			// The page's message stays in the report, out of the log: a
+			// site may quote the row's values in it.
+			logged := f
+			logged.Reason = out.Error
+			if err := e.log.write(ctx, r.N, EvFailed, fmt.Sprintf("%d:failed:%d", r.N, e.session), &logged); err != nil {
+				return RowResult{}, err
+			}
+			return RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via}, nil
+		}
+	}
+	if dry {
+		return RowResult{N: r.N, Outcome: OutcomeDryRun, Step: -1, Via: via}, nil
+	}
+	if err := e.log.write(ctx, r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
+		return RowResult{}, err
+	}
+	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Via: via}, nil
+}
+
+// do writes one step command and waits for the executor's outcome.
+func (e *engine) do(ctx context.Context, row, index int, dry bool) (Outcome, error) {
+	e.seq++
+	c := Command{Row: row, Index: index, Session: e.session, DryRun: dry, Seq: e.seq}
+	id := fmt.Sprintf("%d:%d:%d:command", row, e.session, e.seq)
+	if err := e.log.write(ctx, row, EvCommand, id, &c); err != nil {
+		return Outcome{}, err
+	}
+	timer := time.NewTimer(stepTimeout)
+	defer timer.Stop()
+	for {
+		select {
+		case d := <-e.outcomes:
+			if d.Seq != c.Seq {
+				continue // an outcome of an earlier, abandoned wait
+			}
+			if strings.HasPrefix(d.Outcome.Error, Broken) {
+				return Outcome{}, errors.New(d.Outcome.Error)
+			}
+			return d.Outcome, nil
+		case <-timer.C:
+			return Outcome{}, fmt.Errorf("step %d of row %d: no outcome from the executor in %s", index+1, row, stepTimeout)
+		case <-ctx.Done():
+			return Outcome{}, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,238 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// site is a fake of the web form: a submit files the row typed into it.
+type site struct {
+	mu     sync.Mutex
+	typed  map[string]string // field label -> value, the form being filled
+	filed  map[string]int    // email -> times filed
+	reject map[string]bool   // emails the site refuses
+	// crashAt, when set, cancels the run right after row's submit filed it
+	// (or right before, with crashBefore): the process died in between.
+	crashAt     int
+	crashBefore bool
+	cancel      context.CancelFunc
+	steps       int
+}
+
+func newSite() *site {
+	return &site{typed: map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}}
+}
+
+func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.steps++
+	switch st.Action {
+	case "navigate":
+		s.typed = map[string]string{}
+		return Outcome{OK: true}, nil
+	case "fill":
+		s.typed[st.Label] = st.Value
+		return Outcome{OK: true, Via: ViaDOM}, nil
+	case "submit":
+		if st.DryRun {
+			return Outcome{OK: true}, nil
+		}
+		if st.Row == s.crashAt && s.crashBefore {
+			s.cancel()
+			return Outcome{}, context.Canceled
+		}
+		email := s.typed["Email"]
+		if s.reject[email] {
+			return Outcome{Error: "step 4 (submit): the assert url_changed did not hold", PageMessage: "Email already exists"}, nil
+		}
+		s.filed[email]++
+		if st.Row == s.crashAt {
+			s.cancel()
+			return Outcome{}, context.Canceled
+		}
+		return Outcome{OK: true, Via: ViaDOM, Committed: true}, nil
+	}
+	return Outcome{}, fmt.Errorf("unexpected action %s", st.Action)
+}
+
+func (s *site) Verify(_ context.Context, v skills.Verification) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.filed[v.Expect.Value] > 0, nil
+}
+
+func (s *site) Snapshot(context.Context, string) error { return nil }
+func (s *site) Close() error                           { return nil }
+
+func testSkill(verify bool) *skills.Skill {
+	sk := &skills.Skill{Version: 1, Name: "new customer",
+		Parameters: []skills.Parameter{{Name: "name", Column: "Name", Type: "text"}, {Name: "email", Column: "Email", Type: "email"}},
+		DedupeKey:  []string{"email"},
+		Steps: []skills.Step{
+			{Action: "navigate", Value: "http://site.test/new"},
+			{Action: "fill", Label: "Name", Value: "%name%", ReadBack: &skills.ReadBack{Kind: "value", Expect: "%name%"}},
+			{Action: "fill", Label: "Email", Value: "%email%"},
+			{Action: "submit", Destructive: true, Assert: &skills.Condition{Kind: "url_changed"}},
+		}}
+	if verify {
+		sk.Verify = &skills.Verification{URL: "http://site.test/find?email=%email%", Expect: skills.Condition{Kind: "text", Value: "%email%"}}
+	}
+	return sk
+}
+
+func plan(runID string, sk *skills.Skill, n int) *Plan {
+	p := &Plan{RunID: runID, SkillID: "new-customer", Skill: sk, Digest: "v1", CSV: fmt.Sprint("csv", n)}
+	for i := 1; i <= n; i++ {
+		email := fmt.Sprintf("row%d@example.org", i)
+		p.Rows = append(p.Rows, Row{N: i, Values: map[string]string{"name": fmt.Sprint("Name ", i), "email": email}, Key: "k-" + email})
+	}
+	return p
+}
+
+func outcomes(res *Result) map[string]int {
+	m := map[string]int{}
+	for _, r := range res.Rows {
+		m[r.Outcome]++
+	}
+	return m
+}
+
+// dryRun passes a dry run of the test skill's version, as --dry-run does.
+func dryRun(t *testing.T, js jetstream.JetStream, verify bool) {
+	t.Helper()
+	s := newSite()
+	p := plan(fmt.Sprint("dry", verify), testSkill(verify), 2)
+	ctx := context.Background()
+	stop, err := Serve(ctx, js, p, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, DryRun: true})
+	if err != nil || outcomes(res)[OutcomeDryRun] != 2 || len(s.filed) != 0 {
+		t.Fatalf("dry run: %+v, %v, filed %v", res, err, s.filed)
+	}
+}
+
+func TestEngineExactlyOnceAcrossCrashes(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	dryRun(t, js, true)
+	dryRun(t, js, false)
+	for _, tc := range []struct {
+		name        string
+		verify      bool
+		crashBefore bool
+		wantUnknown int
+	}{
+		{"crash after the submit, verified on the site", true, false, 0},
+		{"crash after the submit, no verify: unknown", false, false, 1},
+		{"crash before the submit, verified absent: filled again", true, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSite()
+			runID := fmt.Sprintf("run%d", len(tc.name)+map[bool]int{true: 100}[tc.verify]+map[bool]int{true: 1000}[tc.crashBefore])
+			p := plan(runID, testSkill(tc.verify), 6)
+			ctx, cancel := context.WithCancel(context.Background())
+			s.crashAt, s.crashBefore, s.cancel = 3, tc.crashBefore, cancel
+			stop, err := Serve(ctx, js, p, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Run(ctx, Options{JS: js, Plan: p, Executor: s, Yes: true, Again: true, DryRun: false, Confirm: nil})
+			stop()
+			if err == nil {
+				t.Fatal("the run went on past its crash")
+			}
+			// Resume in a new "process".
+			s.crashAt = 0
+			ctx = context.Background()
+			stop, _ = Serve(ctx, js, p, s, nil)
+			defer stop()
+			res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Resume: true, Yes: true, Again: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := outcomes(res)
+			if got[OutcomeUnknown] != tc.wantUnknown || got[OutcomeCommitted] != 6-tc.wantUnknown {
+				t.Fatalf("outcomes %v; want %d unknown, the rest committed", got, tc.wantUnknown)
+			}
+			for i := 1; i <= 6; i++ {
+				if n := s.filed[fmt.Sprintf("row%d@example.org", i)]; n != 1 {
+					t.Errorf("row %d filed %d times; want once", i, n)
+				}
+			}
+			if tc.wantUnknown == 1 && res.Rows[2].Outcome != OutcomeUnknown {
+				t.Errorf("the unknown row is %+v; want row 3, the one in flight", res.Rows[2])
+			}
+		})
+	}
+}
+
+func TestEngineChecksRejectsAndSkips(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	run := func(p *Plan, s *site, o Options) (*Result, error) {
+		t.Helper()
+		stop, err := Serve(ctx, js, p, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		o.JS, o.Plan, o.Executor = js, p, s
+		return Run(ctx, o)
+	}
+
+	// A first unattended run of a destructive version is refused.
+	s := newSite()
+	if _, err := run(plan("yes-first", testSkill(false), 3), s, Options{Yes: true}); err == nil || len(s.filed) != 0 {
+		t.Fatalf("--yes before any dry run: %v, filed %v; want a refusal, nothing filed", err, s.filed)
+	}
+	// The person is shown rows 1-2 filled, not submitted; a no files nothing.
+	var shown []int
+	no := func(_ context.Context, rows []int, _ []string) (bool, error) { shown = rows; return false, nil }
+	if _, err := run(plan("declined", testSkill(false), 3), s, Options{Confirm: no}); !errors.Is(err, ErrNotConfirmed) || len(s.filed) != 0 || fmt.Sprint(shown) != "[1 2]" {
+		t.Fatalf("declined check: %v, shown %v, filed %v", err, shown, s.filed)
+	}
+	// A yes submits them and the rest; the site refuses row 2.
+	s.reject["row2@example.org"] = true
+	yes := func(context.Context, []int, []string) (bool, error) { return true, nil }
+	res, err := run(plan("confirmed", testSkill(false), 4), s, Options{Confirm: yes, OnError: OnErrorSkip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(res); got[OutcomeCommitted] != 3 || got[OutcomeFailed] != 1 || res.Rows[1].Outcome != OutcomeFailed ||
+		!strings.Contains(res.Rows[1].Reason, "Email already exists") || res.Rows[1].Step != 3 {
+		t.Fatalf("rows %+v; want row 2 failed with the page's message, the others committed", res.Rows)
+	}
+	// The version has passed its check: --yes runs; rows an earlier run
+	// committed are skipped, unless --again.
+	res, err = run(plan("again", testSkill(false), 4), s, Options{Yes: true, OnError: OnErrorStop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(res); got[OutcomeSkipped] != 3 || got[OutcomeFailed] != 1 {
+		t.Fatalf("second run %+v; want the 3 filed rows skipped and row 2 failing again", res.Rows)
+	}
+	for email, n := range s.filed {
+		if n != 1 {
+			t.Errorf("%s filed %d times", email, n)
+		}
+	}
+	// --on-error stop: the rows after a failure are not run.
+	delete(s.filed, "row1@example.org")
+	s.reject["row1@example.org"] = true
+	res, err = run(plan("stop", testSkill(false), 3), s, Options{Yes: true, Again: true})
+	if err != nil || res.Rows[0].Outcome != OutcomeFailed || res.Rows[1].Outcome != OutcomeSkipped || !strings.Contains(res.Rows[2].Reason, "stopped at row 1") {
+		t.Fatalf("stop on error: %+v, %v", res.Rows, err)
+	}
+}

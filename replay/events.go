@@ -1,0 +1,127 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+// Events of a run, on run.<run_id>.row.<n>.<event> (SPEC section 3). Run-wide
+// events use row 0. No event carries a field value: rows are named by
+// number, and the dedupe key by an HMAC of its values.
+const (
+	EvPlanned   = "planned"   // row 0: what the run is (and each resume of it)
+	EvStarted   = "started"   // a row's dedupe key, written before its first destructive step
+	EvCommand   = "command"   // a step for the executor to run
+	EvStep      = "step"      // a step's outcome, from the executor
+	EvCommitted = "committed" // the row's destructive step ran and read back
+	EvFailed    = "failed"    // the row stopped at a step
+	EvUnknown   = "unknown"   // the row may have been filed: the person checks
+	EvDryRun    = "dryrun"    // row 0: a dry run of this skill version passed and was confirmed
+)
+
+// Planned is a run's plan, written when it starts and again at each resume.
+type Planned struct {
+	RunID       string  `msgpack:"run_id"`
+	SkillID     string  `msgpack:"skill_id"`
+	SkillDigest string  `msgpack:"skill_digest"` // sha256 of the skill document
+	Rows        int     `msgpack:"rows"`
+	CSV         string  `msgpack:"csv"` // the rows' fingerprint
+	DryRun      bool    `msgpack:"dry_run"`
+	Session     int     `msgpack:"session"` // 1 for the first run, +1 each resume
+	At          float64 `msgpack:"at"`
+}
+
+// RowMark is started, committed and unknown: a row and its dedupe key.
+type RowMark struct {
+	Row     int    `msgpack:"row"`
+	Key     string `msgpack:"key"`
+	SkillID string `msgpack:"skill_id"`
+	// Verified says a committed mark came from the skill's verification
+	// after a crash, not from this row's own read-back.
+	Verified bool   `msgpack:"verified,omitempty"`
+	Reason   string `msgpack:"reason,omitempty"`
+}
+
+// Command asks the executor for one step of one row.
+type Command struct {
+	Row     int  `msgpack:"row"`
+	Index   int  `msgpack:"index"`
+	Session int  `msgpack:"session"`
+	DryRun  bool `msgpack:"dry_run"`
+	// Seq counts the session's commands: a row filled twice in a session
+	// (checked, then submitted) has distinct commands and outcomes.
+	Seq int `msgpack:"seq"`
+}
+
+// StepDone is a step's outcome.
+type StepDone struct {
+	Row     int     `msgpack:"row"`
+	Index   int     `msgpack:"index"`
+	Session int     `msgpack:"session"`
+	Seq     int     `msgpack:"seq"`
+	Outcome Outcome `msgpack:"outcome"`
+}
+
+// RowFailed says where and why a row stopped. Before says it stopped
+// before its first destructive step: nothing was filed, and a resume may
+// run it again.
+type RowFailed struct {
+	Row    int    `msgpack:"row"`
+	Index  int    `msgpack:"index"`
+	Action string `msgpack:"action"`
+	Reason string `msgpack:"reason"`
+	Before bool   `msgpack:"before"`
+}
+
+// DryRunPassed marks a skill version whose dry run the person confirmed.
+type DryRunPassed struct {
+	SkillID     string `msgpack:"skill_id"`
+	SkillDigest string `msgpack:"skill_digest"`
+}
+
+// log writes a run's events, each acked and deduplicated by its msg id.
+type log struct {
+	pub   *events.Publisher
+	runID string
+}
+
+func (l log) write(ctx context.Context, row int, event, id string, v any) error {
+	subject := events.ReplaySubject(l.runID, row, event)
+	if _, err := l.pub.Publish(ctx, subject, l.runID+":"+id, v); err != nil {
+		return fmt.Errorf("write %s of row %d: %w", event, row, err)
+	}
+	return nil
+}
+
+// parseSubject splits run.<id>.row.<n>.<event>.
+func parseSubject(subject string) (runID string, row int, event string, ok bool) {
+	parts := strings.Split(subject, ".")
+	if len(parts) != 5 || parts[0] != "run" || parts[2] != "row" {
+		return "", 0, "", false
+	}
+	if _, err := fmt.Sscan(parts[3], &row); err != nil {
+		return "", 0, "", false
+	}
+	return parts[1], row, parts[4], true
+}
+
+// readRun hands fn every event of runs matching runID ("*" for all), of
+// the given kinds, oldest first.
+func readRun(ctx context.Context, js jetstream.JetStream, runID string, kinds []string, fn func(runID string, row int, event string, data []byte) error) error {
+	subjects := make([]string, len(kinds))
+	for i, k := range kinds {
+		subjects[i] = "run." + runID + ".row.*." + k
+	}
+	return events.ReadAll(ctx, js, events.StreamReplay, subjects, func(m jetstream.Msg) error {
+		id, row, ev, ok := parseSubject(m.Subject())
+		if !ok {
+			return nil
+		}
+		return fn(id, row, ev, m.Data())
+	})
+}

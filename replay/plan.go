@@ -1,0 +1,108 @@
+package replay
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// Row is one CSV row to fill: its number from 1, its values by parameter
+// name, and its dedupe key (an HMAC of the dedupe columns' values).
+type Row struct {
+	N      int
+	Values map[string]string
+	Key    string
+}
+
+// Plan is what a run fills: a skill version and its rows.
+type Plan struct {
+	RunID   string
+	SkillID string
+	Skill   *skills.Skill
+	// Digest names the skill version: a dry run passed for one version
+	// does not vouch for another.
+	Digest string
+	Rows   []Row
+	// CSV fingerprints the rows, so a resume runs on the same ones.
+	CSV string
+}
+
+// Digest is the version name of a skill document.
+func Digest(doc []byte) string {
+	sum := sha256.Sum256(doc)
+	return hex.EncodeToString(sum[:])
+}
+
+// row returns row n of the plan.
+func (p *Plan) row(n int) (Row, bool) {
+	if n < 1 || n > len(p.Rows) || p.Rows[n-1].N != n {
+		for _, r := range p.Rows {
+			if r.N == n {
+				return r, true
+			}
+		}
+		return Row{}, false
+	}
+	return p.Rows[n-1], true
+}
+
+// step is step index of row n with the row's values in place.
+func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
+	r, ok := p.row(n)
+	if !ok || index < 0 || index >= len(p.Skill.Steps) {
+		return Step{}, fmt.Errorf("no step %d of row %d in this run", index, n)
+	}
+	st := p.Skill.Steps[index] // a copy; its pointers are copied below before a change
+	var err error
+	expand := func(s *string) {
+		if err == nil && *s != "" {
+			*s, err = skills.Expand(*s, r.Values)
+		}
+	}
+	expand(&st.Value)
+	if st.ReadBack != nil {
+		rb := *st.ReadBack
+		expand(&rb.Expect)
+		st.ReadBack = &rb
+	}
+	for _, c := range []**skills.Condition{&st.Wait, &st.Assert} {
+		if *c != nil {
+			cc := **c
+			expand(&cc.Value)
+			*c = &cc
+		}
+	}
+	if err != nil {
+		return Step{}, fmt.Errorf("step %d of row %d: %w", index+1, n, err)
+	}
+	return Step{Row: n, Index: index, Step: st, DryRun: dryRun}, nil
+}
+
+// verification is the skill's verify section with row n's values.
+func (p *Plan) verification(n int) (skills.Verification, bool, error) {
+	v := p.Skill.Verify
+	if v == nil {
+		return skills.Verification{}, false, nil
+	}
+	r, _ := p.row(n)
+	out := *v
+	var err error
+	if out.URL, err = skills.Expand(v.URL, r.Values); err != nil {
+		return out, true, err
+	}
+	if out.Expect.Value, err = skills.Expand(v.Expect.Value, r.Values); err != nil {
+		return out, true, err
+	}
+	return out, true, nil
+}
+
+func (p *Plan) destructive() bool {
+	for _, st := range p.Skill.Steps {
+		if st.Destructive {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,109 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via"}
+
+// document is the JSON report: the counts a script checks first, then rows.
+type document struct {
+	Summary struct {
+		Committed int `json:"committed"`
+		Failed    int `json:"failed"`
+		Skipped   int `json:"skipped"`
+		Unknown   int `json:"unknown"`
+	} `json:"summary"`
+	Rows []Row `json:"rows"`
+}
+
+func writeJSON(w io.Writer, rows []Row) error {
+	var d document
+	d.Summary.Committed, d.Summary.Failed, d.Summary.Skipped, d.Summary.Unknown = Summary(rows)
+	d.Rows = rows
+	if d.Rows == nil {
+		d.Rows = []Row{}
+	}
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(d)
+}
+
+func readJSON(r io.Reader) ([]Row, error) {
+	var d document
+	if err := json.NewDecoder(r).Decode(&d); err != nil {
+		return nil, err
+	}
+	return d.Rows, nil
+}
+
+// writeCSV writes one line per row; a row with no failing step has an
+// empty step cell, which a spreadsheet shows better than -1.
+func writeCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	for _, r := range rows {
+		step := ""
+		if r.Step >= 0 {
+			step = strconv.Itoa(r.Step)
+		}
+		cw.Write([]string{strconv.Itoa(r.N), defuse(r.Outcome), step, defuse(r.Action), defuse(r.Reason), defuse(r.Via)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func readCSV(r io.Reader) ([]Row, error) {
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 || !slices.Equal(recs[0], csvHeader) {
+		return nil, errors.New("not a report: the header is not " + strings.Join(csvHeader, ","))
+	}
+	rows := make([]Row, 0, len(recs)-1)
+	for i, rec := range recs[1:] {
+		n, err := strconv.Atoi(rec[0])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: the row is not a number", i+2)
+		}
+		step := -1
+		if rec[2] != "" {
+			if step, err = strconv.Atoi(rec[2]); err != nil {
+				return nil, fmt.Errorf("line %d: the step is not a number", i+2)
+			}
+		}
+		rows = append(rows, Row{N: n, Outcome: arm(rec[1]), Step: step, Action: arm(rec[3]), Reason: arm(rec[4]), Via: arm(rec[5])})
+	}
+	return rows, nil
+}
+
+// defuse keeps a spreadsheet from running a cell as a formula: a reason
+// may quote what a page showed, and a page can show "=HYPERLINK(...)". A
+// cell that starts with a formula sign after any leading apostrophes gets
+// one more apostrophe, which spreadsheets hide and arm removes.
+func defuse(s string) string {
+	if formula(s) {
+		return "'" + s
+	}
+	return s
+}
+
+func arm(s string) string {
+	if strings.HasPrefix(s, "'") && formula(s) {
+		return s[1:]
+	}
+	return s
+}
+
+func formula(s string) bool {
+	s = strings.TrimLeft(s, "'")
+	return s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0]))
+}

@@ -1,0 +1,94 @@
+package rows
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCheckValue(t *testing.T) {
+	tests := []struct {
+		typ, v string
+		ok     bool
+	}{
+		{"text", "anything", true},
+		{"enum", "Gold", true},
+		{"file", "/tmp/a.pdf", true},
+		{"text", "", false},
+		{"enum", "  ", false},
+		{"number", "1", true},
+		{"number", "-3", true},
+		{"number", "+0.5", true},
+		{"number", ".5", true},
+		{"number", "1,234.50", true},
+		{"number", "1,234,567", true},
+		{"number", "1e3", true},
+		{"number", "2.5E-2", true},
+		{"number", "1,5", false},
+		{"number", "12,34", false},
+		{"number", "1,2345", false},
+		{"number", "1e999", false},
+		{"number", "NaN", false},
+		{"number", "Inf", false},
+		{"number", "0x1p3", false},
+		{"number", "1_000", false},
+		{"number", "$5", false},
+		{"number", ".", false},
+		{"email", "a@example.com", true},
+		{"email", "First.Last+tag@sub.example.org", true},
+		{"email", "John <j@example.com>", false},
+		{"email", "a@example.com, b@example.com", false},
+		{"email", "not an email", false},
+		{"email", "a@", false},
+		{"date", "2025-02-28", true},
+		{"date", "2024-02-29", true},
+		{"date", "2025-02-28T13:45", true},
+		{"date", "2025-02-28T13:45:10", true},
+		{"date", "2025-02-30", false},
+		{"date", "2025-2-3", false},
+		{"date", "03/04/2025", false},
+		{"date", "2025-02-28 13:45", false},
+		{"secret", "x", false},
+	}
+	for _, tt := range tests {
+		got := checkValue(tt.typ, tt.v)
+		if (got == "") != tt.ok {
+			t.Errorf("checkValue(%q, %q) = %q; want ok=%v", tt.typ, tt.v, got, tt.ok)
+		}
+	}
+}
+
+func TestRowCheck(t *testing.T) {
+	r := Row{N: 7, Line: 9, Values: map[string]string{
+		"name": "", "email": secret + "@", "amount": secret, "due": "2025-01-01",
+	}}
+	err := r.Check(testSkill())
+	if !errors.Is(err, ErrBadValue) {
+		t.Fatalf("Check() = %v; want %v", err, ErrBadValue)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, secret) {
+		t.Errorf("Check() error %q holds a value", msg)
+	}
+	for _, w := range []string{
+		`row 7 (line 9): parameter name (column "Name", type text) is empty`,
+		`parameter email (column "E-mail", type email) is not an email`,
+		`parameter amount (column "Amount", type number) is not a number`,
+	} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("Check() error %q does not say %q", msg, w)
+		}
+	}
+	if strings.Contains(msg, "parameter due") {
+		t.Errorf("Check() error %q blames a good date", msg)
+	}
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Param != "name" {
+		t.Errorf("errors.As(Check()) = %+v; want the name parameter first", ve)
+	}
+
+	good := Row{N: 1, Line: 2, Values: map[string]string{"name": "A", "email": "a@example.com", "amount": "1", "due": "2025-01-01"}}
+	if err := good.Check(testSkill()); err != nil {
+		t.Errorf("Check(good row) = %v; want nil", err)
+	}
+}
