@@ -84,5 +84,8 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	if err := d.serveSkills(ctx, aud); err != nil {
 		return err
 	}
+	if err := d.serveReplayKey(); err != nil {
+		return err
+	}
 	return d.ops.Serve(d.nc)
 }

@@ -246,6 +246,26 @@ func TestSecretAndUpload(t *testing.T) {
 	}
 }
 
+// A click that navigates to a slow page: the next step acts on the new
+// page, not on the old one that still shows a field with the same id.
+func TestClickWaitsForNavigation(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/links")
+	mustOK(t, ex, step(1, "click", "Next", "", sel("role+text", "link[name='Next']")))
+	mustOK(t, ex, withReadBack(step(2, "fill", "First Name", "Lin", sel("id", "#first_name")), "value", "Lin"))
+	if u := eval[string](t, ex, `location.pathname + " " + document.getElementById("first_name").value`); u != "/slow Lin" {
+		t.Errorf("after the click the page and its field are %q; want /slow Lin", u)
+	}
+	wait := step(3, "wait", "", "")
+	wait.Wait = &skills.Condition{Kind: skills.CondText, Value: "Step two", Timeout: "1s"}
+	mustOK(t, ex, wait)
+	assert := step(4, "assert", "", "")
+	assert.Assert = &skills.Condition{Kind: skills.CondElement, Value: "#nope", Timeout: "200ms"}
+	if out := run(t, ex, assert); out.OK || !strings.Contains(out.Error, `the element "#nope" did not hold`) {
+		t.Errorf("assert of a missing element = %+v; want a failure naming it", out)
+	}
+}
+
 func TestVerify(t *testing.T) {
 	ex, s := browser(t)
 	ctx := context.Background()

@@ -1,8 +1,3 @@
-// Package browser is the replay executor for web pages (SPEC 11): it drives
-// Debian's Chromium through the DevTools protocol with chromedp, in one tab
-// for the whole run, and finds each step's element by its recorded DOM
-// selectors, in order, counting a selector only when it matches exactly one
-// visible element.
 package browser
 
 import (

@@ -97,6 +97,12 @@ func newSite() *site {
 	mux.HandleFunc("GET /customers/{name}/view", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<!doctype html><p>Customer %s</p>`, html.EscapeString(r.PathValue("name")))
 	})
+	// A link to a slow page whose field has the same id as this page's.
+	mux.HandleFunc("GET /links", page(`<!doctype html><input id="first_name" aria-label="First Name"><a href="/slow">Next</a>`))
+	mux.HandleFunc("GET /slow", func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprint(w, `<!doctype html><p>Step two</p><input id="first_name" aria-label="First Name">`)
+	})
 	mux.HandleFunc("GET /dynamic", page(dynamicPage))
 	mux.HandleFunc("GET /dup", page(dupPage))
 	mux.HandleFunc("GET /hidden", page(hiddenPage))

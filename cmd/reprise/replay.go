@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/internal/progress"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/report"
+	"github.com/reprise-dev/reprise/replay/rows"
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// replayFlags are `reprise replay`'s settings.
+type replayFlags struct {
+	rows, resume, reportPath, onError, browserURL, profile string
+	again, dryRun, yes, show                               bool
+}
+
+func newReplayCmd(g *globals) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay SKILL --rows data.csv",
+		Short: "Run a skill once for every row of a CSV, each row filed exactly once",
+		Long: `Fill every row of the CSV with the skill (its id in ` + "`reprise skill list`" + `, or a skill file),
+in a Chromium of its own with a profile kept in the data dir, so a site's login
+survives between runs. Each row's destructive step (a submit) is marked in the log
+before it runs and the row committed after its read-back, so a run that dies can be
+resumed (--resume RUN) without filing a row twice.
+
+The first run of a skill version that submits forms fills rows 1-2, stops before
+submitting, and asks you to check them (--show to watch; without a display their
+screenshots are saved). --yes skips that once a dry run of this version passed;
+--dry-run fills every row and submits none.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReplay(cmd, g, args[0], f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.rows, "rows", "", "the CSV to fill, one row per run of the skill (required)")
+	fl.StringVar(&f.resume, "resume", "", "resume the run RUN: committed rows are skipped")
+	fl.StringVar(&f.reportPath, "report", "", "write the per-row report to this .csv or .json file")
+	fl.StringVar(&f.onError, "on-error", replay.OnErrorStop, "when a row fails: stop the run, or skip to the next row")
+	fl.StringVar(&f.browserURL, "browser-url", "", "attach to a running browser's DevTools endpoint instead of launching one")
+	fl.StringVar(&f.profile, "profile", "", "Chromium profile dir (default: browser-profile in the data dir)")
+	fl.BoolVar(&f.again, "again", false, "fill rows an earlier run of this skill already filed")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "fill every row, submit none")
+	fl.BoolVar(&f.yes, "yes", false, "run unattended without checking rows 1-2 (needs a passed dry run of this skill version)")
+	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
+	return cmd
+}
+
+func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) error {
+	if f.rows == "" {
+		return errors.New("--rows is required: the CSV whose rows the skill fills")
+	}
+	if f.onError != replay.OnErrorStop && f.onError != replay.OnErrorSkip {
+		return fmt.Errorf("--on-error %q: want stop or skip", f.onError)
+	}
+	if f.dryRun && f.yes {
+		return errors.New("--dry-run and --yes together: a dry run submits nothing, so there is nothing to confirm")
+	}
+	home, err := g.resolveHome()
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	c, err := g.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	skillID, doc, err := g.loadSkill(ctx, skillRef)
+	if err != nil {
+		return err
+	}
+	skill, err := skills.Parse(doc)
+	if err != nil {
+		return fmt.Errorf("skill %s: %w", skillID, err)
+	}
+	table, err := rows.Open(f.rows, skill)
+	if err != nil {
+		return err
+	}
+	salt, err := c.nc.Request(daemon.ReplayKeySubject, nil, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("get the replay key from the daemon: %w", err)
+	}
+	plan := &replay.Plan{RunID: f.resume, SkillID: skillID, Skill: skill, Digest: replay.Digest(doc), CSV: table.Fingerprint()}
+	if plan.RunID == "" {
+		plan.RunID = newRunID()
+	}
+	var bad []string
+	for _, r := range table.Rows {
+		if err := r.Check(skill); err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		key, err := rows.DedupeKey(salt.Data, skill, r)
+		if err != nil {
+			return err
+		}
+		plan.Rows = append(plan.Rows, replay.Row{N: r.N, Values: r.Values, Key: key})
+	}
+	out := cmd.OutOrStdout()
+	if len(bad) > 0 {
+		if f.onError == replay.OnErrorStop {
+			return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
+		}
+		for _, b := range bad {
+			fmt.Fprintf(cmd.ErrOrStderr(), "skipped: %s\n", b)
+		}
+	}
+
+	js, err := jetstream.New(c.nc)
+	if err != nil {
+		return err
+	}
+	profile := f.profile
+	if profile == "" {
+		profile = filepath.Join(home, "browser-profile")
+	}
+	exec, err := browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL})
+	if err != nil {
+		return err
+	}
+	defer exec.Close()
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
+	stop, err := replay.Serve(ctx, js, plan, exec, log)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
+	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows), progress.IsTerminal(os.Stderr))
+	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
+		OnError: f.onError, Progress: bar.Update, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
+	if !f.yes {
+		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
+		if err := os.MkdirAll(o.SnapshotDir, 0o700); err != nil {
+			return err
+		}
+	}
+	res, err := replay.Run(ctx, o)
+	bar.Finish()
+	if res != nil {
+		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if res.Failed() {
+		return fmt.Errorf("run %s: some rows failed or need checking; see the report", plan.RunID)
+	}
+	return nil
+}
+
+// loadSkill reads a skill file, or asks the daemon for a kept skill by id.
+func (g *globals) loadSkill(ctx context.Context, ref string) (id string, doc []byte, err error) {
+	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
+		doc, err := os.ReadFile(ref)
+		if err != nil {
+			return "", nil, err
+		}
+		s, err := skills.Parse(doc)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		id, err := skillbook.ID(s.Name)
+		return id, doc, err
+	}
+	var reply skillbook.GetReply
+	if err := g.local(ctx, skillbook.GetSubject, skillbook.GetRequest{SkillID: ref}, &reply, 30*time.Second); err != nil {
+		return "", nil, err
+	}
+	if reply.Error != nil {
+		return "", nil, reply.Error
+	}
+	return reply.ID, []byte(reply.YAML), nil
+}
+
+// confirmer asks the person at this terminal to check the first rows.
+func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []int, []string) (bool, error) {
+	return func(_ context.Context, rowNums []int, snaps []string) (bool, error) {
+		fmt.Fprintf(out, "\nrows %v are filled and not submitted.\n", rowNums)
+		for i, s := range snaps {
+			if s != "" {
+				fmt.Fprintf(out, "  row %d as filled: %s\n", rowNums[i], s)
+			}
+		}
+		if shown {
+			fmt.Fprintln(out, "  (the last one is on screen)")
+		}
+		fmt.Fprint(out, "submit them and run the rest unattended? [y/N] ")
+		line, err := bufio.NewReader(in).ReadString('\n')
+		if err != nil && line == "" {
+			return false, nil
+		}
+		a := strings.ToLower(strings.TrimSpace(line))
+		return a == "y" || a == "yes", nil
+	}
+}
+
+func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
+	var rs []report.Row
+	for _, r := range res.Rows {
+		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step, Action: r.Action, Reason: r.Reason, Via: r.Via})
+	}
+	committed, failed, skipped, unknown := report.Summary(rs)
+	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)
+	for _, r := range res.Rows {
+		if r.Outcome == replay.OutcomeFailed || r.Outcome == replay.OutcomeUnknown {
+			step := ""
+			if r.Step >= 0 {
+				step = fmt.Sprintf(" at step %d (%s)", r.Step+1, r.Action)
+			}
+			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, r.Reason)
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	if err := report.Write(path, rs); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "report: %s\n", path)
+	return nil
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "run_" + time.Now().UTC().Format("20060102T150405") + "_" + hex.EncodeToString(b[:])
+}

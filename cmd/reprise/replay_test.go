@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/internal/chromium"
+)
+
+// replayRig is a daemon, the customer site, the skill file and a folder.
+type replayRig struct {
+	home, dir, skill string
+	site             *customerSite
+}
+
+func newReplayRig(t *testing.T) *replayRig {
+	t.Helper()
+	if _, err := chromium.Find(); err != nil {
+		t.Skipf("REPLAY TESTS SKIPPED: no Chromium on this machine (%v); scripts/deps installs it", err)
+	}
+	r := &replayRig{home: t.TempDir(), dir: t.TempDir(), site: newCustomerSite(t)}
+	startDaemonProcess(t, r.home)
+	tmpl, err := os.ReadFile(filepath.Join("testdata", "customer-skill.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.skill = r.write("customer-skill.yaml", r.site.skill(string(tmpl)))
+	return r
+}
+
+func (r *replayRig) write(name, content string) string {
+	p := filepath.Join(r.dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// customers writes n rows of customers to a CSV; some notes carry commas,
+// quotes and a line break, as spreadsheets write them.
+func (r *replayRig) customers(name string, n int) (string, [][]string) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	countries := []string{"Canada", "France", "Germany", "Japan", "Brazil"}
+	rows := [][]string{{"First Name", "Email", "Company", "Country", "Notes"}}
+	for i := 1; i <= n; i++ {
+		notes := fmt.Sprintf("Customer %d", i)
+		switch i % 7 {
+		case 3:
+			notes = fmt.Sprintf(`Prefers "email", then phone (%d)`, i)
+		case 5:
+			notes = fmt.Sprintf("Line one %d\nline two", i)
+		}
+		rows = append(rows, []string{fmt.Sprintf("Name%d", i), fmt.Sprintf("c%d@example.org", i), fmt.Sprintf("Firm %d, Ltd", i), countries[i%5], notes})
+	}
+	_ = w.WriteAll(rows)
+	return r.write(name, b.String()), rows[1:]
+}
+
+// replay runs `reprise replay` to its end.
+func (r *replayRig) replay(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, append([]string{"replay", r.skill}, args...)...)
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	return o.String(), e.String(), err
+}
+
+var runIDPattern = regexp.MustCompile(`run (run_[0-9A-Za-z_]+)`)
+
+func TestReplayRefusesBadInputBeforeAnyRow(t *testing.T) {
+	r := newReplayRig(t)
+	good, _ := r.customers("good.csv", 3)
+	for _, tc := range []struct{ name, csv, want string }{
+		{"missing column", "First Name,Email,Country,Notes\nA,a@example.org,Canada,x\n", "Company"},
+		{"malformed line", "First Name,Email,Company,Country,Notes\nA,a@example.org,\"Firm,Canada,x\n", "line 2"},
+		{"empty file", "", "empty"},
+		{"bad email", "First Name,Email,Company,Country,Notes\nA,not-an-email,F,Canada,x\n", "email"},
+	} {
+		_, stderr, err := r.replay(t, "--rows", r.write(tc.name+".csv", tc.csv), "--yes")
+		if err == nil || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: %v\n%s; want an error naming %q", tc.name, err, stderr, tc.want)
+		}
+	}
+	if _, stderr, err := r.replay(t, "--rows", good, "--yes"); err == nil || !strings.Contains(stderr, "dry run") {
+		t.Errorf("--yes before any dry run: %v\n%s; want a refusal that says to dry-run first", err, stderr)
+	}
+	if r.site.posts != 0 {
+		t.Fatalf("%d forms were submitted; want none", r.site.posts)
+	}
+}
+
+// TestReplayFillsEveryRowOnce: 200 rows, every row stored once with every
+// field equal to the CSV; the rows the server refuses are reported failed
+// with the page's message.
+func TestReplayFillsEveryRowOnce(t *testing.T) {
+	r := newReplayRig(t)
+	sample, _ := r.customers("sample.csv", 2)
+	out, stderr, err := r.replay(t, "--rows", sample, "--dry-run")
+	if err != nil || !strings.Contains(out, "0 committed") || r.site.posts != 0 {
+		t.Fatalf("dry run: %v\n%s%s (posts %d)", err, out, stderr, r.site.posts)
+	}
+	path, rows := r.customers("customers.csv", 200)
+	r.site.reject["c17@example.org"], r.site.reject["c111@example.org"] = true, true
+	report := filepath.Join(r.dir, "report.json")
+	out, stderr, err = r.replay(t, "--rows", path, "--yes", "--on-error", "skip", "--report", report)
+	if err == nil {
+		t.Fatal("a run with refused rows exited 0")
+	}
+	if !strings.Contains(out, "198 committed, 2 failed") {
+		t.Fatalf("replay: %v\n%s%s", err, out, stderr)
+	}
+	for i, row := range rows {
+		n, got := r.site.count(row[1])
+		if row[1] == "c17@example.org" || row[1] == "c111@example.org" {
+			if n != 0 {
+				t.Errorf("refused row %d stored %d times", i+1, n)
+			}
+			continue
+		}
+		if n != 1 {
+			t.Errorf("row %d stored %d times; want once", i+1, n)
+			continue
+		}
+		want := map[string]string{"first_name": row[0], "email": row[1], "company": row[2], "country": row[3], "notes": row[4]}
+		for k, v := range want {
+			if strings.ReplaceAll(got[k], "\r\n", "\n") != v {
+				t.Errorf("row %d %s stored %q; want %q", i+1, k, got[k], v)
+			}
+		}
+	}
+	var rep struct {
+		Rows []struct {
+			N       int    `json:"n"`
+			Outcome string `json:"outcome"`
+			Reason  string `json:"reason"`
+		} `json:"rows"`
+	}
+	b, _ := os.ReadFile(report)
+	if err := json.Unmarshal(b, &rep); err != nil || len(rep.Rows) != 200 {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	for _, n := range []int{17, 111} {
+		if row := rep.Rows[n-1]; row.Outcome != "failed" || !strings.Contains(row.Reason, "Email already exists") {
+			t.Errorf("report row %d = %+v; want failed with the page's message", n, row)
+		}
+	}
+	// A second run of the same rows files nothing again.
+	out, _, _ = r.replay(t, "--rows", path, "--yes", "--on-error", "skip")
+	if !strings.Contains(out, "0 committed") || !strings.Contains(out, "198 skipped") {
+		t.Errorf("second run: %s; want every filed row skipped", out)
+	}
+}
+
+// TestReplayKillResume kills the replay process at random moments and
+// resumes it: the server holds each row exactly once.
+func TestReplayKillResume(t *testing.T) {
+	r := newReplayRig(t)
+	sample, _ := r.customers("sample.csv", 1)
+	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {
+		t.Fatalf("dry run: %v\n%s", err, stderr)
+	}
+	path, rows := r.customers("customers.csv", 40)
+	runID := ""
+	for round := range 10 {
+		args := []string{"replay", r.skill, "--rows", path, "--yes"}
+		if runID != "" {
+			args = append(args, "--resume", runID)
+		}
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(1500+rand.IntN(2500)) * time.Millisecond)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if runID == "" {
+			m := runIDPattern.FindStringSubmatch(o.String())
+			if m == nil {
+				t.Fatalf("round %d printed no run id:\n%s%s", round, o.String(), e.String())
+			}
+			runID = m[1]
+		}
+	}
+	r.site.mu.Lock()
+	before := r.site.posts
+	r.site.mu.Unlock()
+	if before == 0 || before >= len(rows) {
+		t.Fatalf("%d rows were posted before the last resume; want the kills to land mid-run", before)
+	}
+	out, stderr, err := r.replay(t, "--rows", path, "--yes", "--resume", runID)
+	if err != nil || !strings.Contains(out, "40 committed") {
+		t.Fatalf("final resume: %v\n%s%s", err, out, stderr)
+	}
+	for i, row := range rows {
+		if n, _ := r.site.count(row[1]); n != 1 {
+			t.Errorf("row %d stored %d times; want exactly once", i+1, n)
+		}
+	}
+}

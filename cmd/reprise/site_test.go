@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"html"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// customerSite is the web app the replay tests fill: a form whose ids
+// change on every load, a server that stores each submission and refuses
+// some, and a lookup page the skill's verify section reads.
+type customerSite struct {
+	*httptest.Server
+	mu     sync.Mutex
+	stored map[string][]map[string]string // email -> every submission of it
+	reject map[string]bool                // emails the server refuses
+	posts  int
+}
+
+const customerForm = `<!doctype html><title>New customer</title>
+%s
+<form id="customer" method="post" action="/submit">
+ <label for="fn-%[2]d">First Name</label><input id="fn-%[2]d" name="first_name">
+ <label>Email <input type="email" id="em-%[2]d" name="email"></label>
+ <label for="co-%[2]d">Company</label><input id="co-%[2]d" name="company">
+ <label for="cc-%[2]d">Country</label><select id="cc-%[2]d" name="country"><option>Canada</option><option>France</option><option>Germany</option><option>Japan</option><option>Brazil</option></select>
+ <label for="no-%[2]d">Notes</label><textarea id="no-%[2]d" name="notes"></textarea>
+ <label for="ref-a">Reference</label><input id="ref-a" name="ref_a"><label for="ref-b">Reference</label><input id="ref-b" name="ref_b">
+ <button type="submit">Save</button>
+</form>`
+
+func newCustomerSite(t *testing.T) *customerSite {
+	s := &customerSite{stored: map[string][]map[string]string{}, reject: map[string]bool{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /new", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintf(w, customerForm, "", rand.IntN(1_000_000))
+	})
+	mux.HandleFunc("POST /submit", func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.posts++
+		email := r.PostForm.Get("email")
+		if s.reject[email] {
+			fmt.Fprintf(w, customerForm, `<p role="alert">Email already exists</p>`, rand.IntN(1_000_000))
+			return
+		}
+		row := map[string]string{}
+		for _, f := range []string{"first_name", "email", "company", "country", "notes"} {
+			row[f] = r.PostForm.Get(f)
+		}
+		s.stored[email] = append(s.stored[email], row)
+		http.Redirect(w, r, fmt.Sprintf("/saved?n=%d", s.posts), http.StatusSeeOther)
+	})
+	mux.HandleFunc("GET /saved", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, `<!doctype html><p>Saved</p>`) })
+	mux.HandleFunc("GET /find", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		email := r.URL.Query().Get("email")
+		if len(s.stored[email]) > 0 {
+			fmt.Fprintf(w, `<!doctype html><p>found %s</p>`, html.EscapeString(email))
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><p>no such customer</p>`)
+	})
+	s.Server = httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// skill is the test skill for this site, as a file's text.
+func (s *customerSite) skill(template string) string {
+	return strings.ReplaceAll(template, "{{base}}", s.URL)
+}
+
+// count returns how many times email was stored, and its last submission.
+func (s *customerSite) count(email string) (int, map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	subs := s.stored[email]
+	if len(subs) == 0 {
+		return 0, nil
+	}
+	return len(subs), subs[len(subs)-1]
+}

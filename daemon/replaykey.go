@@ -1,0 +1,30 @@
+package daemon
+
+import (
+	"crypto/rand"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/store"
+)
+
+// ReplayKeySubject hands the local CLI the key its replay runs hash row
+// dedupe keys with: a plain hash of an email is found again by guessing;
+// an HMAC under a key only this machine holds is not.
+const ReplayKeySubject = embedded.LocalSubjectPrefix + ".replay.key"
+
+const replayKeyName = "replay-dedupe"
+
+func (d *Daemon) serveReplayKey() error {
+	key, err := store.LoadOrCreate(d.keys, replayKeyName, func() ([]byte, error) {
+		b := make([]byte, 32)
+		_, err := rand.Read(b)
+		return b, err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = d.nc.Subscribe(ReplayKeySubject, func(m *nats.Msg) { _ = m.Respond(key) })
+	return err
+}
