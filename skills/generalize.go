@@ -97,6 +97,7 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 			return nil, fmt.Errorf("recording %d has no steps: record the task again", i+1)
 		}
 	}
+	recs = foldClickSubmits(recs)
 	cols, err := align(recs)
 	if err != nil {
 		return nil, err

@@ -41,6 +41,8 @@ var comparisons = []comparison{
 	{what: "page input latency, extension (us p50)", candidate: metric{"BenchmarkInputLatency/extension", "p50-us"}, baseline: metric{"BenchmarkInputLatency/plain", "p50-us"}, maxRatio: 1.05},
 	{what: "page input latency, extension (us p99)", candidate: metric{"BenchmarkInputLatency/extension", "p99-us"}, baseline: metric{"BenchmarkInputLatency/plain", "p99-us"}},
 	{what: "DOM event to step in CAPTURE (ms p99)", candidate: metric{"BenchmarkStepToCapture", "p99-ms"}, maxAbs: 20},
+	// rows/s >= 0.8x the handwritten program is time a row <= 1.25x.
+	{what: "replay, engine vs handwritten chromedp (ns/row)", candidate: metric{"BenchmarkRow/engine", "ns/op"}, baseline: metric{"BenchmarkRow/handwritten", "ns/op"}, maxRatio: 1.25},
 	{what: "redact pipeline, sealed (steps/s)", candidate: metric{"BenchmarkPipeline/sealed", "steps/s"}, baseline: metric{"BenchmarkPipeline/plain", "steps/s"}, higherIsBetter: true, maxRatio: 2.0, minAbs: 20000},
 }
 

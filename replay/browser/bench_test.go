@@ -2,13 +2,39 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
+
+// engineSkill is the executor sub-benchmark's steps as a skill, with the
+// row's values as parameters.
+func engineSkill(base string) *skills.Skill {
+	st := func(action, label, value string, sel skills.Selector, rb string) skills.Step {
+		s := skills.Step{Action: action, Label: label, Value: value, Selectors: []skills.Selector{sel}}
+		if rb != "" {
+			s.ReadBack = &skills.ReadBack{Kind: rb, Expect: value}
+		}
+		return s
+	}
+	submit := submitStep(6).Step
+	return &skills.Skill{Version: 1, Name: "bench", DedupeKey: []string{"email"},
+		Parameters: []skills.Parameter{{Name: "first", Column: "First", Type: "text"}, {Name: "email", Column: "Email", Type: "email"}},
+		Steps: []skills.Step{
+			{Action: "navigate", Value: base + "/customers/new"},
+			st("fill", "First Name", "%first%", sel("id", "#first_name"), "value"),
+			st("fill", "Email", "%email%", sel("name", "email"), "value"),
+			st("select", "Country", "France", sel("id", "#country"), "selected"),
+			st("fill", "Customer since", "2024-03-01", sel("label", "Customer since"), "value"),
+			st("fill", "Notes", "Prefers email", sel("id", "#notes"), "value"),
+			submit,
+		}}
+}
 
 // BenchmarkRow files one 6-step row of the local form (navigate, 5 fields,
 // submit) per iteration: through the executor, with its selector search,
@@ -34,6 +60,35 @@ func BenchmarkRow(b *testing.B) {
 				}
 			}
 		}
+	})
+	// The whole engine: a run on the REPLAY log, the executor consuming its
+	// commands, dedupe marks and commits; one row an iteration.
+	b.Run("engine", func(b *testing.B) {
+		_, _, js := natstest.Start(b, "m_bench")
+		sk := engineSkill(s.URL)
+		plan := func(id string, n int) *replay.Plan {
+			p := &replay.Plan{RunID: id, SkillID: "bench", Skill: sk, Digest: "d1", CSV: id}
+			for i := 1; i <= n; i++ {
+				p.Rows = append(p.Rows, replay.Row{N: i, Values: map[string]string{"first": "Ada", "email": fmt.Sprintf("ada%d@example.com", i)}, Key: fmt.Sprint(id, i)})
+			}
+			return p
+		}
+		run := func(p *replay.Plan, o replay.Options) {
+			stop, err := replay.Serve(ctx, js, p, ex, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer stop()
+			o.JS, o.Plan, o.Executor = js, p, ex
+			res, err := replay.Run(ctx, o)
+			if err != nil || res.Failed() {
+				b.Fatalf("run: %v %+v", err, res)
+			}
+		}
+		run(plan("dry", 1), replay.Options{DryRun: true})
+		p := plan(fmt.Sprint("bench", b.N), b.N)
+		b.ResetTimer()
+		run(p, replay.Options{Yes: true})
 	})
 	b.Run("handwritten", func(b *testing.B) {
 		for b.Loop() {
