@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/reprise-dev/reprise/extract"
+	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -71,7 +72,7 @@ func Probes(home string, status func() (string, error)) []Probe {
 		},
 		NotBuilt("capture: desktop input"),
 		NotBuilt("capture: accessibility"),
-		NotBuilt("replay: browser"),
+		ReplayBrowser,
 		NotBuilt("replay: desktop"),
 	)
 }
@@ -86,5 +87,16 @@ func Documents(context.Context) Check {
 		return c
 	}
 	c.OK, c.Detail = true, "reprise-fitz reads PDF and the other formats MuPDF opens, in its own process"
+	return c
+}
+
+// ReplayBrowser checks what the browser executor needs: a Chromium to drive.
+func ReplayBrowser(context.Context) Check {
+	c := Check{Name: "replay: browser"}
+	if _, err := chromium.Find(); err != nil {
+		c.Detail, c.Fix = err.Error(), "install Chromium (Debian: apt-get install chromium) or Google Chrome"
+		return c
+	}
+	c.OK, c.Detail = true, "`reprise replay` drives its own Chromium (profile in the data dir), or one you run (--browser-url)"
 	return c
 }
