@@ -113,4 +113,3 @@ func open(t *testing.T, ex replay.Executor, page string) {
 		t.Fatalf("open %s: %+v, %v", page, out, err)
 	}
 }
-
