@@ -5,6 +5,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 )
 
@@ -19,6 +20,11 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) error {
 	svc := &skillbook.Service{
 		Book:     book,
 		Reviewed: d.rec.Reviewed,
+		Fetch: func(ctx context.Context, recID string) (*events.Recording, error) {
+			return d.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: recID})
+		},
+		Answers: d.rec.Answers,
+		Confirm: d.rec.Confirm,
 		Enrich: func(ctx context.Context, rec *events.Recording) {
 			x := interpret.Local(ctx, func(ctx context.Context, ref string) ([]byte, error) {
 				return d.rec.Frame(ctx, rec.RecordingID, ref)

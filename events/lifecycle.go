@@ -47,6 +47,14 @@ type RecordingReviewed struct {
 	RedactedStepSeqs []uint64 `json:"redacted_step_seqs" msgpack:"redacted_step_seqs"`
 }
 
+// RecordingConfirmed is the payload of rec.<id>.confirmed: the person's
+// answers, parameter name to a column or "const" (skills.ParseConfirm's
+// syntax). Names and columns only, never a value.
+type RecordingConfirmed struct {
+	ConfirmedAt float64           `json:"confirmed_at" msgpack:"confirmed_at"`
+	Answers     map[string]string `json:"answers" msgpack:"answers"`
+}
+
 // RecordingEvicted is the payload of rec.<id>.evicted.
 type RecordingEvicted struct {
 	EvictedAt float64 `json:"evicted_at" msgpack:"evicted_at"`

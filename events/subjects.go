@@ -13,11 +13,14 @@ const (
 	RecStopped  = "stopped"
 	RecReviewed = "reviewed"
 	RecEvicted  = "evicted"
+	// RecConfirmed holds the person's answers about the recording's
+	// parameters (which column, or the same for every row).
+	RecConfirmed = "confirmed"
 )
 
 // recordingEvents are the only rec.<id>.<event> subjects RECORDINGS stores;
 // rec.<id>.live is a core subject and must stay out of the stream.
-var recordingEvents = []string{RecStarted, RecStep, RecStopped, RecReviewed, RecEvicted}
+var recordingEvents = []string{RecStarted, RecStep, RecStopped, RecReviewed, RecEvicted, RecConfirmed}
 
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }

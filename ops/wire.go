@@ -4,6 +4,7 @@
 package ops
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/reprise-dev/reprise/events"
@@ -133,3 +134,18 @@ type Data = events.Recording
 
 // Ref names the started recording, for STOP_RECORDING and RECORDING_FETCH.
 func (s Started) Ref() RecordingRef { return RecordingRef{RecordingID: s.RecordingID} }
+
+// EncodeLiveStep is RECORDING_STEP: the redacted step, unsolicited, on
+// rec.<id>.live in co-pilot mode. Its id is <rec_id>:<seq>.
+func EncodeLiveStep(recID string, s *events.Step) ([]byte, error) {
+	return EncodeReply(TypeStep, fmt.Sprintf("%s:%d", recID, s.Seq), s)
+}
+
+// DecodeLiveStep reads a RECORDING_STEP.
+func DecodeLiveStep(b []byte) (*events.Step, error) {
+	var env Envelope
+	if err := json.Unmarshal(b, &env); err != nil || env.Type != TypeStep {
+		return nil, fmt.Errorf("not a %s envelope", TypeStep)
+	}
+	return events.DecodeStepJSON(env.Payload)
+}

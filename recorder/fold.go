@@ -23,6 +23,8 @@ type folded struct {
 	removed map[uint64]bool
 	blanked map[uint64]bool
 	reviews int
+	// answers are the person's confirmations, later ones winning.
+	answers map[string]string
 }
 
 // storedStep is a step and where it sits in RECORDINGS.
@@ -37,7 +39,7 @@ func (r *Recorder) fold(ctx context.Context, recID string) (*folded, error) {
 	if !events.ValidRecordingID(recID) {
 		return nil, notFound(recID)
 	}
-	f := &folded{id: recID, steps: map[uint64]storedStep{}, removed: map[uint64]bool{}, blanked: map[uint64]bool{}}
+	f := &folded{id: recID, steps: map[uint64]storedStep{}, removed: map[uint64]bool{}, blanked: map[uint64]bool{}, answers: map[string]string{}}
 	evicted := false
 	err := r.readAll(ctx, []string{"rec." + recID + ".*"}, func(m jetstream.Msg) error {
 		event := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
@@ -70,6 +72,12 @@ func (r *Recorder) fold(ctx context.Context, recID string) (*folded, error) {
 				f.blanked[seq] = true
 			}
 			f.reviews++
+		case events.RecConfirmed:
+			var c events.RecordingConfirmed
+			if err := events.Decode(m.Data(), &c); err != nil {
+				return err
+			}
+			maps.Copy(f.answers, c.Answers)
 		case events.RecEvicted:
 			evicted = true
 		}

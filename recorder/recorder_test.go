@@ -288,7 +288,7 @@ func TestCopilotStreamsLive(t *testing.T) {
 		if err != nil {
 			t.Fatalf("live step %d: %v", i+1, err)
 		}
-		s, err := events.DecodeStep(m.Data)
+		s, err := ops.DecodeLiveStep(m.Data)
 		if err != nil || s.Seq != uint64(i+1) {
 			t.Fatalf("live step %d = %+v, %v", i+1, s, err)
 		}
@@ -296,4 +296,53 @@ func TestCopilotStreamsLive(t *testing.T) {
 			t.Fatal("a secret went out live")
 		}
 	}
+}
+
+// TestLiveOnlyInCopilotAndNeverBlocking: a demonstration streams nothing
+// live; a co-pilot subscriber that never reads neither slows nor blocks
+// capture (every step still lands), since live steps are fire-and-forget.
+func TestLiveOnlyInCopilotAndNeverBlocking(t *testing.T) {
+	many := make([]events.Step, 0, 2000)
+	for range 400 {
+		many = append(many, formSteps()[:5]...)
+	}
+	r := newRig(t, nil, &burst{name: "floor", channels: []string{capture.ChannelFloor}, steps: many, ok: true})
+	ctx := context.Background()
+
+	watcher, err := r.nc.SubscribeSync("rec.*.live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := r.rec.StartRecording(ctx, startReq(capture.ModeDemonstration, "floor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.rec.StopRecording(ctx, started.Ref()); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := watcher.NextMsg(300 * time.Millisecond); err == nil {
+		t.Fatalf("a demonstration streamed %q live", m.Subject)
+	}
+
+	// A subscriber that never reads, with a small buffer: the server drops
+	// its messages (slow consumer); capture does not wait for it.
+	stuck, err := r.nc.SubscribeSync("rec.*.live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stuck.SetPendingLimits(10, 1<<16)
+	begin := time.Now()
+	started, err = r.rec.StartRecording(ctx, startReq(capture.ModeCopilot, "floor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := r.rec.StopRecording(ctx, started.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.StepCount != len(many) {
+		t.Fatalf("%d of %d steps recorded with a stuck live subscriber", sum.StepCount, len(many))
+	}
+	dropped, _ := stuck.Dropped()
+	t.Logf("%d steps captured in %s with a live subscriber that never reads (%d live steps dropped for it)", len(many), time.Since(begin), dropped)
 }

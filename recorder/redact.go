@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/redact"
 )
 
@@ -111,7 +112,7 @@ func (r *Recorder) liveMode(recID string) bool {
 
 // publishLive streams the redacted step to the co-pilot: no ack, no retry.
 func (r *Recorder) publishLive(recID string, s *events.Step) {
-	data, err := events.AppendMsgpack(nil, s)
+	data, err := ops.EncodeLiveStep(recID, s)
 	if err == nil {
 		err = r.cfg.NC.Publish(events.LiveSubject(recID), data)
 	}

@@ -59,7 +59,7 @@ func (r *Recorder) Evict(ctx context.Context, recID string) error {
 	if err != nil {
 		return fmt.Errorf("evict %s: %w", recID, err)
 	}
-	for _, event := range []string{events.RecStarted, events.RecStep, events.RecStopped, events.RecReviewed} {
+	for _, event := range []string{events.RecStarted, events.RecStep, events.RecStopped, events.RecReviewed, events.RecConfirmed} {
 		if err := stream.Purge(ctx, jetstream.WithPurgeSubject(events.RecordingSubject(recID, event))); err != nil {
 			return fmt.Errorf("evict %s: purge %s: %w", recID, event, err)
 		}

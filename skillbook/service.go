@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strconv"
 	"time"
 
@@ -20,8 +21,13 @@ import (
 // Subjects the local CLI asks on; the platform's account cannot reach them.
 const (
 	BuildSubject = embedded.LocalSubjectPrefix + ".skill.build"
-	GetSubject   = embedded.LocalSubjectPrefix + ".skill.get"
-	ListSubject  = embedded.LocalSubjectPrefix + ".skill.list"
+	// DraftSubject generalizes without the review gate and saves nothing:
+	// the questions a recording raises, for the co-pilot to ask.
+	DraftSubject = embedded.LocalSubjectPrefix + ".skill.draft"
+	// ConfirmSubject records the person's answers on a recording.
+	ConfirmSubject = embedded.LocalSubjectPrefix + ".skill.confirm"
+	GetSubject     = embedded.LocalSubjectPrefix + ".skill.get"
+	ListSubject    = embedded.LocalSubjectPrefix + ".skill.list"
 )
 
 // BuildRequest asks for a skill from reviewed recordings.
@@ -53,6 +59,17 @@ type BuildReply struct {
 	Notes     []string   `json:"notes,omitempty"`
 	YAML      string     `json:"yaml,omitempty"`
 	Error     *ops.Error `json:"error,omitempty"`
+}
+
+// ConfirmRequest is the person's answers about a recording's parameters.
+type ConfirmRequest struct {
+	RecordingID string            `json:"recording_id"`
+	Answers     map[string]string `json:"answers"`
+}
+
+// ConfirmReply says whether the answers were recorded.
+type ConfirmReply struct {
+	Error *ops.Error `json:"error,omitempty"`
 }
 
 // GetRequest names a skill, and a version of it (0: the newest).
@@ -96,6 +113,12 @@ type Service struct {
 	// Reviewed returns a recording a skill may be built from, or
 	// REVIEW_REQUIRED (recorder.Recorder.Reviewed).
 	Reviewed func(ctx context.Context, recID string) (*events.Recording, error)
+	// Fetch returns a recording whatever its review state, for drafts.
+	Fetch func(ctx context.Context, recID string) (*events.Recording, error)
+	// Answers and Confirm read and record the person's answers on a
+	// recording (recorder.Recorder).
+	Answers func(ctx context.Context, recID string) (map[string]string, error)
+	Confirm func(ctx context.Context, recID string, answers map[string]string) error
 	// Enrich, if set, adds what local extraction reads to a recording's
 	// steps before they are aligned (OCR labels for unresolved steps).
 	Enrich func(ctx context.Context, rec *events.Recording)
@@ -111,6 +134,12 @@ func (s *Service) Serve(nc *nats.Conn) error {
 	handlers := map[string]func(context.Context, []byte) any{
 		BuildSubject: s.build, GetSubject: s.get, ListSubject: s.list,
 	}
+	if s.Fetch != nil {
+		handlers[DraftSubject] = s.draft
+	}
+	if s.Confirm != nil {
+		handlers[ConfirmSubject] = s.confirm
+	}
 	for subj, h := range handlers {
 		if _, err := nc.Subscribe(subj, func(m *nats.Msg) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -124,33 +153,14 @@ func (s *Service) Serve(nc *nats.Conn) error {
 	return nil
 }
 
-// Build is the build op, callable without NATS.
+// Build is the build op, callable without NATS: from reviewed recordings
+// only, saved when every parameter is confirmed.
 func (s *Service) Build(ctx context.Context, req BuildRequest) BuildReply {
-	recs := make([]events.Recording, 0, len(req.Recordings))
-	if len(req.Recordings) == 0 {
-		return BuildReply{Error: ops.Errorf(ops.CodeInvalidRequest, "name at least one recording to build the skill from (two rows of the same task confirm its parameters)")}
+	draft, recs, oerr := s.generalize(ctx, req, s.Reviewed)
+	if oerr != nil {
+		return BuildReply{Error: oerr}
 	}
-	for _, id := range req.Recordings {
-		rec, err := s.Reviewed(ctx, id)
-		if err != nil {
-			return BuildReply{Error: asOpsError(err)}
-		}
-		if s.Enrich != nil {
-			s.Enrich(ctx, rec)
-		}
-		recs = append(recs, *rec)
-	}
-	draft, err := skills.Generalize(recs, skills.Options{Name: req.Name, Header: req.Header, SampleRows: req.SampleRows, Confirm: req.Confirm})
-	if err != nil {
-		return BuildReply{Error: ops.Errorf(ops.CodeInvalidRequest, "%v", err)}
-	}
-	reply := BuildReply{Notes: draft.Notes}
-	for _, q := range draft.Questions {
-		reply.Questions = append(reply.Questions, Question{Kind: string(q.Kind), Parameter: q.Parameter, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
-	}
-	if doc, err := skills.Marshal(draft.Skill); err == nil {
-		reply.YAML = string(doc)
-	}
+	reply := replyOf(draft)
 	if !draft.Ready() {
 		return reply
 	}
@@ -179,6 +189,109 @@ func (s *Service) Build(ctx context.Context, req BuildRequest) BuildReply {
 	}
 	s.Log.Info("skill built", "skill_id", reply.SkillID, "revision", reply.Revision, "recordings", len(recs))
 	return reply
+}
+
+// Draft generalizes recordings without saving and without the review gate:
+// the draft and the questions it raises.
+func (s *Service) Draft(ctx context.Context, req BuildRequest) BuildReply {
+	if req.Name == "" {
+		req.Name = "draft"
+	}
+	draft, _, oerr := s.generalize(ctx, req, s.Fetch)
+	if oerr != nil {
+		return BuildReply{Error: oerr}
+	}
+	return replyOf(draft)
+}
+
+// generalize reads the recordings through get and generalizes them, with
+// the answers recorded on them under the request's own.
+func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(context.Context, string) (*events.Recording, error)) (*skills.Draft, []events.Recording, *ops.Error) {
+	if len(req.Recordings) == 0 {
+		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "name at least one recording to build the skill from (two rows of the same task confirm its parameters)")
+	}
+	recs := make([]events.Recording, 0, len(req.Recordings))
+	recorded := map[string]string{}
+	for _, id := range req.Recordings {
+		rec, err := get(ctx, id)
+		if err != nil {
+			return nil, nil, asOpsError(err)
+		}
+		if s.Enrich != nil {
+			s.Enrich(ctx, rec)
+		}
+		recs = append(recs, *rec)
+		if s.Answers != nil {
+			a, err := s.Answers(ctx, id)
+			if err != nil {
+				return nil, nil, asOpsError(err)
+			}
+			maps.Copy(recorded, a)
+		}
+	}
+	opts := skills.Options{Name: req.Name, Header: req.Header, SampleRows: req.SampleRows}
+	if len(recorded) > 0 {
+		// Answers recorded on one recording may name parameters a draft of
+		// several does not have: keep those it has.
+		bare, err := skills.Generalize(recs, opts)
+		if err != nil {
+			return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
+		}
+		known := map[string]bool{}
+		for _, q := range bare.Questions {
+			known[q.Parameter] = true
+		}
+		for _, p := range bare.Skill.Parameters {
+			known[p.Name] = true
+		}
+		opts.Confirm = map[string]string{}
+		for k, v := range recorded {
+			if known[k] {
+				opts.Confirm[k] = v
+			}
+		}
+	}
+	if len(req.Confirm) > 0 {
+		if opts.Confirm == nil {
+			opts.Confirm = map[string]string{}
+		}
+		maps.Copy(opts.Confirm, req.Confirm)
+	}
+	draft, err := skills.Generalize(recs, opts)
+	if err != nil {
+		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
+	}
+	return draft, recs, nil
+}
+
+func replyOf(draft *skills.Draft) BuildReply {
+	reply := BuildReply{Notes: draft.Notes}
+	for _, q := range draft.Questions {
+		reply.Questions = append(reply.Questions, Question{Kind: string(q.Kind), Parameter: q.Parameter, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
+	}
+	if doc, err := skills.Marshal(draft.Skill); err == nil {
+		reply.YAML = string(doc)
+	}
+	return reply
+}
+
+func (s *Service) draft(ctx context.Context, data []byte) any {
+	var req BuildRequest
+	if err := ops.DecodePayload("skill draft", data, &req); err != nil {
+		return BuildReply{Error: err}
+	}
+	return s.Draft(ctx, req)
+}
+
+func (s *Service) confirm(ctx context.Context, data []byte) any {
+	var req ConfirmRequest
+	if err := ops.DecodePayload("skill confirm", data, &req); err != nil {
+		return ConfirmReply{Error: err}
+	}
+	if err := s.Confirm(ctx, req.RecordingID, req.Answers); err != nil {
+		return ConfirmReply{Error: asOpsError(err)}
+	}
+	return ConfirmReply{}
 }
 
 func (s *Service) build(ctx context.Context, data []byte) any {

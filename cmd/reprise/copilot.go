@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+func newCopilotCmd(g *globals) *cobra.Command {
+	var rows string
+	cmd := &cobra.Command{
+		Use:   "copilot [REC]",
+		Short: "Follow a co-pilot recording live, say what each step did, then ask what changes per row",
+		Long: `Follow the running co-pilot recording (or REC) as it happens: each step is told in
+plain words. When the recording stops, the questions one demonstration cannot answer
+are asked here: does this field change on every run, and which column holds it.
+The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses them.
+--rows names a sample of the CSV, so its columns can be offered.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var header []string
+			var sample [][]string
+			var err error
+			if rows != "" {
+				if header, sample, err = readSample(rows); err != nil {
+					return err
+				}
+			}
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+			} else if id, err = c.activeRecording(); err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if err := c.follow(cmd.Context(), id, out); err != nil {
+				return err
+			}
+			var draft skillbook.BuildReply
+			req := skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample}
+			if err := g.local(cmd.Context(), skillbook.DraftSubject, req, &draft, time.Minute); err != nil {
+				return err
+			}
+			if draft.Error != nil {
+				return draft.Error
+			}
+			answers, err := askQuestions(bufio.NewReader(cmd.InOrStdin()), out, draft.Questions, header)
+			if err != nil {
+				return err
+			}
+			if len(answers) == 0 {
+				fmt.Fprintln(out, "nothing to ask: the recording's values are settled")
+				return nil
+			}
+			var reply skillbook.ConfirmReply
+			if err := g.local(cmd.Context(), skillbook.ConfirmSubject, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
+				return err
+			}
+			if reply.Error != nil {
+				return reply.Error
+			}
+			fmt.Fprintf(out, "answers recorded on %s.\nnext: reprise recordings review %s, then reprise skill build %s --name NAME\n", id, id, id)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&rows, "rows", "", "a sample of the CSV the skill will run on, to offer its columns")
+	return cmd
+}
+
+// follow tells each step of recording id as it is recorded, from the steps
+// already stored to the live stream, until the recording stops.
+func (c *shimConn) follow(ctx context.Context, id string, out io.Writer) error {
+	live, err := c.nc.SubscribeSync(events.LiveSubject(id)) // first, so no step falls between
+	if err != nil {
+		return fmt.Errorf("follow %s live: %w", id, err)
+	}
+	defer live.Unsubscribe()
+	var rec events.Recording
+	if err := c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err != nil {
+		return err
+	}
+	told := map[uint64]bool{}
+	tell := func(s events.Step) {
+		if !told[s.Seq] {
+			told[s.Seq] = true
+			fmt.Fprintf(out, "%3d  %s\n", s.Seq, narrate(s))
+		}
+	}
+	for _, s := range rec.Steps {
+		tell(s)
+	}
+	fmt.Fprintf(out, "following %s; stop it with `reprise record stop` when the task is done\n", id)
+	checked := time.Now()
+	for {
+		m, err := live.NextMsg(300 * time.Millisecond)
+		switch {
+		case err == nil:
+			if s, err := ops.DecodeLiveStep(m.Data); err == nil {
+				tell(*s)
+			}
+		case !errors.Is(err, nats.ErrTimeout):
+			return fmt.Errorf("follow %s live: %w", id, err)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if time.Since(checked) < time.Second {
+			continue
+		}
+		checked = time.Now()
+		l, err := c.list()
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(l, func(x recorder.Listing) bool { return x.RecordingID == id })
+		if i >= 0 && l[i].State == "recording" {
+			continue
+		}
+		// Stopped: what the live stream missed is in the store.
+		if err := c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err != nil {
+			return err
+		}
+		for _, s := range rec.Steps {
+			tell(s)
+		}
+		fmt.Fprintf(out, "%s stopped: %d steps\n", id, len(rec.Steps))
+		return nil
+	}
+}
+
+// askQuestions puts each question to the person and returns their answers in
+// skills.ParseConfirm's terms.
+func askQuestions(in *bufio.Reader, out io.Writer, qs []skillbook.Question, header []string) (map[string]string, error) {
+	answers := map[string]string{}
+	for _, q := range qs {
+		label := q.Label
+		if label == "" {
+			label = q.Parameter
+		}
+		if q.Kind == string(skills.AskParameter) || q.Kind == string(skills.AskSameValue) {
+			yes, err := yesNo(in, out, fmt.Sprintf("Does %s change on every run? [y/n] ", label))
+			if err != nil {
+				return nil, err
+			}
+			if !yes {
+				answers[q.Parameter] = skills.ConstAnswer
+				continue
+			}
+		}
+		col, err := column(in, out, q, label, header)
+		if err != nil {
+			return nil, err
+		}
+		if col == skills.ConstAnswer {
+			col = skills.ColumnPrefix + col
+		}
+		answers[q.Parameter] = col
+	}
+	return answers, nil
+}
+
+func yesNo(in *bufio.Reader, out io.Writer, prompt string) (bool, error) {
+	for {
+		fmt.Fprint(out, prompt)
+		line, err := in.ReadString('\n')
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+		if err != nil {
+			return false, errors.New("no answer: the questions stay open")
+		}
+	}
+}
+
+// column asks which column holds a parameter, offering the likely one.
+func column(in *bufio.Reader, out io.Writer, q skillbook.Question, label string, header []string) (string, error) {
+	def := label
+	if len(q.Columns) > 0 {
+		def = q.Columns[0]
+	}
+	for {
+		if len(header) > 0 {
+			fmt.Fprintf(out, "Which column holds %s? (%s) [%s] ", label, strings.Join(header, ", "), def)
+		} else {
+			fmt.Fprintf(out, "Which column holds %s? [%s] ", label, def)
+		}
+		line, err := in.ReadString('\n')
+		a := strings.TrimSpace(line)
+		if a == "" && err == nil {
+			a = def
+		}
+		if a != "" && (len(header) == 0 || slices.Contains(header, a)) {
+			return a, nil
+		}
+		if err != nil {
+			return "", errors.New("no answer: the questions stay open")
+		}
+		fmt.Fprintf(out, "the CSV has no column %q\n", a)
+	}
+}
