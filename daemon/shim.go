@@ -10,6 +10,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/skillbook"
 )
 
 // shim is the ops.Service: consent from the consent gate, the recording ops
@@ -17,6 +18,8 @@ import (
 type shim struct {
 	*recorder.Recorder
 	consent *consentGate
+	skills  *skillbook.Service
+	d       *Daemon
 }
 
 var _ ops.Service = (*shim)(nil)
@@ -72,16 +75,17 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	if _, err := d.rec.ServeLocal(d.nc); err != nil {
 		return fmt.Errorf("serve recordings list: %w", err)
 	}
-	d.ops, err = ops.NewServer(ctx, d.js, &shim{Recorder: d.rec, consent: gate}, ops.Config{
+	skills, err := d.serveSkills(ctx, aud)
+	if err != nil {
+		return err
+	}
+	d.ops, err = ops.NewServer(ctx, d.js, &shim{Recorder: d.rec, consent: gate, skills: skills, d: d}, ops.Config{
 		Subject:       events.OpsSubject(d.srv.MachineID()),
 		MaxConcurrent: maxConcurrent,
 		Timeout:       3 * time.Minute,
 		Logger:        d.log,
 	})
 	if err != nil {
-		return err
-	}
-	if err := d.serveSkills(ctx, aud); err != nil {
 		return err
 	}
 	if err := d.serveReplayKey(); err != nil {

@@ -12,10 +12,10 @@ import (
 // serveSkills answers the CLI's skill requests: built from reviewed
 // recordings only, with steps no channel resolved named by OCR of their
 // frames, on this machine.
-func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) error {
+func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Service, error) {
 	book, err := skillbook.Open(ctx, d.js)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	svc := &skillbook.Service{
 		Book:     book,
@@ -36,5 +36,5 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) error {
 		Audit: aud,
 		Log:   d.log.With("component", "skills"),
 	}
-	return svc.Serve(d.nc)
+	return svc, svc.Serve(d.nc)
 }

@@ -26,6 +26,14 @@ type Service interface {
 	ApplyReview(ctx context.Context, req ReviewRequest) (ReviewApplied, error)
 }
 
+// CopilotService is what a shim serves of the co-pilot ops; a Service
+// without it answers them UNKNOWN_TYPE.
+type CopilotService interface {
+	ClarifyPrompt(ctx context.Context, req ClarifyRequest) (Questions, error)
+	InterpretTurn(ctx context.Context, req InterpretRequest) (Interpretation, error)
+	DryRunReplay(ctx context.Context, req DryRunRequest) (DryRunResult, error)
+}
+
 // RepliesBucket keeps each request id's first answer.
 const RepliesBucket = "OPS_REPLIES"
 
@@ -201,8 +209,24 @@ func (s *Server) dispatch(ctx context.Context, env Envelope) (reply []byte, keep
 		return call(s, ctx, env, TypeData, s.svc.FetchRecording)
 	case TypeApplyReview:
 		return call(s, ctx, env, TypeReviewApplied, s.svc.ApplyReview)
-	case TypeInterpretTurn, TypeClarifyPrompt, TypeDryRunReplay, TypeLocalLLM:
-		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is a co-pilot op this shim does not serve yet; record in demonstration mode", env.Type)), true
+	case TypeInterpretTurn, TypeClarifyPrompt, TypeDryRunReplay:
+		cs, ok := s.svc.(CopilotService)
+		if !ok {
+			break
+		}
+		switch env.Type {
+		case TypeClarifyPrompt:
+			return call(s, ctx, env, TypeQuestions, cs.ClarifyPrompt)
+		case TypeInterpretTurn:
+			return call(s, ctx, env, TypeInterpretation, cs.InterpretTurn)
+		default:
+			return call(s, ctx, env, TypeDryRunResult, cs.DryRunReplay)
+		}
+	case TypeLocalLLM:
+		return EncodeError(env.ID, Errorf(CodeInterpretationMissing, "LOCAL_LLM_COMPLETION needs a local model, which this shim does not serve yet")), true
+	}
+	if env.Type == TypeInterpretTurn || env.Type == TypeClarifyPrompt || env.Type == TypeDryRunReplay {
+		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is a co-pilot op this shim does not serve", env.Type)), true
 	}
 	return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is not a wire op; see SPEC section 5 for the request types", quote(env.Type))), true
 }

@@ -32,6 +32,10 @@ const (
 	TypeReviewApplied = "RECORDING_REVIEW_APPLIED"
 	TypeError         = "ERROR"
 	TypeStep          = "RECORDING_STEP"
+	// Co-pilot replies (SPEC 5 names their requests only).
+	TypeQuestions      = "CLARIFY_QUESTIONS"
+	TypeInterpretation = "INTERPRETATION"
+	TypeDryRunResult   = "DRY_RUN_RESULT"
 )
 
 // Error codes.
@@ -148,4 +152,70 @@ func DecodeLiveStep(b []byte) (*events.Step, error) {
 		return nil, fmt.Errorf("not a %s envelope", TypeStep)
 	}
 	return events.DecodeStepJSON(env.Payload)
+}
+
+// ClarifyRequest is CLARIFY_PROMPT's payload: the questions a recording
+// raises, for the person. Answers given are recorded on the recording
+// first (parameter name to a column, or "const").
+type ClarifyRequest struct {
+	RecordingID string            `json:"recording_id"`
+	Header      []string          `json:"header,omitempty"`
+	Answers     map[string]string `json:"answers,omitempty"`
+}
+
+// Question is one thing the person must answer before a skill saves.
+type Question struct {
+	Parameter string   `json:"parameter"`
+	Kind      string   `json:"kind"`
+	Label     string   `json:"label,omitempty"`
+	Step      int      `json:"step"`
+	Columns   []string `json:"columns,omitempty"`
+	Text      string   `json:"text"`
+}
+
+// Questions is CLARIFY_QUESTIONS's payload: those still open.
+type Questions struct {
+	RecordingID string     `json:"recording_id"`
+	Questions   []Question `json:"questions"`
+}
+
+// InterpretRequest is INTERPRET_TURN's payload: the steps from FromSeq on,
+// told in plain words.
+type InterpretRequest struct {
+	RecordingID string `json:"recording_id"`
+	FromSeq     uint64 `json:"from_seq"`
+}
+
+// Told is one step in plain words.
+type Told struct {
+	Seq  uint64 `json:"seq"`
+	Text string `json:"text"`
+}
+
+// Interpretation is INTERPRETATION's payload.
+type Interpretation struct {
+	RecordingID string `json:"recording_id"`
+	Steps       []Told `json:"steps"`
+}
+
+// DryRunRequest is DRY_RUN_REPLAY's payload: fill rows 1-2 (of Rows, in
+// Header's columns) with the skill drafted from the recordings, and submit
+// nothing.
+type DryRunRequest struct {
+	Recordings []string   `json:"recordings"`
+	Header     []string   `json:"header"`
+	Rows       [][]string `json:"rows"`
+}
+
+// DryRunRow is one row of a dry run.
+type DryRunRow struct {
+	Row     int    `json:"row"`
+	Outcome string `json:"outcome"`
+	Step    int    `json:"step"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// DryRunResult is DRY_RUN_RESULT's payload.
+type DryRunResult struct {
+	Rows []DryRunRow `json:"rows"`
 }

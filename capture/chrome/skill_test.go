@@ -117,4 +117,14 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 		t.Errorf("a row's value became part of the skill:\n%s", r.YAML)
 	}
 	t.Logf("skill %s revision %d:\n%s", r.SkillID, r.Revision, r.YAML)
+
+	// A platform's dry run of the drafted skill: rows 1-2 filled in the
+	// daemon's own Chromium, nothing submitted.
+	var dry ops.DryRunResult
+	if err := oc.Call(ctx, ops.TypeDryRunReplay, ops.DryRunRequest{Recordings: recIDs, Header: header, Rows: rows}, &dry); err != nil {
+		t.Fatal(err)
+	}
+	if len(dry.Rows) != 2 || dry.Rows[0].Outcome != "dry_run" || dry.Rows[1].Outcome != "dry_run" {
+		t.Fatalf("DRY_RUN_REPLAY = %+v; want rows 1-2 filled", dry)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/skillbook"
@@ -102,7 +103,7 @@ func (c *shimConn) follow(ctx context.Context, id string, out io.Writer) error {
 	tell := func(s events.Step) {
 		if !told[s.Seq] {
 			told[s.Seq] = true
-			fmt.Fprintf(out, "%3d  %s\n", s.Seq, narrate(s))
+			fmt.Fprintf(out, "%3d  %s\n", s.Seq, interpret.Narrate(s))
 		}
 	}
 	for _, s := range rec.Steps {

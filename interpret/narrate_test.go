@@ -1,4 +1,4 @@
-package main
+package interpret
 
 import (
 	"testing"
@@ -26,8 +26,8 @@ func TestNarrate(t *testing.T) {
 		{events.Step{Action: "click", Cursor: []int{10, 20}, ActiveApp: "Ledger"}, "Clicked at [10 20] in Ledger"},
 		{events.Step{Action: "upload", Enrichment: el("", "Contract"), Value: val("c.pdf (19 bytes)", "file")}, "Uploaded c.pdf (19 bytes) to Contract"},
 	} {
-		if got := narrate(tc.step); got != tc.want {
-			t.Errorf("narrate(%s) = %q; want %q", tc.step.Action, got, tc.want)
+		if got := Narrate(tc.step); got != tc.want {
+			t.Errorf("Narrate(%s) = %q; want %q", tc.step.Action, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package interpret
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"github.com/reprise-dev/reprise/events"
 )
 
-// narrate says what a step did, in plain words, for the person watching
+// Narrate says what a step did, in plain words, for the person watching
 // their own recording in the co-pilot (it shows values, except secrets).
-func narrate(s events.Step) string {
+func Narrate(s events.Step) string {
 	target, role := "", ""
 	if e := s.Enrichment; e != nil {
 		target, role = e.Label, e.Role

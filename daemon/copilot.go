@@ -1,0 +1,110 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/reprise-dev/reprise/interpret"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+var _ ops.CopilotService = (*shim)(nil)
+
+// ClarifyPrompt implements CLARIFY_PROMPT: the answers given are recorded
+// on the recording, and the questions still open come back.
+func (s *shim) ClarifyPrompt(ctx context.Context, req ops.ClarifyRequest) (ops.Questions, error) {
+	if len(req.Answers) > 0 {
+		if err := s.Confirm(ctx, req.RecordingID, req.Answers); err != nil {
+			return ops.Questions{}, err
+		}
+	}
+	draft := s.skills.Draft(ctx, skillbook.BuildRequest{Recordings: []string{req.RecordingID}, Header: req.Header})
+	if draft.Error != nil {
+		return ops.Questions{}, draft.Error
+	}
+	out := ops.Questions{RecordingID: req.RecordingID, Questions: []ops.Question{}}
+	for _, q := range draft.Questions {
+		out.Questions = append(out.Questions, ops.Question{Parameter: q.Parameter, Kind: q.Kind, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
+	}
+	return out, nil
+}
+
+// InterpretTurn implements INTERPRET_TURN: the recording's steps from
+// from_seq on, told in plain words.
+func (s *shim) InterpretTurn(ctx context.Context, req ops.InterpretRequest) (ops.Interpretation, error) {
+	rec, err := s.FetchRecording(ctx, ops.RecordingRef{RecordingID: req.RecordingID})
+	if err != nil {
+		return ops.Interpretation{}, err
+	}
+	out := ops.Interpretation{RecordingID: rec.RecordingID, Steps: []ops.Told{}}
+	for _, st := range rec.Steps {
+		if st.Seq >= req.FromSeq {
+			out.Steps = append(out.Steps, ops.Told{Seq: st.Seq, Text: interpret.Narrate(st)})
+		}
+	}
+	return out, nil
+}
+
+// dryRunRows is how many rows DRY_RUN_REPLAY fills (SPEC 5: rows 1-2).
+const dryRunRows = 2
+
+// DryRunReplay implements DRY_RUN_REPLAY: the skill drafted from the
+// recordings fills rows 1-2 in a Chromium of the daemon's own and submits
+// nothing. Every parameter must be confirmed first.
+func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.DryRunResult, error) {
+	if len(req.Rows) == 0 {
+		return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "rows: give the CSV's first rows, in header's columns")
+	}
+	sample := req.Rows[:min(len(req.Rows), dryRunRows)]
+	draft := s.skills.Draft(ctx, skillbook.BuildRequest{Name: "dry run", Recordings: req.Recordings, Header: req.Header, SampleRows: sample})
+	if draft.Error != nil {
+		return ops.DryRunResult{}, draft.Error
+	}
+	if len(draft.Questions) > 0 {
+		return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "%d question(s) are open; answer them (CLARIFY_PROMPT) before a dry run", len(draft.Questions))
+	}
+	skill, err := skills.Parse([]byte(draft.YAML))
+	if err != nil {
+		return ops.DryRunResult{}, fmt.Errorf("the drafted skill: %w", err)
+	}
+	plan := &replay.Plan{RunID: fmt.Sprintf("dry_%d", time.Now().UnixNano()), SkillID: "draft", Skill: skill, Digest: replay.Digest([]byte(draft.YAML)), CSV: "dry-run"}
+	for i, row := range sample {
+		values := map[string]string{}
+		for _, p := range skill.Parameters {
+			for j, h := range req.Header {
+				if h == p.Column && j < len(row) {
+					values[p.Name] = row[j]
+				}
+			}
+			if _, ok := values[p.Name]; !ok {
+				return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "row %d has no value for %s (column %q)", i+1, p.Name, p.Column)
+			}
+		}
+		plan.Rows = append(plan.Rows, replay.Row{N: i + 1, Values: values})
+	}
+	ex, err := browser.New(ctx, browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile"), Logger: s.d.log})
+	if err != nil {
+		return ops.DryRunResult{}, err
+	}
+	defer ex.Close()
+	stop, err := replay.Serve(ctx, s.d.js, plan, ex, s.d.log)
+	if err != nil {
+		return ops.DryRunResult{}, err
+	}
+	defer stop()
+	res, err := replay.Run(ctx, replay.Options{JS: s.d.js, Plan: plan, Executor: ex, DryRun: true, OnError: replay.OnErrorSkip, Logger: s.d.log})
+	if err != nil {
+		return ops.DryRunResult{}, err
+	}
+	out := ops.DryRunResult{Rows: []ops.DryRunRow{}}
+	for _, r := range res.Rows {
+		out.Rows = append(out.Rows, ops.DryRunRow{Row: r.N, Outcome: r.Outcome, Step: r.Step, Reason: r.Reason})
+	}
+	return out, nil
+}
