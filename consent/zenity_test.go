@@ -1,114 +1,36 @@
 package consent
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
 // desktop is an Xvfb display with openbox, where xdotool plays the person.
 type desktop struct {
+	*xvfb.Desktop
 	display string
 }
 
-// startDesktop starts Xvfb on a free display and a window manager on it,
-// and stops both when the test ends. Missing programs fail the test: this
-// is the real dialog, and scripts/deps installs them.
+// startDesktop starts the desktop for the zenity dialog, and stops it when
+// the test ends.
 func startDesktop(t *testing.T) *desktop {
 	t.Helper()
-	if runtime.GOOS != "linux" {
-		t.Skipf("SKIPPED: the zenity dialog test needs Xvfb, which runs on Linux only, not on %s; run it on Linux", runtime.GOOS)
+	if _, err := exec.LookPath("zenity"); err != nil && runtime.GOOS == "linux" {
+		t.Fatal("zenity is not installed: run scripts/deps")
 	}
-	for _, bin := range []string{"Xvfb", "openbox", "xdotool", "zenity"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Fatalf("%s is not installed: run scripts/deps (it installs xvfb, openbox, xdotool and zenity)", bin)
-		}
-	}
-	// -displayfd: Xvfb picks a free display itself and writes its number
-	// to fd 3 once it accepts connections, so no two tests race for one.
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-	xvfb.ExtraFiles = []*os.File{w}
-	var xlog bytes.Buffer
-	xvfb.Stderr = &xlog
-	if err := xvfb.Start(); err != nil {
-		t.Fatalf("start Xvfb: %v", err)
-	}
-	w.Close()
-	exited := make(chan struct{})
-	go func() { _ = xvfb.Wait(); close(exited) }()
-	t.Cleanup(func() { _ = xvfb.Process.Kill(); <-exited })
-	number := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(r).ReadString('\n')
-		r.Close()
-		number <- strings.TrimSpace(line)
-	}()
-	var display string
-	select {
-	case n := <-number:
-		if n == "" {
-			<-exited
-			t.Fatalf("Xvfb did not start: %s", xlog.String())
-		}
-		display = ":" + n
-	case <-time.After(20 * time.Second):
-		t.Fatal("Xvfb did not report its display in 20 s")
-	}
-	if _, err := os.Stat("/tmp/.X11-unix/X" + display[1:]); err != nil {
-		t.Fatalf("Xvfb %s has no socket: %v", display, err)
-	}
-	d := &desktop{display: display}
-	wm := exec.Command("openbox")
-	wm.Env = append(os.Environ(), "DISPLAY="+display)
-	var wmlog syncBuffer
-	wm.Stdout, wm.Stderr = &wmlog, &wmlog
-	if err := wm.Start(); err != nil {
-		t.Fatalf("start openbox: %v", err)
-	}
-	wmExited := make(chan struct{})
-	go func() { _ = wm.Wait(); close(wmExited) }()
-	t.Cleanup(func() { _ = wm.Process.Kill(); <-wmExited })
-	// openbox is up once it publishes its desktops.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := d.xdotool(context.Background(), "get_num_desktops"); err == nil {
-			break
-		}
-		select {
-		case <-wmExited:
-			t.Fatalf("openbox exited: %s", wmlog.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("openbox did not start in 10 s: %s", wmlog.String())
-		}
-	}
-	return d
+	d := xvfb.Start(t)
+	return &desktop{Desktop: d, display: d.Display}
 }
 
-// xdotool runs xdotool on the display and returns its standard output
-// (window ids for a search); its complaints on stderr go into the error.
 func (d *desktop) xdotool(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "xdotool", args...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+d.display)
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		err = fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, stderr.String())
-	}
-	return strings.TrimSpace(string(out)), err
+	return d.Xdotool(ctx, args...)
 }
 
 // press waits for the window called title, brings it to the front as a

@@ -75,6 +75,9 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	if _, err := d.rec.ServeLocal(d.nc); err != nil {
 		return fmt.Errorf("serve recordings list: %w", err)
 	}
+	if _, err := d.rec.ServeFrames(d.nc); err != nil {
+		return fmt.Errorf("serve frames: %w", err)
+	}
 	skills, err := d.serveSkills(ctx, aud)
 	if err != nil {
 		return err

@@ -2,10 +2,15 @@ package recorder
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -63,4 +68,42 @@ func (r *Recorder) Frame(ctx context.Context, recID, ref string) ([]byte, error)
 		return nil, err
 	}
 	return sl.Open(0, "frame:"+ref, sealed)
+}
+
+// FrameSubject hands the local CLI's review page a step's frame, opened:
+// {recording_id, ref} in, the image's bytes out, or a FrameErrorHeader.
+const FrameSubject = embedded.LocalSubjectPrefix + ".recordings.frame"
+
+// FrameErrorHeader carries why a frame could not be given.
+const FrameErrorHeader = "Reprise-Error"
+
+// maxFrameReply keeps a frame reply under NATS's default payload limit.
+const maxFrameReply = 1<<20 - 4096
+
+// ServeFrames answers FrameSubject; the platform's account cannot reach it.
+func (r *Recorder) ServeFrames(nc *nats.Conn) (*nats.Subscription, error) {
+	return nc.Subscribe(FrameSubject, func(m *nats.Msg) {
+		fail := func(why string) {
+			_ = m.RespondMsg(&nats.Msg{Header: nats.Header{FrameErrorHeader: []string{why}}})
+		}
+		var req struct {
+			RecordingID string `json:"recording_id"`
+			Ref         string `json:"ref"`
+		}
+		if err := json.Unmarshal(m.Data, &req); err != nil || req.Ref == "" || len(req.Ref) > 128 {
+			fail("malformed request: want {recording_id, ref}")
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		img, err := r.Frame(ctx, req.RecordingID, req.Ref)
+		switch {
+		case err != nil:
+			fail("no such frame")
+		case len(img) > maxFrameReply:
+			fail("frame too large to send")
+		default:
+			_ = m.Respond(img)
+		}
+	})
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/review"
+)
+
+func newReviewCmd(g *globals) *cobra.Command {
+	var noOpen bool
+	cmd := &cobra.Command{
+		Use:   "review REC",
+		Short: "Review a recording in your browser: its steps and frames; remove steps, redact values, apply",
+		Long: `Serve a page on 127.0.0.1 (a random port, a one-time link) that shows the
+recording's steps in order with their frames, and lets you remove steps and redact
+values, then apply the review. A skill is built only from reviewed recordings.
+The page works with the keyboard alone. It stops once the review is applied.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			srv, err := review.Start(cmd.Context(), shimReviewSource{c}, args[0], review.Options{})
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "review %s at:\n  %s\n", args[0], srv.URL())
+			if !noOpen {
+				if err := openBrowser(srv.URL()); err != nil {
+					fmt.Fprintf(out, "(open it yourself: %v)\n", err)
+				}
+			}
+			select {
+			case <-srv.Done():
+				fmt.Fprintln(out, "review applied")
+				return nil
+			case <-cmd.Context().Done():
+				return errors.New("stopped before the review was applied; nothing changed")
+			}
+		},
+	}
+	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link only; do not open a browser")
+	return cmd
+}
+
+// shimReviewSource is the review page's view of the daemon.
+type shimReviewSource struct{ c *shimConn }
+
+func (s shimReviewSource) Recording(ctx context.Context, recID string) (*events.Recording, error) {
+	var rec events.Recording
+	if err := s.c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: recID}, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+func (s shimReviewSource) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
+	b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	m, err := s.c.nc.RequestWithContext(ctx, recorder.FrameSubject, b)
+	if err != nil {
+		return nil, fmt.Errorf("frame %s: %w", ref, err)
+	}
+	if why := m.Header.Get(recorder.FrameErrorHeader); why != "" {
+		return nil, fmt.Errorf("frame %s: %s", ref, why)
+	}
+	return m.Data, nil
+}
+
+func (s shimReviewSource) Apply(ctx context.Context, recID string, removed, redacted []uint64) (int, error) {
+	var applied ops.ReviewApplied
+	err := s.c.ops.Call(ctx, ops.TypeApplyReview, ops.ReviewRequest{RecordingID: recID, RemovedStepSeqs: removed, RedactedStepSeqs: redacted}, &applied)
+	return applied.StepCount, err
+}
+
+// openBrowser opens url in the person's browser.
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	return cmd.Start()
+}

@@ -1,0 +1,155 @@
+// Package xvfb starts a real X desktop for tests: Xvfb on a free display,
+// with openbox as its window manager, and xdotool to play the person.
+package xvfb
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Desktop is a running X display.
+type Desktop struct {
+	// Display is the DISPLAY value, such as ":7".
+	Display string
+}
+
+// Start starts Xvfb (1280x800x24) and openbox, and stops both when the test
+// ends. Off Linux it skips the test loudly; a missing program fails it, since
+// scripts/deps installs them.
+func Start(t testing.TB) *Desktop {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skipf("SKIPPED: this test needs Xvfb, which runs on Linux only, not on %s; run it on Linux", runtime.GOOS)
+	}
+	for _, bin := range []string{"Xvfb", "openbox", "xdotool"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Fatalf("%s is not installed: run scripts/deps (it installs xvfb, openbox and xdotool)", bin)
+		}
+	}
+	// -displayfd: Xvfb picks a free display itself and writes its number
+	// to fd 3 once it accepts connections, so no two tests race for one.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	xvfb.ExtraFiles = []*os.File{w}
+	var xlog lockedBuffer
+	xvfb.Stderr = &xlog
+	if err := xvfb.Start(); err != nil {
+		t.Fatalf("start Xvfb: %v", err)
+	}
+	w.Close()
+	exited := make(chan struct{})
+	go func() { _ = xvfb.Wait(); close(exited) }()
+	t.Cleanup(func() { _ = xvfb.Process.Kill(); <-exited })
+	number := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		r.Close()
+		number <- strings.TrimSpace(line)
+	}()
+	var display string
+	select {
+	case n := <-number:
+		if n == "" {
+			<-exited
+			t.Fatalf("Xvfb did not start: %s", xlog.String())
+		}
+		display = ":" + n
+	case <-time.After(20 * time.Second):
+		t.Fatal("Xvfb did not report its display in 20 s")
+	}
+	d := &Desktop{Display: display}
+	wm := exec.Command("openbox")
+	wm.Env = d.Env()
+	var wmlog lockedBuffer
+	wm.Stdout, wm.Stderr = &wmlog, &wmlog
+	if err := wm.Start(); err != nil {
+		t.Fatalf("start openbox: %v", err)
+	}
+	wmExited := make(chan struct{})
+	go func() { _ = wm.Wait(); close(wmExited) }()
+	t.Cleanup(func() { _ = wm.Process.Kill(); <-wmExited })
+	// openbox is up once it publishes its desktops.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := d.Xdotool(context.Background(), "get_num_desktops"); err == nil {
+			break
+		}
+		select {
+		case <-wmExited:
+			t.Fatalf("openbox exited: %s", wmlog.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("openbox did not start in 10 s: %s", wmlog.String())
+		}
+	}
+	return d
+}
+
+// Env is the process environment with DISPLAY set to this desktop.
+func (d *Desktop) Env() []string {
+	env := make([]string, 0, len(os.Environ())+1)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "DISPLAY="+d.Display)
+}
+
+// Xdotool runs xdotool on the display and returns its standard output
+// (window ids for a search); its complaints on stderr go into the error.
+func (d *Desktop) Xdotool(ctx context.Context, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "xdotool", args...)
+	cmd.Env = d.Env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		err = fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return strings.TrimSpace(string(out)), err
+}
+
+// Window waits for a visible window called title and returns its id.
+func (d *Desktop) Window(ctx context.Context, title string) (string, error) {
+	out, err := d.Xdotool(ctx, "search", "--sync", "--onlyvisible", "--name", title)
+	if err != nil {
+		return "", err
+	}
+	ids := strings.Fields(out)
+	if len(ids) == 0 {
+		return "", errors.New("no window " + title)
+	}
+	return ids[0], nil
+}
+
+// lockedBuffer is a log sink safe for a child's output goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
