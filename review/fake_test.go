@@ -10,6 +10,7 @@ import (
 	"image/draw"
 	"image/png"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -36,6 +37,9 @@ const (
 type fakeSource struct {
 	rec    events.Recording
 	frames map[string][]byte
+
+	// hook, when set, runs at the start of Apply; its error is Apply's.
+	hook func() error
 
 	mu      sync.Mutex
 	applies []applied
@@ -108,6 +112,11 @@ func (f *fakeSource) Apply(_ context.Context, id string, removed, redacted []uin
 	if id != f.rec.RecordingID {
 		return 0, errors.New("recording not found")
 	}
+	if f.hook != nil {
+		if err := f.hook(); err != nil {
+			return 0, err
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.applies = append(f.applies, applied{slices.Clone(removed), slices.Clone(redacted)})
@@ -120,15 +129,43 @@ func (f *fakeSource) calls() []applied {
 	return slices.Clone(f.applies)
 }
 
-// start runs a review server on the fake and closes it with the test.
+// start runs a review server on the fake and closes it with the test. Its
+// log goes to the test's output, and must never hold the token or a value.
 func start(t testing.TB, f *fakeSource) *review.Server {
 	t.Helper()
-	s, err := review.Start(t.Context(), f, f.rec.RecordingID, review.Options{})
+	logs := &lockedBuffer{}
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	s, err := review.Start(t.Context(), f, f.rec.RecordingID, review.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
+	t.Cleanup(func() {
+		_ = s.Close()
+		u, _ := url.Parse(s.URL())
+		for _, never := range []string{u.Query().Get("token"), rawRedacted, rawSecret, scriptValue, "ada@example.com"} {
+			if strings.Contains(logs.String(), never) {
+				t.Errorf("the log contains %q", never)
+			}
+		}
+	})
 	return s
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // client never follows redirects, so each answer is seen as it is.

@@ -41,8 +41,8 @@ func must[T any](v T, err error) T {
 // never enter it.
 type pageView struct {
 	ID, Route, Created, CreatedISO, CSRF string
-	Coverage                              coverage
-	Rows                                  []row
+	Coverage                             coverage
+	Rows                                 []row
 }
 
 // coverage counts steps by how replay can find their element again.
@@ -105,7 +105,7 @@ func (s *Server) view() pageView {
 func (s *Server) render(w http.ResponseWriter, code int, name string, data any) {
 	var b bytes.Buffer
 	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
-		s.log.Error("render page", "template", name, keyErr, err)
+		s.log.Error("render page", keyTemplate, name, keyErr, err)
 		http.Error(w, "500 the review page failed to render; run reprise review again", http.StatusInternalServerError)
 		return
 	}
@@ -115,6 +115,11 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, data any) 
 }
 
 func (s *Server) page(w http.ResponseWriter, _ *http.Request) {
+	// Under no-referrer a browser sends "Origin: null" with the form's POST
+	// (Fetch, "append a request Origin header"), and the Origin check could
+	// never pass. same-origin still sends nothing to any other origin, and
+	// the token is no longer in this page's URL.
+	w.Header().Set("Referrer-Policy", "same-origin")
 	s.render(w, http.StatusOK, "review.html", s.view())
 }
 
@@ -204,7 +209,7 @@ func (s *Server) apply(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.end(stateApplied)
-	s.log.Info("review applied", "removed", len(removed), "redacted", len(redacted), "steps", kept)
+	s.log.Info("review applied", keyRemoved, len(removed), keyRedacted, len(redacted), keySteps, kept)
 	s.render(w, http.StatusOK, "done.html", kept)
 	s.markDone()
 }

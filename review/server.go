@@ -46,6 +46,11 @@ const (
 	keyStatus    = "status"
 	keyErr       = "err"
 	keySeq       = "seq"
+	keyAddr      = "addr"
+	keySteps     = "steps"
+	keyRemoved   = "removed"
+	keyRedacted  = "redacted"
+	keyTemplate  = "template"
 )
 
 const (
@@ -142,6 +147,7 @@ func Start(ctx context.Context, src Source, recID string, opts Options) (*Server
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    32 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		BaseContext:       func(net.Listener) context.Context { return sctx },
 	}
 	go func() {
 		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -149,7 +155,7 @@ func Start(ctx context.Context, src Source, recID string, opts Options) (*Server
 		}
 	}()
 	s.stop = context.AfterFunc(ctx, func() { _ = s.Close() })
-	s.log.Info("review page listening", "addr", host, "steps", len(rec.Steps))
+	s.log.Info("review page listening", keyAddr, host, keySteps, len(rec.Steps))
 	return s, nil
 }
 
@@ -160,18 +166,21 @@ func (s *Server) URL() string { return s.url }
 // Done is closed after a successful apply, or by Close.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
-// Close stops the server, letting requests in flight finish for a few
-// seconds. It is safe to call more than once.
+// Close stops the server: calls to the Source in flight are cancelled, and
+// responses in flight get a few seconds to finish. It is safe to call more
+// than once.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.stop()
 		s.markDone()
+		// Calls to the Source end first, so a stuck daemon does not hold
+		// Shutdown for its whole grace period.
+		s.cancel()
 		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 		defer cancel()
 		if err := s.srv.Shutdown(ctx); err != nil {
 			s.closeErr = errors.Join(err, s.srv.Close())
 		}
-		s.cancel()
 	})
 	return s.closeErr
 }

@@ -1,6 +1,8 @@
 package review_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -38,19 +40,31 @@ func TestPageHeadersAndCookie(t *testing.T) {
 		t.Fatalf("GET URL() set %d cookies; want 1", len(first.cookies))
 	}
 	c := first.cookies[0]
-	for _, a := range []answer{first, do(t, "GET", origin(s)+"/review", c, nil), do(t, "GET", origin(s)+"/frame/1", c, nil), do(t, "GET", origin(s)+"/nope", nil, nil)} {
-		h := a.header
+	// The review page alone sends same-origin: under no-referrer Chromium
+	// sends "Origin: null" with its form, and the apply would be refused.
+	for _, tc := range []struct {
+		name     string
+		a        answer
+		referrer string
+	}{
+		{"the exchange", first, "no-referrer"},
+		{"the page", do(t, "GET", origin(s)+"/review", c, nil), "same-origin"},
+		{"a frame", do(t, "GET", origin(s)+"/frame/1", c, nil), "no-referrer"},
+		{"the stylesheet", do(t, "GET", origin(s)+"/assets/style.css", c, nil), "no-referrer"},
+		{"a refusal", do(t, "GET", origin(s)+"/nope", nil, nil), "no-referrer"},
+	} {
+		h := tc.a.header
 		if got := h.Get("Content-Security-Policy"); got != wantCSP {
-			t.Errorf("Content-Security-Policy = %q; want %q", got, wantCSP)
+			t.Errorf("%s: Content-Security-Policy = %q; want %q", tc.name, got, wantCSP)
 		}
-		for k, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"} {
+		for k, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": tc.referrer, "Cache-Control": "no-store"} {
 			if got := h.Get(k); got != want {
-				t.Errorf("%s = %q; want %q", k, got, want)
+				t.Errorf("%s: %s = %q; want %q", tc.name, k, got, want)
 			}
 		}
 		for k := range h {
 			if strings.HasPrefix(strings.ToLower(k), "access-control-") {
-				t.Errorf("CORS header %s set; want none", k)
+				t.Errorf("%s: CORS header %s set; want none", tc.name, k)
 			}
 		}
 	}
@@ -175,6 +189,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, a := range []answer{
 		do(t, "POST", o+"/apply", c, good),
+		do(t, "GET", o+"/assets/style.css", nil, nil),
 		do(t, "GET", o+"/review", c, nil),
 		do(t, "GET", o+"/frame/1", c, nil),
 	} {
@@ -199,5 +214,63 @@ func TestCloseTwice(t *testing.T) {
 	case <-s.Done():
 	default:
 		t.Error("Done() open after Close()")
+	}
+}
+
+// TestApplyOnce: a second apply while one is in flight is refused, a failed
+// apply leaves the page open, and only a success closes it.
+func TestApplyOnce(t *testing.T) {
+	f := newFake(t)
+	entered, release := make(chan struct{}), make(chan error)
+	f.hook = func() error {
+		entered <- struct{}{}
+		return <-release
+	}
+	s := start(t, f)
+	c, csrf := session(t, s)
+	form := url.Values{"csrf": {csrf}, "redact": {"3", "3", "6"}}
+	first := make(chan answer, 1)
+	post := func() { first <- do(t, "POST", origin(s)+"/apply", c, form) }
+
+	go post()
+	<-entered
+	if a := do(t, "POST", origin(s)+"/apply", c, form); a.code != http.StatusConflict {
+		t.Errorf("POST /apply while one is in flight = %d; want 409", a.code)
+	}
+	release <- errors.New("daemon unreachable")
+	if a := <-first; a.code != http.StatusBadGateway || !strings.Contains(a.body, "daemon unreachable") {
+		t.Errorf("POST /apply when the Source fails = %d %q; want 502 with the cause", a.code, a.body)
+	}
+	select {
+	case <-s.Done():
+		t.Fatal("Done() closed after a failed apply")
+	default:
+	}
+
+	go post()
+	<-entered
+	release <- nil
+	if a := <-first; a.code != http.StatusOK || !strings.Contains(a.body, "Review applied: 6 steps kept") {
+		t.Errorf("POST /apply after a failure = %d %q; want 200 and the confirmation", a.code, a.body)
+	}
+	<-s.Done()
+	if got := f.calls(); len(got) != 1 || !slices.Equal(got[0].redacted, []uint64{3, 6}) || len(got[0].removed) != 0 {
+		t.Errorf("Source.Apply calls = %v; want one redacting [3 6]", got)
+	}
+}
+
+func TestCancelledContextCloses(t *testing.T) {
+	f := newFake(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	s, err := review.Start(ctx, f, f.rec.RecordingID, review.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cancel()
+	select {
+	case <-s.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Done() open after Start's context was cancelled")
 	}
 }

@@ -48,6 +48,8 @@ The page works with the keyboard alone. It stops once the review is applied.`,
 			select {
 			case <-srv.Done():
 				fmt.Fprintln(out, "review applied")
+				// The confirmation page may still ask for its stylesheet.
+				time.Sleep(time.Second)
 				return nil
 			case <-cmd.Context().Done():
 				return errors.New("stopped before the review was applied; nothing changed")
