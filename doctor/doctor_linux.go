@@ -8,7 +8,7 @@ import (
 )
 
 func platformProbes() []Probe {
-	return []Probe{display, Browser("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")}
+	return []Probe{display, x11Extensions, a11yBus, Browser("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")}
 }
 
 // display checks for an X11 display, which desktop capture needs on Linux.
