@@ -2,6 +2,8 @@ package doctor
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"strings"
 	"time"
@@ -19,6 +21,7 @@ func x11Extensions(context.Context) Check {
 		c.Detail, c.Fix = "no DISPLAY: desktop capture and replay need an X11 session", "run inside an X11 session, or under Xvfb"
 		return c
 	}
+	xgb.Logger = log.New(io.Discard, "", 0) // its chatter is not the person's business
 	conn, err := xgb.NewConn()
 	if err != nil {
 		c.Detail, c.Fix = "cannot connect to the X server: "+err.Error(), "check DISPLAY and XAUTHORITY"
