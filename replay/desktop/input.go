@@ -1,0 +1,24 @@
+package desktop
+
+import (
+	"errors"
+	"runtime"
+	"time"
+)
+
+// Input is synthetic input on the desktop: the floor under every step an
+// accessibility action cannot do.
+type Input interface {
+	// Click clicks button (1 left, 3 right) at root coordinates x, y.
+	Click(x, y, button int) error
+	// Type types text into whatever has the focus.
+	Type(text string) error
+	// Press presses a chord such as ctrl+s.
+	Press(c Chord) error
+	// Idle is how long no input reached the desktop, ours included.
+	Idle() (time.Duration, error)
+	Close() error
+}
+
+// ErrNoInput is returned where this build has no synthetic input.
+var ErrNoInput = errors.New("desktop input is not supported on " + runtime.GOOS + " yet")
