@@ -101,8 +101,8 @@ func TestReplayRefusesBadInputBeforeAnyRow(t *testing.T) {
 	if _, stderr, err := r.replay(t, "--rows", good, "--yes"); err == nil || !strings.Contains(stderr, "dry run") {
 		t.Errorf("--yes before any dry run: %v\n%s; want a refusal that says to dry-run first", err, stderr)
 	}
-	if r.site.posts != 0 {
-		t.Fatalf("%d forms were submitted; want none", r.site.posts)
+	if n := r.site.postCount(); n != 0 {
+		t.Fatalf("%d forms were submitted; want none", n)
 	}
 }
 
@@ -113,11 +113,12 @@ func TestReplayFillsEveryRowOnce(t *testing.T) {
 	r := newReplayRig(t)
 	sample, _ := r.customers("sample.csv", 2)
 	out, stderr, err := r.replay(t, "--rows", sample, "--dry-run")
-	if err != nil || !strings.Contains(out, "0 committed") || r.site.posts != 0 {
-		t.Fatalf("dry run: %v\n%s%s (posts %d)", err, out, stderr, r.site.posts)
+	if err != nil || !strings.Contains(out, "0 committed") || r.site.postCount() != 0 {
+		t.Fatalf("dry run: %v\n%s%s (posts %d)", err, out, stderr, r.site.postCount())
 	}
 	path, rows := r.customers("customers.csv", 200)
-	r.site.reject["c17@example.org"], r.site.reject["c111@example.org"] = true, true
+	r.site.refuse("c17@example.org")
+	r.site.refuse("c111@example.org")
 	report := filepath.Join(r.dir, "report.json")
 	out, stderr, err = r.replay(t, "--rows", path, "--yes", "--on-error", "skip", "--report", report)
 	if err == nil {
@@ -201,9 +202,7 @@ func TestReplayKillResume(t *testing.T) {
 			runID = m[1]
 		}
 	}
-	r.site.mu.Lock()
-	before := r.site.posts
-	r.site.mu.Unlock()
+	before := r.site.postCount()
 	if before == 0 || before >= len(rows) {
 		t.Fatalf("%d rows were posted before the last resume; want the kills to land mid-run", before)
 	}

@@ -81,6 +81,20 @@ func (s *customerSite) skill(template string) string {
 	return strings.ReplaceAll(template, "{{base}}", s.URL)
 }
 
+// refuse makes the server refuse email's submissions.
+func (s *customerSite) refuse(email string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject[email] = true
+}
+
+// postCount is how many forms were posted.
+func (s *customerSite) postCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.posts
+}
+
 // count returns how many times email was stored, and its last submission.
 func (s *customerSite) count(email string) (int, map[string]string) {
 	s.mu.Lock()
