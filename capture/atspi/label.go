@@ -1,0 +1,169 @@
+package atspi
+
+import (
+	"strconv"
+	"strings"
+)
+
+// AT-SPI role names (atspi_role_get_name) that need care: the first marks a
+// secret field, the second is what position-matched labels carry.
+const (
+	rolePassword = "password text"
+	roleLabel    = "label"
+)
+
+// roles maps AT-SPI role names to reprise's, which follow ARIA so that a
+// desktop step and a browser step describe a text box the same way.
+var roles = map[string]string{
+	"push button":   "button",
+	"toggle button": "button",
+	"text":          "textbox",
+	"entry":         "textbox",
+	rolePassword:    "textbox",
+	"check box":     "checkbox",
+	"radio button":  "radio",
+	"combo box":     "combobox",
+	"menu item":     "menuitem",
+	"link":          "link",
+}
+
+// Role returns reprise's role for an AT-SPI role name: the mapped name for
+// the common controls, else the AT-SPI name lower-cased.
+func Role(atspiRole string) string {
+	if r, ok := roles[strings.ToLower(atspiRole)]; ok {
+		return r
+	}
+	return strings.ToLower(atspiRole)
+}
+
+// rect is an element's extents in screen coordinates.
+type rect struct{ X, Y, W, H int }
+
+func (r rect) contains(x, y int) bool {
+	return r.W > 0 && r.H > 0 && x >= r.X && y >= r.Y && x < r.X+r.W && y < r.Y+r.H
+}
+
+func (r rect) right() int  { return r.X + r.W }
+func (r rect) bottom() int { return r.Y + r.H }
+
+// labelBox is a candidate label: its text and where it is drawn.
+type labelBox struct {
+	Name string
+	Box  rect
+}
+
+// Limits of the position rule, in pixels: a label further from its field
+// than this is someone else's, and edges may overlap by slack (toolkits pad
+// their widgets).
+const (
+	maxLeftGap  = 240
+	maxAboveGap = 48
+	slack       = 4
+)
+
+// nearestLabel is the label a sighted person would read for a field that
+// names itself nowhere in the tree (zenity's form entries). The rule:
+//
+//  1. Same row, to the left: the label's right edge is at or left of the
+//     field's left edge (within slack), its vertical centre lies within the
+//     field's height, and the gap is at most maxLeftGap. The smallest gap
+//     wins.
+//  2. Otherwise just above: the label's bottom edge is at or above the
+//     field's top edge (within slack), the two overlap horizontally, and the
+//     gap is at most maxAboveGap. The smallest gap wins.
+//
+// Labels with empty text never match. It returns "" when nothing fits.
+func nearestLabel(field rect, labels []labelBox) string {
+	best, bestGap := "", maxLeftGap+1
+	for _, l := range labels {
+		if l.Name == "" {
+			continue
+		}
+		cy := l.Box.Y + l.Box.H/2
+		gap := field.X - l.Box.right()
+		if gap >= -slack && gap < bestGap && cy >= field.Y && cy < field.bottom() {
+			best, bestGap = l.Name, gap
+		}
+	}
+	if best != "" {
+		return best
+	}
+	bestGap = maxAboveGap + 1
+	for _, l := range labels {
+		if l.Name == "" {
+			continue
+		}
+		gap := field.Y - l.Box.bottom()
+		overlaps := l.Box.X < field.right() && field.X < l.Box.right()
+		if gap >= -slack && gap < bestGap && overlaps {
+			best, bestGap = l.Name, gap
+		}
+	}
+	return best
+}
+
+// node is one step of an element's path: its AT-SPI role name, its name,
+// and its ordinal among the siblings sharing both (1-based; 0 when unique).
+type node struct {
+	Role    string
+	Name    string
+	Ordinal int
+}
+
+// formatPath writes a path from the top-level window down, one segment per
+// element: the AT-SPI role name, then "[name]" when the element has a name,
+// then "#n" when n-1 earlier siblings share its role and name. Indices of
+// unnamed siblings of other roles do not appear, so a path survives a toolkit
+// adding a decoration beside the element. '\', '/', '[', ']' and '#' in names
+// are escaped with a backslash.
+func formatPath(nodes []node) string {
+	var b strings.Builder
+	for i, n := range nodes {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		b.WriteString(n.Role)
+		if n.Name != "" {
+			b.WriteByte('[')
+			b.WriteString(escape(n.Name))
+			b.WriteByte(']')
+		}
+		if n.Ordinal > 0 {
+			b.WriteByte('#')
+			b.WriteString(strconv.Itoa(n.Ordinal))
+		}
+	}
+	return b.String()
+}
+
+func escape(s string) string {
+	if !strings.ContainsAny(s, `\/[]#`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\/[]#`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// lastRole returns the AT-SPI role name of a path's last segment.
+func lastRole(path string) string {
+	start := 0
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++ // the escaped byte is part of a name
+		case '/':
+			start = i + 1
+		}
+	}
+	seg := path[start:]
+	if i := strings.IndexAny(seg, "[#"); i >= 0 {
+		seg = seg[:i]
+	}
+	return seg
+}
