@@ -17,6 +17,7 @@ const (
 	ViaDOM    = "dom"    // a DOM selector matched exactly one visible element
 	ViaAX     = "ax"     // the accessibility path did
 	ViaVisual = "visual" // a model grounded it on a live screenshot
+	ViaFloor  = "floor"  // synthetic input at the recorded point (no element found)
 	ViaNone   = ""       // the step needs no element (navigate, a wait)
 )
 

@@ -8,6 +8,7 @@ import (
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/replaytest"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // TestConformance runs the executors' suite, each case on its own tab of
@@ -22,7 +23,7 @@ func TestConformance(t *testing.T) {
 	}
 	defer br.Close()
 	replaytest.Run(t, replaytest.Target{
-		Page: s.URL + "/customers/new",
+		Open: skills.Step{Action: "navigate", Value: s.URL + "/customers/new"},
 		New: func(t *testing.T) replay.Executor {
 			ex, err := New(context.Background(), Options{BrowserURL: br.DevTools, FindTimeout: 200 * time.Millisecond})
 			if err != nil {

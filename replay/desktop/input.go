@@ -17,6 +17,9 @@ type Input interface {
 	Press(c Chord) error
 	// Idle is how long no input reached the desktop, ours included.
 	Idle() (time.Duration, error)
+	// Activate brings the top-level window titled title to the front with
+	// the focus, as a person's click on it would.
+	Activate(title string) error
 	Close() error
 }
 

@@ -197,3 +197,51 @@ func (x *xinput) Close() error {
 	x.conn.Close()
 	return nil
 }
+
+// Activate asks the window manager (EWMH) to activate the window titled
+// title and waits until it has.
+func (x *xinput) Activate(title string) error {
+	win, err := x.windowNamed(title)
+	if err != nil {
+		return err
+	}
+	active := x.atom("_NET_ACTIVE_WINDOW")
+	ev := xproto.ClientMessageEvent{Format: 32, Window: win, Type: active,
+		Data: xproto.ClientMessageDataUnionData32New([]uint32{2, 0, 0, 0, 0})} // 2: a pager, for the person
+	mask := uint32(xproto.EventMaskSubstructureRedirect | xproto.EventMaskSubstructureNotify)
+	if err := xproto.SendEventChecked(x.conn, false, x.root, mask, string(ev.Bytes())).Check(); err != nil {
+		return fmt.Errorf("activate %q: %w", title, err)
+	}
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		r, err := xproto.GetProperty(x.conn, false, x.root, active, xproto.AtomWindow, 0, 1).Reply()
+		if err == nil && len(r.Value) >= 4 && xproto.Window(xgb.Get32(r.Value)) == win {
+			return nil
+		}
+	}
+	return fmt.Errorf("the window manager did not activate %q", title)
+}
+
+// windowNamed finds a managed top-level window by its title.
+func (x *xinput) windowNamed(title string) (xproto.Window, error) {
+	r, err := xproto.GetProperty(x.conn, false, x.root, x.atom("_NET_CLIENT_LIST"), xproto.AtomWindow, 0, 1024).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("list windows: %w", err)
+	}
+	name, utf8 := x.atom("_NET_WM_NAME"), x.atom("UTF8_STRING")
+	for i := 0; i+4 <= len(r.Value); i += 4 {
+		w := xproto.Window(xgb.Get32(r.Value[i:]))
+		p, err := xproto.GetProperty(x.conn, false, w, name, utf8, 0, 256).Reply()
+		if err == nil && string(p.Value) == title {
+			return w, nil
+		}
+	}
+	return 0, fmt.Errorf("no window titled %q is open", title)
+}
+
+func (x *xinput) atom(name string) xproto.Atom {
+	r, err := xproto.InternAtom(x.conn, false, uint16(len(name)), name).Reply()
+	if err != nil {
+		return 0
+	}
+	return r.Atom
+}

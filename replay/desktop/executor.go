@@ -1,0 +1,271 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// AX is what the executor needs of the accessibility tree (atspi.Enricher).
+type AX interface {
+	Find(ctx context.Context, window, role, label string) ([]atspi.Element, error)
+	SetText(ctx context.Context, el atspi.Element, text string) error
+	Text(ctx context.Context, el atspi.Element) (string, error)
+	DoAction(ctx context.Context, el atspi.Element, name string) error
+}
+
+// Options configure an Executor.
+type Options struct {
+	// AX, if set, is tried first for every step with a role or label.
+	AX AX
+	// Input is the floor: synthetic input at the recorded point.
+	Input Input
+	// FindTimeout is how long a step waits for its window and element to
+	// appear (an app reopening its form). Default 5 s.
+	FindTimeout time.Duration
+	// Quiet is how long the person must have left the machine alone before
+	// a step runs: replay never fights a person for the mouse. Default 2 s.
+	Quiet  time.Duration
+	Logger *slog.Logger
+}
+
+// Executor replays desktop steps. It is not safe for concurrent use.
+type Executor struct {
+	o        Options
+	mu       sync.Mutex
+	closed   bool
+	lastSent time.Time // our own last input, which idle time also counts
+}
+
+var _ replay.Executor = (*Executor)(nil)
+
+// New returns an executor; Input is required.
+func New(o Options) (*Executor, error) {
+	if o.Input == nil {
+		return nil, errors.New("desktop executor: no input")
+	}
+	if o.FindTimeout <= 0 {
+		o.FindTimeout = 5 * time.Second
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Executor{o: o}, nil
+}
+
+// Do runs one step: through the accessibility tree where its element is
+// found exactly once, else by input at its recorded point.
+func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+	if e.isClosed() {
+		return replay.Outcome{}, errors.New("desktop executor: closed")
+	}
+	if err := ctx.Err(); err != nil {
+		return replay.Outcome{}, err
+	}
+	if st.Secret {
+		return failed(replay.ErrNeedsPerson.Error()+": step %d fills a password field, which replay never types", st.Index+1), nil
+	}
+	if err := e.waitForQuiet(ctx); err != nil {
+		return replay.Outcome{}, err
+	}
+	switch st.Action {
+	case events.ActionClick, events.ActionFill, events.ActionSubmit, events.ActionRun, events.ActionCopy, events.ActionPaste:
+	case events.ActionFocusWindow:
+		if err := e.o.Input.Activate(st.Floor.ActiveWindow); err != nil {
+			return failed("step %d: %v", st.Index+1, err), nil
+		}
+		return replay.Outcome{OK: true, Selector: -1}, nil
+	case events.ActionWait, events.ActionAssert:
+		return replay.Outcome{OK: true, Selector: -1}, nil
+	default:
+		return failed("step %d: the desktop executor cannot %s", st.Index+1, st.Action), nil
+	}
+	if st.DryRun && st.Destructive {
+		return replay.Outcome{OK: true, Selector: -1}, nil
+	}
+	if st.Action == events.ActionRun || st.Action == events.ActionCopy || st.Action == events.ActionPaste {
+		return e.chord(st)
+	}
+	out, done, err := e.viaAX(ctx, st)
+	if err != nil || done {
+		return out, err
+	}
+	return e.viaInput(ctx, st, out.Tried)
+}
+
+// viaAX acts through the accessibility tree; done is false when the element
+// was not found exactly once (the floor goes next).
+func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, bool, error) {
+	if e.o.AX == nil || (st.Label == "" && st.Role == "") {
+		return replay.Outcome{Selector: -1}, false, nil
+	}
+	var found []atspi.Element
+	deadline := time.Now().Add(e.o.FindTimeout)
+	for {
+		els, err := e.o.AX.Find(ctx, st.Floor.ActiveWindow, st.Role, st.Label)
+		if err != nil && !errors.Is(err, atspi.ErrNoWindow) {
+			e.o.Logger.Debug("accessibility lookup failed", "step", st.Index+1, "err", err)
+		}
+		found = els
+		if len(found) == 1 || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tried := []replay.Attempt{{Strategy: "ax", Matches: len(found)}}
+	if len(found) != 1 {
+		return replay.Outcome{Selector: -1, Tried: tried}, false, nil
+	}
+	el := found[0]
+	out := replay.Outcome{OK: true, Via: replay.ViaAX, Selector: -1, Tried: tried}
+	var err error
+	switch st.Action {
+	case events.ActionFill:
+		if err = e.o.AX.SetText(ctx, el, st.Value); err == nil && st.ReadBack != nil {
+			var got string
+			if got, err = e.o.AX.Text(ctx, el); err == nil && got != st.ReadBack.Expect {
+				return failed("step %d (fill %s): read-back: the field does not hold the value", st.Index+1, st.Label), true, nil
+			}
+		}
+	default:
+		err = e.press(ctx, el)
+	}
+	if err != nil {
+		// The element is there but will not take the action: the floor may.
+		e.o.Logger.Debug("accessibility action failed; trying input", "step", st.Index+1, "err", err)
+		return replay.Outcome{Selector: -1, Tried: tried}, false, nil
+	}
+	out.Committed = st.Destructive
+	return out, true, nil
+}
+
+// press activates an element by whichever action its toolkit names.
+func (e *Executor) press(ctx context.Context, el atspi.Element) error {
+	var err error
+	for _, name := range []string{"click", "press", "activate", "toggle"} {
+		if err = e.o.AX.DoAction(ctx, el, name); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// viaInput clicks (and types) at the step's recorded point.
+func (e *Executor) viaInput(_ context.Context, st replay.Step, tried []replay.Attempt) (replay.Outcome, error) {
+	if len(st.Floor.Cursor) != 2 {
+		out := failed("step %d (%s %s): not found in the accessibility tree (%s) and no recorded point to fall back on",
+			st.Index+1, st.Action, st.Label, describe(tried))
+		out.Tried = tried
+		return out, nil
+	}
+	x, y := st.Floor.Cursor[0], st.Floor.Cursor[1]
+	defer e.sent()
+	if w := st.Floor.ActiveWindow; w != "" {
+		if err := e.o.Input.Activate(w); err != nil {
+			return failed("step %d (%s %s): the recorded window is not there: %v", st.Index+1, st.Action, st.Label, err), nil
+		}
+	}
+	if err := e.o.Input.Click(x, y, 1); err != nil {
+		return replay.Outcome{}, fmt.Errorf("click: %w", err)
+	}
+	if st.Action == events.ActionFill {
+		// The app takes the focus the click gave before the keys arrive.
+		time.Sleep(150 * time.Millisecond)
+		selectAll, _ := ParseChord("ctrl+a")
+		if err := e.o.Input.Press(selectAll); err != nil {
+			return replay.Outcome{}, err
+		}
+		if err := e.o.Input.Type(st.Value); err != nil {
+			return failed("step %d (fill %s): %v", st.Index+1, st.Label, err), nil
+		}
+	}
+	return replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1, Tried: tried, Committed: st.Destructive}, nil
+}
+
+func (e *Executor) chord(st replay.Step) (replay.Outcome, error) {
+	c, err := ParseChord(st.Value)
+	if err != nil {
+		return failed("step %d: %v", st.Index+1, err), nil
+	}
+	defer e.sent()
+	if err := e.o.Input.Press(c); err != nil {
+		return replay.Outcome{}, err
+	}
+	return replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1}, nil
+}
+
+// waitForQuiet holds a step while a person is using the machine: the idle
+// time counts our own input too, so only input newer than ours is theirs.
+func (e *Executor) waitForQuiet(ctx context.Context) error {
+	for {
+		idle, err := e.o.Input.Idle()
+		if err != nil {
+			return nil // no way to tell: go on, as on a machine without a person
+		}
+		ours := time.Since(e.lastSent)
+		if idle >= e.o.Quiet || idle+50*time.Millisecond >= ours {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(e.o.Quiet - idle):
+		}
+	}
+}
+
+func (e *Executor) sent() { e.lastSent = time.Now() }
+
+// Verify is not supported on the desktop yet: a row caught mid-submit is
+// reported unknown.
+func (e *Executor) Verify(context.Context, skills.Verification) (bool, error) {
+	return false, errors.New("the desktop executor cannot verify a row on a site")
+}
+
+// Snapshot is not supported on the desktop yet.
+func (e *Executor) Snapshot(context.Context, string) error {
+	return errors.New("the desktop executor saves no snapshots yet")
+}
+
+func (e *Executor) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.closed {
+		e.closed = true
+		return e.o.Input.Close()
+	}
+	return nil
+}
+
+func (e *Executor) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
+
+func failed(format string, args ...any) replay.Outcome {
+	return replay.Outcome{Selector: -1, Error: fmt.Sprintf(format, args...)}
+}
+
+func describe(tried []replay.Attempt) string {
+	var parts []string
+	for _, a := range tried {
+		parts = append(parts, fmt.Sprintf("%s: %d matches", a.Strategy, a.Matches))
+	}
+	if len(parts) == 0 {
+		return "no label or role recorded"
+	}
+	return strings.Join(parts, "; ")
+}

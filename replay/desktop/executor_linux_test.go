@@ -1,0 +1,167 @@
+package desktop
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/replaytest"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+func TestMain(m *testing.M) { os.Exit(xvfb.MainWithSessionBus(m)) }
+
+// app is a zenity form on a desktop of its own, and what it printed.
+type app struct {
+	d    *xvfb.Desktop
+	out  *syncBuffer
+	done chan struct{}
+}
+
+func startForm(t *testing.T) *app {
+	t.Helper()
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	cmd := exec.Command("zenity", "--forms", "--title", "New customer", "--add-entry", "First Name", "--add-entry", "Email")
+	cmd.Env = d.Env()
+	a := &app{d: d, out: &syncBuffer{}, done: make(chan struct{})}
+	cmd.Stdout = a.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = cmd.Wait(); close(a.done) }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-a.done })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := d.Window(ctx, "New customer"); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func newExecutor(t *testing.T, d *xvfb.Desktop, withAX bool, find time.Duration) *Executor {
+	t.Helper()
+	in, err := NewX11Input(d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Input: in, Quiet: 100 * time.Millisecond, FindTimeout: find}
+	if withAX {
+		ax, err := atspi.New(atspi.Options{Display: d.Display, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ax.Close() })
+		o.AX = ax
+	}
+	ex, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ex.Close() })
+	return ex
+}
+
+func (a *app) output(t *testing.T) string {
+	t.Helper()
+	select {
+	case <-a.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the form did not close")
+	}
+	return strings.TrimSpace(a.out.String())
+}
+
+// TestFillsAFormThroughTheAccessibilityTree: each field is found once by
+// its label and set through EditableText, read back, and OK is pressed by
+// its action; the app prints exactly what was filled.
+func TestFillsAFormThroughTheAccessibilityTree(t *testing.T) {
+	a := startForm(t)
+	ex := newExecutor(t, a.d, true, 10*time.Second)
+	ctx := context.Background()
+	window := skills.Floor{ActiveWindow: "New customer"}
+	steps := []replay.Step{
+		{Index: 0, Step: skills.Step{Action: "fill", Role: "textbox", Label: "First Name", Value: "Ada", Floor: window, ReadBack: &skills.ReadBack{Kind: "value", Expect: "Ada"}}},
+		{Index: 1, Step: skills.Step{Action: "fill", Role: "textbox", Label: "Email", Value: "ada@example.org", Floor: window, ReadBack: &skills.ReadBack{Kind: "value", Expect: "ada@example.org"}}},
+		{Index: 2, Step: skills.Step{Action: "click", Role: "button", Label: "OK", Floor: window, Destructive: true}},
+	}
+	for _, st := range steps {
+		out, err := ex.Do(ctx, st)
+		if err != nil || !out.OK || out.Via != replay.ViaAX {
+			t.Fatalf("step %d = %+v, %v; want done through the accessibility tree", st.Index+1, out, err)
+		}
+	}
+	if got := a.output(t); got != "Ada|ada@example.org" {
+		t.Fatalf("the app printed %q", got)
+	}
+}
+
+// TestFallsBackToInputAtTheRecordedPoint: with no accessibility tree, a
+// fill clicks where the person clicked and types.
+func TestFallsBackToInputAtTheRecordedPoint(t *testing.T) {
+	a := startForm(t)
+	// Where the First Name entry is, as the recording would have it.
+	ax, err := atspi.New(atspi.Options{Display: a.d.Display, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ax.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var els []atspi.Element
+	for len(els) != 1 && ctx.Err() == nil {
+		els, _ = ax.Find(ctx, "New customer", "textbox", "First Name")
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(els) != 1 {
+		t.Fatal("the First Name entry never appeared")
+	}
+	c := els[0].Bounds.Min.Add(els[0].Bounds.Max).Div(2)
+	ex := newExecutor(t, a.d, false, 10*time.Second)
+	out, err := ex.Do(ctx, replay.Step{Step: skills.Step{Action: "fill", Value: "Grace", Floor: skills.Floor{Cursor: []int{c.X, c.Y}, ActiveWindow: "New customer"}}})
+	if err != nil || !out.OK || out.Via != replay.ViaFloor {
+		t.Fatalf("fill by input = %+v, %v", out, err)
+	}
+	// The app handles the keys a moment after the server has them.
+	got := ""
+	for deadline := time.Now().Add(3 * time.Second); got != "Grace" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		got, _ = ax.Text(ctx, els[0])
+	}
+	if got != "Grace" {
+		t.Fatalf("the First Name entry holds %q; want what was typed", got)
+	}
+}
+
+// TestConformance runs the executors' suite against the desktop executor.
+func TestConformance(t *testing.T) {
+	a := startForm(t)
+	replaytest.Run(t, replaytest.Target{
+		Open: skills.Step{Action: "focus_window", Floor: skills.Floor{ActiveWindow: "New customer"}},
+		New:  func(t *testing.T) replay.Executor { return newExecutor(t, a.d, true, 500*time.Millisecond) },
+	})
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
