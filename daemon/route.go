@@ -15,12 +15,14 @@ import (
 const localModelProbe = 3 * time.Second
 
 // router is the route probe for this machine: the browser channel resolves
-// elements in the DOM; OCR is tesseract; a local model is the one in
-// config.json, if it answers.
+// elements in the DOM, desktop_ax in the accessibility tree; OCR is
+// tesseract; a local model is the one in config.json, if it answers.
 func router(cfg LocalModelConfig) interpret.Prober {
 	return interpret.Prober{
-		Structured: func(channel string) bool { return channel == capture.ChannelBrowser },
-		OCR:        extract.OCRAvailable,
+		Structured: func(channel string) bool {
+			return channel == capture.ChannelBrowser || channel == capture.ChannelDesktopAX
+		},
+		OCR: extract.OCRAvailable,
 		LocalVLM: func(ctx context.Context) (bool, string) {
 			if cfg.BaseURL == "" {
 				return false, "none configured (config.json: local_model)"

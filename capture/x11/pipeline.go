@@ -35,6 +35,10 @@ type pipeline struct {
 	resolve func(*Raw)
 	log     *slog.Logger
 	folder  Folder
+	// pressed are the last button presses' points and elements: a fill is
+	// typed into the field a click focused, and is often committed by the
+	// next click (OK), when that field may be gone from the tree.
+	pressed []pressed
 
 	events        atomic.Uint64
 	droppedEvents atomic.Uint64
@@ -102,6 +106,12 @@ func (p *pipeline) run(ctx context.Context) {
 				// Now, not when the click is final: the element may be
 				// gone once the click has done its work.
 				r.Enrichment = p.enrichAt(ctx, r.X, r.Y)
+				if r.Enrichment != nil {
+					p.pressed = append(p.pressed, pressed{r.X, r.Y, r.Enrichment})
+					if len(p.pressed) > 4 {
+						p.pressed = p.pressed[1:]
+					}
+				}
 			}
 			p.emitAll(ctx, p.folder.Add(r))
 		case now := <-timer.C:
@@ -121,6 +131,9 @@ func (p *pipeline) emit(ctx context.Context, f Folded) {
 	step := f.Step
 	if p.fsink != nil {
 		step.ScreenshotRef = p.frame(ctx, f.At)
+	}
+	if step.Enrichment == nil && step.Action == events.ActionFill && len(step.Cursor) == 2 {
+		step.Enrichment = p.pressedAt(step.Cursor[0], step.Cursor[1])
 	}
 	if step.Enrichment == nil && p.enrich != nil && len(step.Cursor) == 2 {
 		step.Enrichment = p.enrichAt(ctx, step.Cursor[0], step.Cursor[1])
@@ -150,6 +163,22 @@ func (p *pipeline) frame(ctx context.Context, at time.Time) string {
 		return ""
 	}
 	return ref
+}
+
+type pressed struct {
+	x, y int
+	e    *events.Enrichment
+}
+
+// pressedAt is the element a recent press at x, y found, copied.
+func (p *pipeline) pressedAt(x, y int) *events.Enrichment {
+	for i := len(p.pressed) - 1; i >= 0; i-- {
+		if pr := p.pressed[i]; pr.x == x && pr.y == y {
+			e := *pr.e
+			return &e
+		}
+	}
+	return nil
 }
 
 // enrichAt asks the enricher about a point, briefly; a failure leaves the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/capture/floor"
 	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/daemon"
 )
@@ -52,6 +53,9 @@ of them is given.`,
 					return fmt.Errorf("--capture-script: %s", why)
 				}
 				opts.Sources = append(opts.Sources, src)
+			} else {
+				// The desktop floor of this OS; it says why when it cannot run.
+				opts.Sources = append(opts.Sources, floor.New("", log))
 			}
 			d, err := daemon.Start(ctx, opts)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,10 +17,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/capture/atspi"
 	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/desktop"
 	"github.com/reprise-dev/reprise/replay/report"
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
@@ -28,8 +32,8 @@ import (
 
 // replayFlags are `reprise replay`'s settings.
 type replayFlags struct {
-	rows, resume, reportPath, onError, browserURL, profile string
-	again, dryRun, yes, show                               bool
+	rows, resume, reportPath, onError, browserURL, profile, executor string
+	again, dryRun, yes, show                                         bool
 }
 
 func newReplayCmd(g *globals) *cobra.Command {
@@ -61,6 +65,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.dryRun, "dry-run", false, "fill every row, submit none")
 	fl.BoolVar(&f.yes, "yes", false, "run unattended without checking rows 1-2 (needs a passed dry run of this skill version)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
+	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
 
@@ -130,19 +135,15 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	profile := f.profile
-	if profile == "" {
-		profile = filepath.Join(home, "browser-profile")
-	}
-	exec, err := browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL})
-	if err != nil {
-		return err
-	}
-	defer exec.Close()
 	log, err := g.logger()
 	if err != nil {
 		return err
 	}
+	exec, err := newExecutor(ctx, f, skill, home, log)
+	if err != nil {
+		return err
+	}
+	defer exec.Close()
 	stop, err := replay.Serve(ctx, js, plan, exec, log)
 	if err != nil {
 		return err
@@ -251,4 +252,40 @@ func newRunID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "run_" + time.Now().UTC().Format("20060102T150405") + "_" + hex.EncodeToString(b[:])
+}
+
+// newExecutor picks what replays the skill: the browser for web steps,
+// else the desktop.
+func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home string, log *slog.Logger) (replay.Executor, error) {
+	kind := f.executor
+	if kind == "auto" {
+		kind = "desktop"
+		for _, st := range skill.Steps {
+			if st.Action == events.ActionNavigate || len(st.Selectors) > 0 {
+				kind = "browser"
+				break
+			}
+		}
+	}
+	switch kind {
+	case "browser":
+		profile := f.profile
+		if profile == "" {
+			profile = filepath.Join(home, "browser-profile")
+		}
+		return browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log})
+	case "desktop":
+		in, err := desktop.NewX11Input("")
+		if err != nil {
+			return nil, fmt.Errorf("desktop replay: %w", err)
+		}
+		o := desktop.Options{Input: in, Logger: log}
+		if ax, err := atspi.New(atspi.Options{Logger: log}); err == nil {
+			o.AX = ax
+		} else {
+			log.Info("replaying without the accessibility tree: input at recorded points only", "reason", err)
+		}
+		return desktop.New(o)
+	}
+	return nil, fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)
 }

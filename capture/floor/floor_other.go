@@ -1,0 +1,28 @@
+//go:build !linux
+
+package floor
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"runtime"
+
+	"github.com/reprise-dev/reprise/capture"
+)
+
+// Source is the desktop floor; on this OS it is not built yet (the Windows
+// and macOS sources are issue 10).
+type Source struct{}
+
+var errUnsupported = errors.New("the desktop floor is not supported on " + runtime.GOOS + " yet")
+
+func New(string, *slog.Logger) *Source { return &Source{} }
+
+func (s *Source) Name() string       { return "floor" }
+func (s *Source) Channels() []string { return []string{capture.ChannelFloor} }
+func (s *Source) Available() (bool, string) {
+	return false, errUnsupported.Error()
+}
+func (s *Source) Start(context.Context, capture.Session, capture.Sink) error { return errUnsupported }
+func (s *Source) Stop() error                                                { return nil }
