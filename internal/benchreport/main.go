@@ -43,6 +43,12 @@ var comparisons = []comparison{
 	{what: "DOM event to step in CAPTURE (ms p99)", candidate: metric{"BenchmarkStepToCapture", "p99-ms"}, maxAbs: 20},
 	// rows/s >= 0.8x the handwritten program is time a row <= 1.25x.
 	{what: "replay, engine vs handwritten chromedp (ns/row)", candidate: metric{"BenchmarkRow/engine", "ns/op"}, baseline: metric{"BenchmarkRow/handwritten", "ns/op"}, maxRatio: 1.25},
+	{what: "X11 input event to queued step (us p99)", candidate: metric{"BenchmarkInputToQueue", "p99-µs"}, maxAbs: 50},
+	{what: "idle frame ring, 2 frames/s, SHM (% of a core)", candidate: metric{"BenchmarkIdleRing/shm", "%cpu"}, maxAbs: 5},
+	{what: "idle frame ring, 2 frames/s, no SHM (% of a core)", candidate: metric{"BenchmarkIdleRing/socket", "%cpu"}, maxAbs: 5},
+	{what: "frame grab 1280x800, SHM (ms)", candidate: metric{"BenchmarkGrab/shm", "ms/frame"}},
+	{what: "frame PNG encode 1280x800 (ms)", candidate: metric{"BenchmarkEncode", "ms/frame"}},
+	{what: "frame PNG size (bytes/step)", candidate: metric{"BenchmarkEncode", "bytes/frame"}},
 	{what: "redact pipeline, sealed (steps/s)", candidate: metric{"BenchmarkPipeline/sealed", "steps/s"}, baseline: metric{"BenchmarkPipeline/plain", "steps/s"}, higherIsBetter: true, maxRatio: 2.0, minAbs: 20000},
 }
 
