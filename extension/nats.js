@@ -13,6 +13,7 @@ export class Nats {
   connect() {
     if (this.ready) return this.ready;
     this.ready = new Promise((resolve, reject) => {
+      this.connected = false;
       const ws = new WebSocket(this.url);
       ws.binaryType = "arraybuffer";
       this.ws = ws;
@@ -52,6 +53,9 @@ export class Nats {
       }
       this.buf = this.buf.slice(eol + 2);
       if (line.startsWith("INFO ")) {
+        // The server may send INFO again later (an update): CONNECT once.
+        if (this.connected) continue;
+        this.connected = true;
         const connect = { user: this.user, pass: this.password, verbose: false, pedantic: false, protocol: 1, name: "reprise-extension" };
         this.send(this.enc.encode(`CONNECT ${JSON.stringify(connect)}\r\nSUB ${this.inbox}.* 1\r\nPING\r\n`));
       } else if (line === "PONG") {

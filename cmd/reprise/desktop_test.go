@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,21 +20,22 @@ import (
 // formLoop is a desktop app that files customers: a GTK form that prints
 // each one filed to a file and opens again, as a data-entry app does.
 type formLoop struct {
-	d   *xvfb.Desktop
-	out string
-	ax  *atspi.Enricher
+	d      *xvfb.Desktop
+	out    string
+	ax     *atspi.Enricher
+	appLog *syncBuffer
 }
 
 func startFormLoop(t *testing.T) *formLoop {
 	t.Helper()
-	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
-		t.Skip("DESKTOP TEST SKIPPED: no D-Bus session; run it under scripts/with-keyring (make test does)")
-	}
+	xvfb.PrivateSessionBus(t)
 	d := xvfb.Start(t)
 	d.StartA11yBus(t)
 	f := &formLoop{d: d, out: filepath.Join(t.TempDir(), "customers.txt")}
 	app := exec.Command("sh", "-c", `while zenity --forms --title "New customer" --add-entry "First Name" --add-entry "Email" >>"$OUT"; do :; done`)
 	app.Env = append(d.Env(), "OUT="+f.out)
+	f.appLog = &syncBuffer{}
+	app.Stderr = f.appLog
 	if err := app.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func (f *formLoop) lines(t *testing.T, n int) []string {
 			return lines
 		}
 	}
-	t.Fatalf("the app filed %d customers; want %d: %q", len(lines), n, lines)
+	t.Fatalf("the app filed %d customers; want %d: %q\napp said: %s", len(lines), n, lines, f.appLog.String())
 	return nil
 }
 
@@ -164,6 +166,7 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("replay: %v\n%s", err, b)
 	}
+	t.Logf("replay said:\n%s", b)
 	got := f.lines(t, 7)
 	if strings.Join(got[2:], " ") != strings.Join(want, " ") {
 		sk, _, _ := run(t, home, "skill", "show", "desktop-customer")
@@ -171,4 +174,22 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 		t.Logf("skill:\n%s\nrecording:\n%s", sk, show)
 		t.Fatalf("the app filed %q after the two demonstrated; want exactly %q\nreplay said:\n%s", got[2:], want, b)
 	}
+}
+
+// syncBuffer is an output sink safe for a child's copying goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"log/slog"
 	"os"
@@ -18,8 +19,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
@@ -139,7 +142,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	exec, err := newExecutor(ctx, f, skill, home, log)
+	exec, err := newExecutor(ctx, f, skill, home, log, c)
 	if err != nil {
 		return err
 	}
@@ -256,7 +259,7 @@ func newRunID() string {
 
 // newExecutor picks what replays the skill: the browser for web steps,
 // else the desktop.
-func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home string, log *slog.Logger) (replay.Executor, error) {
+func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home string, log *slog.Logger, c *shimConn) (replay.Executor, error) {
 	kind := f.executor
 	if kind == "auto" {
 		kind = "desktop"
@@ -280,10 +283,27 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 			return nil, fmt.Errorf("desktop replay: %w", err)
 		}
 		o := desktop.Options{Input: in, Logger: log}
-		if ax, err := atspi.New(atspi.Options{Logger: log}); err == nil {
+		if ax, err := atspi.New(atspi.Options{Logger: log, Timeout: time.Second}); err == nil {
 			o.AX = ax
 		} else {
 			log.Info("replaying without the accessibility tree: input at recorded points only", "reason", err)
+		}
+		// Input at a recorded point goes only where the screen still looks
+		// as in the first demonstration's frame, and is read back by OCR.
+		if grab, err := frames.NewX11(""); err == nil {
+			o.Screen = func() (image.Image, error) { return grab.Grab() }
+			if len(skill.SourceRecordings) > 0 {
+				src := shimReviewSource{c}
+				o.Recorded = func(ctx context.Context, ref string) ([]byte, error) {
+					return src.Frame(ctx, skill.SourceRecordings[0], ref)
+				}
+			}
+			if ok, _ := extract.OCRAvailable(ctx); ok {
+				o.OCR = func(ctx context.Context, img []byte) (string, error) {
+					res, err := extract.OCR(ctx, img)
+					return res.Text(), err
+				}
+			}
 		}
 		return desktop.New(o)
 	}

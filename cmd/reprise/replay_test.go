@@ -177,7 +177,7 @@ func TestReplayKillResume(t *testing.T) {
 	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {
 		t.Fatalf("dry run: %v\n%s", err, stderr)
 	}
-	path, rows := r.customers("customers.csv", 40)
+	path, rows := r.customers("customers.csv", 80)
 	runID := ""
 	for round := range 10 {
 		args := []string{"replay", r.skill, "--rows", path, "--yes"}
@@ -191,7 +191,7 @@ func TestReplayKillResume(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(1500+rand.IntN(2500)) * time.Millisecond)
+		time.Sleep(time.Duration(1000+rand.IntN(2000)) * time.Millisecond)
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		if runID == "" {
@@ -207,7 +207,7 @@ func TestReplayKillResume(t *testing.T) {
 		t.Fatalf("%d rows were posted before the last resume; want the kills to land mid-run", before)
 	}
 	out, stderr, err := r.replay(t, "--rows", path, "--yes", "--resume", runID)
-	if err != nil || !strings.Contains(out, "40 committed") {
+	if err != nil || !strings.Contains(out, "80 committed") {
 		t.Fatalf("final resume: %v\n%s%s", err, out, stderr)
 	}
 	for i, row := range rows {

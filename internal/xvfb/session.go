@@ -2,51 +2,15 @@ package xvfb
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/godbus/dbus/v5"
 )
-
-const sessionVar = "REPRISE_TEST_SESSION"
-
-// MainWithSessionBus runs m inside a D-Bus session of its own when there is
-// none (plain "go test"; scripts/with-keyring already provides one): it
-// re-runs the test binary under dbus-run-session with a private
-// XDG_RUNTIME_DIR, so the accessibility bus a test starts is its own.
-func MainWithSessionBus(m *testing.M) int {
-	if runtime.GOOS != "linux" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" || os.Getenv(sessionVar) != "" {
-		return m.Run()
-	}
-	if _, err := exec.LookPath("dbus-run-session"); err != nil {
-		fmt.Fprintln(os.Stderr, "dbus-run-session is missing: run scripts/deps (Debian package dbus-bin)")
-		return 1
-	}
-	dir, err := os.MkdirTemp("", "reprise-run")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	cmd := exec.Command("dbus-run-session", append([]string{"--", os.Args[0]}, os.Args[1:]...)...)
-	cmd.Env = append(os.Environ(), sessionVar+"=1", "XDG_RUNTIME_DIR="+dir)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exit.ExitCode()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dbus-run-session:", err)
-		return 1
-	}
-	return 0
-}
 
 // StartA11yBus starts the session's accessibility bus with this desktop's
 // DISPLAY, so GTK apps on it register and the bus's address is on its root
@@ -74,5 +38,65 @@ func (d *Desktop) StartA11yBus(t testing.TB) {
 	var addr string
 	if err := conn.Object("org.a11y.Bus", "/org/a11y/bus").CallWithContext(ctx, "org.a11y.Bus.GetAddress", 0).Store(&addr); err != nil {
 		t.Fatalf("start the accessibility bus: %v (run scripts/deps: it needs at-spi2-core)", err)
+	}
+}
+
+// PrivateSessionBus starts a D-Bus session bus of the test's own and points
+// this process (and the children it starts) at it: an accessibility bus
+// shared with other tests keeps their dead apps, and lookups that reach one
+// wait for it to time out. It activates only the accessibility bus: a
+// Secret Service started on it would ask for a keyring password in a
+// dialog on the test's display, over the app under test.
+func PrivateSessionBus(t *testing.T) {
+	t.Helper()
+	run, services := t.TempDir(), t.TempDir()
+	const a11y = "/usr/share/dbus-1/services/org.a11y.Bus.service"
+	if err := os.Symlink(a11y, filepath.Join(services, "org.a11y.Bus.service")); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(run, "session.conf")
+	err := os.WriteFile(conf, []byte(`<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=`+run+`</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>`+services+`</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dbus-daemon", "--config-file="+conf, "--nofork", "--print-address=1")
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+run)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start a session bus: %v (run scripts/deps: it needs dbus-daemon)", err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		b := make([]byte, 512)
+		n, _ := out.Read(b)
+		addr <- strings.TrimSpace(string(b[:n]))
+	}()
+	select {
+	case a := <-addr:
+		if a == "" {
+			t.Fatal("the session bus printed no address")
+		}
+		t.Setenv("DBUS_SESSION_BUS_ADDRESS", a)
+		t.Setenv("XDG_RUNTIME_DIR", run)
+		t.Setenv("AT_SPI_BUS_ADDRESS", "")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session bus did not start in 10 s")
 	}
 }

@@ -1,9 +1,12 @@
 package desktop
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"log/slog"
 	"strings"
 	"sync"
@@ -34,7 +37,14 @@ type Options struct {
 	FindTimeout time.Duration
 	// Quiet is how long the person must have left the machine alone before
 	// a step runs: replay never fights a person for the mouse. Default 2 s.
-	Quiet  time.Duration
+	Quiet time.Duration
+	// Recorded returns a step's recorded pre-action frame (PNG) and Screen
+	// grabs the screen now: with both, input goes to a recorded point only
+	// when the area around it still looks as recorded.
+	Recorded func(ctx context.Context, ref string) ([]byte, error)
+	Screen   func() (image.Image, error)
+	// OCR, with Screen, reads a field filled by input back from the screen.
+	OCR    func(ctx context.Context, png []byte) (string, error)
 	Logger *slog.Logger
 }
 
@@ -171,7 +181,7 @@ func (e *Executor) press(ctx context.Context, el atspi.Element) error {
 }
 
 // viaInput clicks (and types) at the step's recorded point.
-func (e *Executor) viaInput(_ context.Context, st replay.Step, tried []replay.Attempt) (replay.Outcome, error) {
+func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.Attempt) (replay.Outcome, error) {
 	if len(st.Floor.Cursor) != 2 {
 		out := failed("step %d (%s %s): not found in the accessibility tree (%s) and no recorded point to fall back on",
 			st.Index+1, st.Action, st.Label, describe(tried))
@@ -184,6 +194,9 @@ func (e *Executor) viaInput(_ context.Context, st replay.Step, tried []replay.At
 		if err := e.o.Input.Activate(w); err != nil {
 			return failed("step %d (%s %s): the recorded window is not there: %v", st.Index+1, st.Action, st.Label, err), nil
 		}
+	}
+	if why := e.looksAsRecorded(ctx, st, image.Pt(x, y)); why != "" {
+		return failed("step %d (%s %s): %s; not clicking blind", st.Index+1, st.Action, st.Label, why), nil
 	}
 	if err := e.o.Input.Click(x, y, 1); err != nil {
 		return replay.Outcome{}, fmt.Errorf("click: %w", err)
@@ -198,8 +211,70 @@ func (e *Executor) viaInput(_ context.Context, st replay.Step, tried []replay.At
 		if err := e.o.Input.Type(st.Value); err != nil {
 			return failed("step %d (fill %s): %v", st.Index+1, st.Label, err), nil
 		}
+		if st.ReadBack != nil && !e.readsBack(ctx, image.Pt(x, y), st.ReadBack.Expect) {
+			return failed("step %d (fill %s): read-back: the screen does not show the value where it was typed", st.Index+1, st.Label), nil
+		}
 	}
 	return replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1, Tried: tried, Committed: st.Destructive}, nil
+}
+
+// looksAsRecorded compares the area around pt now with the step's
+// recorded frame; it returns why not, or "" when it matches or cannot be
+// checked (no frame recorded, no way to grab the screen).
+func (e *Executor) looksAsRecorded(ctx context.Context, st replay.Step, pt image.Point) string {
+	if e.o.Recorded == nil || e.o.Screen == nil || st.Floor.ScreenshotRef == "" {
+		return ""
+	}
+	b, err := e.o.Recorded(ctx, st.Floor.ScreenshotRef)
+	if err != nil {
+		e.o.Logger.Debug("no recorded frame to compare", "step", st.Index+1, "err", err)
+		return ""
+	}
+	recorded, err := decodePNG(b)
+	if err != nil {
+		return ""
+	}
+	now, err := e.o.Screen()
+	if err != nil {
+		return ""
+	}
+	if d := lookDiff(recorded, now, pt); d > maxLookDiff {
+		return fmt.Sprintf("the area around the recorded point looks different from the recording (%.0f%% changed)", d*100)
+	}
+	return ""
+}
+
+// readsBack OCRs a strip of the screen around pt, where a value was typed,
+// and reports whether it shows want; true when it cannot be checked.
+func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) bool {
+	if e.o.OCR == nil || e.o.Screen == nil {
+		return true
+	}
+	var text string
+	// The app draws the typed text a moment after the keys arrive.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		now, err := e.o.Screen()
+		if err != nil {
+			return true
+		}
+		// The field around the point, enlarged: tesseract reads a UI's
+		// small type far better three times its size.
+		strip := image.Rect(pt.X-120, pt.Y-16, pt.X+120, pt.Y+16).Intersect(now.Bounds())
+		if strip.Empty() {
+			return true
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, enlarge(now, strip, 3)); err != nil {
+			return true
+		}
+		if text, err = e.o.OCR(ctx, buf.Bytes()); err != nil {
+			return true
+		}
+		if shows(text, want) {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Executor) chord(st replay.Step) (replay.Outcome, error) {

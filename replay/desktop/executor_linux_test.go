@@ -3,7 +3,7 @@ package desktop
 import (
 	"bytes"
 	"context"
-	"os"
+	"image"
 	"os/exec"
 	"strings"
 	"sync"
@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/capture/frames"
+	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/replaytest"
 	"github.com/reprise-dev/reprise/skills"
 )
-
-func TestMain(m *testing.M) { os.Exit(xvfb.MainWithSessionBus(m)) }
 
 // app is a zenity form on a desktop of its own, and what it printed.
 type app struct {
@@ -28,6 +28,7 @@ type app struct {
 
 func startForm(t *testing.T) *app {
 	t.Helper()
+	xvfb.PrivateSessionBus(t)
 	d := xvfb.Start(t)
 	d.StartA11yBus(t)
 	cmd := exec.Command("zenity", "--forms", "--title", "New customer", "--add-entry", "First Name", "--add-entry", "Email")
@@ -164,4 +165,77 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestFloorLooksBeforeItClicksAndReadsBack: input goes to a recorded point
+// only while the area around it looks as in the recorded frame, and a value
+// typed there is read back from the screen by OCR.
+func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
+	a := startForm(t)
+	ax, err := atspi.New(atspi.Options{Display: a.d.Display, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ax.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	var els []atspi.Element
+	for len(els) != 1 && ctx.Err() == nil {
+		els, _ = ax.Find(ctx, "New customer", "textbox", "First Name")
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(els) != 1 {
+		t.Fatal("the First Name entry never appeared")
+	}
+	c := els[0].Bounds.Min.Add(els[0].Bounds.Max).Div(2)
+	grab, err := frames.NewX11(a.d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer grab.Close()
+	shot, err := grab.Grab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded, err := frames.Encode(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := NewX11Input(a.d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := New(Options{Input: in, Quiet: 100 * time.Millisecond,
+		Recorded: func(_ context.Context, ref string) ([]byte, error) { return recorded, nil },
+		Screen:   func() (image.Image, error) { return grab.Grab() },
+		OCR: func(ctx context.Context, img []byte) (string, error) {
+			res, err := extract.OCR(ctx, img)
+			return res.Text(), err
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	step := replay.Step{Step: skills.Step{Action: "fill", Value: "Grace", ReadBack: &skills.ReadBack{Kind: "value", Expect: "Grace"},
+		Floor: skills.Floor{Cursor: []int{c.X, c.Y}, ActiveWindow: "New customer", ScreenshotRef: "stub_1"}}}
+	out, err := ex.Do(ctx, step)
+	if err != nil || !out.OK || out.Via != replay.ViaFloor {
+		t.Fatalf("fill at a point that looks as recorded = %+v, %v; want done and read back", out, err)
+	}
+	// A value the screen does not show fails its read-back.
+	wrong := step
+	wrong.ReadBack = &skills.ReadBack{Kind: "value", Expect: "Quokka"}
+	if out, err := ex.Do(ctx, wrong); err != nil || out.OK || !strings.Contains(out.Error, "read-back") {
+		t.Fatalf("a read-back that cannot hold = %+v, %v; want it failed", out, err)
+	}
+	// The form moves away: the recorded point now shows the desktop.
+	win, _ := a.d.Window(ctx, "New customer")
+	if _, err := a.d.Xdotool(ctx, "windowmove", "--sync", win, "900", "600"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	out, err = ex.Do(ctx, step)
+	if err != nil || out.OK || !strings.Contains(out.Error, "looks different") {
+		t.Fatalf("fill at a point that no longer looks as recorded = %+v, %v; want a refusal", out, err)
+	}
 }
