@@ -195,9 +195,11 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 			return failed("step %d (%s %s): the recorded window is not there: %v", st.Index+1, st.Action, st.Label, err), nil
 		}
 	}
-	if why := e.looksAsRecorded(ctx, st, image.Pt(x, y)); why != "" {
+	at, why := e.whereRecorded(ctx, st, image.Pt(x, y))
+	if why != "" {
 		return failed("step %d (%s %s): %s; not clicking blind", st.Index+1, st.Action, st.Label, why), nil
 	}
+	x, y = at.X, at.Y
 	if err := e.o.Input.Click(x, y, 1); err != nil {
 		return replay.Outcome{}, fmt.Errorf("click: %w", err)
 	}
@@ -218,30 +220,37 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 	return replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1, Tried: tried, Committed: st.Destructive}, nil
 }
 
-// looksAsRecorded compares the area around pt now with the step's
-// recorded frame; it returns why not, or "" when it matches or cannot be
-// checked (no frame recorded, no way to grab the screen).
-func (e *Executor) looksAsRecorded(ctx context.Context, st replay.Step, pt image.Point) string {
+// whereRecorded finds where the step's recorded point is now: the recorded
+// point itself while the area around it looks as in the recorded frame,
+// else where that area moved with its window. It returns why not when the
+// area is nowhere, and pt unchanged when it cannot check (no frame
+// recorded, no way to grab the screen).
+func (e *Executor) whereRecorded(ctx context.Context, st replay.Step, pt image.Point) (image.Point, string) {
 	if e.o.Recorded == nil || e.o.Screen == nil || st.Floor.ScreenshotRef == "" {
-		return ""
+		return pt, ""
 	}
 	b, err := e.o.Recorded(ctx, st.Floor.ScreenshotRef)
 	if err != nil {
 		e.o.Logger.Debug("no recorded frame to compare", "step", st.Index+1, "err", err)
-		return ""
+		return pt, ""
 	}
 	recorded, err := decodePNG(b)
 	if err != nil {
-		return ""
+		return pt, ""
 	}
 	now, err := e.o.Screen()
 	if err != nil {
-		return ""
+		return pt, ""
 	}
-	if d := lookDiff(recorded, now, pt); d > maxLookDiff {
-		return fmt.Sprintf("the area around the recorded point looks different from the recording (%.0f%% changed)", d*100)
+	d := lookDiff(recorded, now, pt)
+	if d <= maxLookDiff {
+		return pt, ""
 	}
-	return ""
+	if moved, ok := findPatch(recorded, now, pt); ok {
+		e.o.Logger.Info("the recorded area moved; acting where it is now", "step", st.Index+1, "dx", moved.X-pt.X, "dy", moved.Y-pt.Y)
+		return moved, ""
+	}
+	return pt, fmt.Sprintf("the area around the recorded point looks different from the recording (%.0f%% changed) and is nowhere else on the screen", d*100)
 }
 
 // readsBack OCRs a strip of the screen around pt, where a value was typed,

@@ -228,14 +228,28 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if out, err := ex.Do(ctx, wrong); err != nil || out.OK || !strings.Contains(out.Error, "read-back") {
 		t.Fatalf("a read-back that cannot hold = %+v, %v; want it failed", out, err)
 	}
-	// The form moves away: the recorded point now shows the desktop.
+	// The form moves, its field empty again as on a fresh form: the step
+	// acts where the recorded area is now.
+	if err := ax.SetText(ctx, els[0], ""); err != nil {
+		t.Fatal(err)
+	}
 	win, _ := a.d.Window(ctx, "New customer")
-	if _, err := a.d.Xdotool(ctx, "windowmove", "--sync", win, "900", "600"); err != nil {
+	if _, err := a.d.Xdotool(ctx, "windowmove", "--sync", win, "60", "40"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	moved := step
+	moved.Value, moved.ReadBack = "Hopper", &skills.ReadBack{Kind: "value", Expect: "Hopper"}
+	if out, err := ex.Do(ctx, moved); err != nil || !out.OK {
+		t.Fatalf("fill after the window moved = %+v, %v; want it done where the field is now", out, err)
+	}
+	// The form leaves the screen: the recorded area is nowhere.
+	if _, err := a.d.Xdotool(ctx, "windowminimize", "--sync", win); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
 	out, err = ex.Do(ctx, step)
 	if err != nil || out.OK || !strings.Contains(out.Error, "looks different") {
-		t.Fatalf("fill at a point that no longer looks as recorded = %+v, %v; want a refusal", out, err)
+		t.Fatalf("fill with the recorded area gone = %+v, %v; want a refusal", out, err)
 	}
 }

@@ -78,3 +78,90 @@ func enlarge(img image.Image, r image.Rectangle, n int) *image.RGBA {
 	}
 	return out
 }
+
+// findPatch looks for the recorded square around pt on the screen now, for
+// a window that moved since the recording: it returns where that square's
+// centre is now, when one place matches clearly better than any other.
+// The search runs on both images shrunk four times, then refines.
+func findPatch(recorded, now image.Image, pt image.Point) (image.Point, bool) {
+	const k = 4
+	scale := float64(recorded.Bounds().Dx()) / float64(now.Bounds().Dx())
+	rs, ns := shrink(recorded, k, 1/scale), shrink(now, k, 1)
+	// A wide strip, not the small square: the field's label and
+	// neighbours tell two identical empty fields apart.
+	rx, ry := 3*lookRadius/k, lookRadius/k
+	c := image.Pt(pt.X/k, pt.Y/k)
+	patch := image.Rect(c.X-rx, c.Y-ry, c.X+rx, c.Y+ry).Intersect(rs.Bounds())
+	if patch.Dx() < rx || patch.Dy() < ry {
+		return image.Point{}, false
+	}
+	off := c.Sub(patch.Min) // the point within the patch
+	best, second := 1.0, 1.0
+	var at image.Point
+	for y := 0; y+patch.Dy() <= ns.Bounds().Dy(); y++ {
+		for x := 0; x+patch.Dx() <= ns.Bounds().Dx(); x++ {
+			d := sad(rs, ns, patch, image.Pt(x, y))
+			p := image.Pt(x, y).Add(off)
+			switch {
+			case d < best:
+				if abs(p.X-at.X) > ry || abs(p.Y-at.Y) > ry {
+					second = best
+				}
+				best, at = d, p
+			case d < second && (abs(p.X-at.X) > ry || abs(p.Y-at.Y) > ry):
+				second = d
+			}
+		}
+	}
+	// A clear, unique match: close, and several times closer than the
+	// next place. Flat areas (a plain background) match everywhere alike
+	// and are refused.
+	if best > 0.02 || second < 3*best || second-best < 0.005 {
+		return image.Point{}, false
+	}
+	return image.Pt(at.X*k, at.Y*k), true
+}
+
+// shrink averages k x k blocks, reading img at 1/zoom of its coordinates
+// (for a frame recorded scaled).
+func shrink(img image.Image, k int, zoom float64) *image.Gray {
+	b := img.Bounds()
+	w, h := int(float64(b.Dx())*zoom)/k, int(float64(b.Dy())*zoom)/k
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var sum uint32
+			for dy := 0; dy < k; dy++ {
+				for dx := 0; dx < k; dx++ {
+					px := b.Min.X + int(float64(x*k+dx)/zoom)
+					py := b.Min.Y + int(float64(y*k+dy)/zoom)
+					r, g, bb, _ := img.At(px, py).RGBA()
+					sum += (r + g + bb) / 3 >> 8
+				}
+			}
+			out.Pix[y*out.Stride+x] = uint8(sum / uint32(k*k))
+		}
+	}
+	return out
+}
+
+// sad is the mean absolute difference (0 to 1) between the patch of a and
+// the same-sized square of b at off.
+func sad(a, b *image.Gray, patch image.Rectangle, off image.Point) float64 {
+	var sum int
+	for y := 0; y < patch.Dy(); y++ {
+		ra := a.Pix[(patch.Min.Y+y)*a.Stride+patch.Min.X:]
+		rb := b.Pix[(off.Y+y)*b.Stride+off.X:]
+		for x := 0; x < patch.Dx(); x++ {
+			sum += abs(int(ra[x]) - int(rb[x]))
+		}
+	}
+	return float64(sum) / float64(patch.Dx()*patch.Dy()*255)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -54,3 +54,32 @@ func TestShows(t *testing.T) {
 		}
 	}
 }
+
+func TestFindPatch(t *testing.T) {
+	grey := color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
+	// A "window" with some structure, recorded at (100,100), now at (400,300).
+	draw := func(at image.Point) *image.RGBA {
+		img := filled(1280, 800, grey)
+		for i := 0; i < 6; i++ {
+			c := color.RGBA{uint8(40 * i), 0x30, uint8(200 - 30*i), 0xff}
+			r := image.Rect(at.X+i*20, at.Y+(i%3)*15, at.X+i*20+15, at.Y+(i%3)*15+40)
+			for y := r.Min.Y; y < r.Max.Y; y++ {
+				for x := r.Min.X; x < r.Max.X; x++ {
+					img.Set(x, y, c)
+				}
+			}
+		}
+		return img
+	}
+	recorded, now := draw(image.Pt(100, 100)), draw(image.Pt(400, 300))
+	got, ok := findPatch(recorded, now, image.Pt(150, 125))
+	if !ok || abs(got.X-450) > 4 || abs(got.Y-325) > 4 {
+		t.Fatalf("findPatch = %v, %v; want about (450,325), where the window moved", got, ok)
+	}
+	if _, ok := findPatch(recorded, filled(1280, 800, grey), image.Pt(150, 125)); ok {
+		t.Error("a screen without the window matched")
+	}
+	if _, ok := findPatch(filled(1280, 800, grey), now, image.Pt(600, 600)); ok {
+		t.Error("a flat patch matched: it matches everywhere and must be refused")
+	}
+}
