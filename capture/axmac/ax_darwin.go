@@ -1,0 +1,431 @@
+package axmac
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+const (
+	pathCoreFoundation = "/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation"
+	pathAppServices    = "/System/Library/Frameworks/ApplicationServices.framework/ApplicationServices"
+	cfStringUTF8       = 0x08000100
+	axSuccess          = 0
+	maxDepth           = 64
+)
+
+var (
+	cfRelease                   func(uintptr)
+	cfGetTypeID                 func(uintptr) uint
+	cfStringGetTypeID           func() uint
+	cfArrayGetTypeID            func() uint
+	cfArrayGetCount             func(uintptr) int
+	cfArrayGetValueAtIndex      func(uintptr, int) uintptr
+	cfEqual                     func(a, b uintptr) bool
+	cfStringCreateWithCString   func(alloc uintptr, s string, enc uint32) uintptr
+	cfStringGetLength           func(uintptr) int
+	cfStringGetMaxSize          func(int, uint32) int
+	cfStringGetCString          func(s uintptr, buf *byte, size int, enc uint32) bool
+	cfDictionaryCreate          func(alloc uintptr, keys, values *uintptr, n int, keyCB, valueCB uintptr) uintptr
+	axCreateSystemWide          func() uintptr
+	axCreateApplication         func(pid int32) uintptr
+	axCopyElementAtPosition     func(app uintptr, x, y float32, out *uintptr) int32
+	axCopyAttributeValue        func(el, attr uintptr, out *uintptr) int32
+	axSetAttributeValue         func(el, attr, value uintptr) int32
+	axGetPid                    func(el uintptr, pid *int32) int32
+	axPerformAction             func(el, action uintptr) int32
+	axSetMessagingTimeout       func(el uintptr, seconds float32) int32
+	axIsProcessTrusted          func() bool
+	axIsProcessTrustedWithOpts  func(options uintptr) bool
+	kCFBooleanTrue              uintptr
+	kCFTypeDictKeyCallBacks     uintptr // an address, passed as is
+	kCFTypeDictValueCallBacks   uintptr
+	kAXTrustedCheckOptionPrompt uintptr
+)
+
+// Attribute and action names, created once and kept.
+var attrRole, attrSubrole, attrTitle, attrDescription, attrIdentifier, attrParent,
+	attrTitleUIElement, attrChildren, attrPlaceholder, attrValue, attrManual,
+	attrWindows, actionRaise uintptr
+
+var (
+	loadOnce sync.Once
+	loadErr  error
+)
+
+func load() error {
+	loadOnce.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				loadErr = fmt.Errorf("axmac: bind: %v", r)
+			}
+		}()
+		loadErr = bind()
+	})
+	return loadErr
+}
+
+func bind() error {
+	cf, err := purego.Dlopen(pathCoreFoundation, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return fmt.Errorf("axmac: open CoreFoundation: %w", err)
+	}
+	as, err := purego.Dlopen(pathAppServices, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return fmt.Errorf("axmac: open ApplicationServices: %w", err)
+	}
+	purego.RegisterLibFunc(&cfRelease, cf, "CFRelease")
+	purego.RegisterLibFunc(&cfGetTypeID, cf, "CFGetTypeID")
+	purego.RegisterLibFunc(&cfStringGetTypeID, cf, "CFStringGetTypeID")
+	purego.RegisterLibFunc(&cfArrayGetTypeID, cf, "CFArrayGetTypeID")
+	purego.RegisterLibFunc(&cfArrayGetCount, cf, "CFArrayGetCount")
+	purego.RegisterLibFunc(&cfArrayGetValueAtIndex, cf, "CFArrayGetValueAtIndex")
+	purego.RegisterLibFunc(&cfEqual, cf, "CFEqual")
+	purego.RegisterLibFunc(&cfStringCreateWithCString, cf, "CFStringCreateWithCString")
+	purego.RegisterLibFunc(&cfStringGetLength, cf, "CFStringGetLength")
+	purego.RegisterLibFunc(&cfStringGetMaxSize, cf, "CFStringGetMaximumSizeForEncoding")
+	purego.RegisterLibFunc(&cfStringGetCString, cf, "CFStringGetCString")
+	purego.RegisterLibFunc(&cfDictionaryCreate, cf, "CFDictionaryCreate")
+	purego.RegisterLibFunc(&axCreateSystemWide, as, "AXUIElementCreateSystemWide")
+	purego.RegisterLibFunc(&axCreateApplication, as, "AXUIElementCreateApplication")
+	purego.RegisterLibFunc(&axCopyElementAtPosition, as, "AXUIElementCopyElementAtPosition")
+	purego.RegisterLibFunc(&axCopyAttributeValue, as, "AXUIElementCopyAttributeValue")
+	purego.RegisterLibFunc(&axSetAttributeValue, as, "AXUIElementSetAttributeValue")
+	purego.RegisterLibFunc(&axGetPid, as, "AXUIElementGetPid")
+	purego.RegisterLibFunc(&axPerformAction, as, "AXUIElementPerformAction")
+	purego.RegisterLibFunc(&axSetMessagingTimeout, as, "AXUIElementSetMessagingTimeout")
+	purego.RegisterLibFunc(&axIsProcessTrusted, as, "AXIsProcessTrusted")
+	purego.RegisterLibFunc(&axIsProcessTrustedWithOpts, as, "AXIsProcessTrustedWithOptions")
+	if kCFBooleanTrue, err = dataSymbol(cf, "kCFBooleanTrue"); err != nil {
+		return err
+	}
+	if kAXTrustedCheckOptionPrompt, err = dataSymbol(as, "kAXTrustedCheckOptionPrompt"); err != nil {
+		return err
+	}
+	if kCFTypeDictKeyCallBacks, err = purego.Dlsym(cf, "kCFTypeDictionaryKeyCallBacks"); err != nil {
+		return err
+	}
+	if kCFTypeDictValueCallBacks, err = purego.Dlsym(cf, "kCFTypeDictionaryValueCallBacks"); err != nil {
+		return err
+	}
+	for _, a := range []struct {
+		dst  *uintptr
+		name string
+	}{
+		{&attrRole, "AXRole"}, {&attrSubrole, "AXSubrole"}, {&attrTitle, "AXTitle"},
+		{&attrDescription, "AXDescription"}, {&attrIdentifier, "AXIdentifier"}, {&attrParent, "AXParent"},
+		{&attrTitleUIElement, "AXTitleUIElement"}, {&attrChildren, "AXChildren"},
+		{&attrPlaceholder, "AXPlaceholderValue"}, {&attrValue, "AXValue"},
+		{&attrManual, "AXManualAccessibility"}, {&attrWindows, "AXWindows"}, {&actionRaise, "AXRaise"},
+	} {
+		if *a.dst = cfStringCreateWithCString(0, a.name, cfStringUTF8); *a.dst == 0 {
+			return fmt.Errorf("axmac: create %s", a.name)
+		}
+	}
+	return nil
+}
+
+func dataSymbol(h uintptr, name string) (uintptr, error) {
+	addr, err := purego.Dlsym(h, name)
+	if err != nil {
+		return 0, fmt.Errorf("axmac: %s: %w", name, err)
+	}
+	return **(**uintptr)(unsafe.Pointer(&addr)), nil
+}
+
+// IsTrusted reports whether this process may use the accessibility API
+// (AXIsProcessTrusted).
+func IsTrusted() bool {
+	return load() == nil && axIsProcessTrusted()
+}
+
+// RequestTrust asks macOS to show its Accessibility prompt for this process
+// when it is not trusted yet (AXIsProcessTrustedWithOptions with
+// kAXTrustedCheckOptionPrompt); it reports whether the process is trusted
+// now.
+func RequestTrust() bool {
+	if load() != nil {
+		return false
+	}
+	key, val := kAXTrustedCheckOptionPrompt, kCFBooleanTrue
+	opts := cfDictionaryCreate(0, &key, &val, 1, kCFTypeDictKeyCallBacks, kCFTypeDictValueCallBacks)
+	if opts == 0 {
+		return axIsProcessTrusted()
+	}
+	defer cfRelease(opts)
+	return axIsProcessTrustedWithOpts(opts)
+}
+
+// EnableTree asks process pid's application to build its accessibility
+// tree (AXManualAccessibility = true), which Chromium and Electron apps do
+// only when asked. Apps that do not know the attribute return an error.
+func EnableTree(pid int) error {
+	if err := load(); err != nil {
+		return err
+	}
+	app := axCreateApplication(int32(pid))
+	if app == 0 {
+		return errors.New("axmac: no application element")
+	}
+	defer cfRelease(app)
+	if rc := axSetAttributeValue(app, attrManual, kCFBooleanTrue); rc != axSuccess {
+		return fmt.Errorf("axmac: set AXManualAccessibility: AXError %d", rc)
+	}
+	return nil
+}
+
+// RaiseWindow raises process pid's window titled title (AXRaise); the
+// application itself is activated separately.
+func RaiseWindow(pid int, title string) error {
+	if err := load(); err != nil {
+		return err
+	}
+	if !axIsProcessTrusted() {
+		return ErrNotTrusted
+	}
+	app := axCreateApplication(int32(pid))
+	if app == 0 {
+		return errors.New("axmac: no application element")
+	}
+	defer cfRelease(app)
+	wins := copyAttr(app, attrWindows)
+	if wins == 0 {
+		return errors.New("axmac: the application lists no windows")
+	}
+	defer cfRelease(wins)
+	if cfGetTypeID(wins) != cfArrayGetTypeID() {
+		return errors.New("axmac: AXWindows is not a list")
+	}
+	for i := range cfArrayGetCount(wins) {
+		w := cfArrayGetValueAtIndex(wins, i)
+		if stringAttr(w, attrTitle) == title {
+			if rc := axPerformAction(w, actionRaise); rc != axSuccess {
+				return fmt.Errorf("axmac: AXRaise: AXError %d", rc)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("axmac: no window titled %q", title)
+}
+
+// Options configure an Enricher.
+type Options struct {
+	// Timeout bounds one lookup; default 200 ms. It is also each AX
+	// message's timeout, so a hung application cannot hold a lookup.
+	Timeout time.Duration
+	// Logger receives notes, never a field's text; nil discards them.
+	Logger *slog.Logger
+}
+
+// Enricher answers At from the AX tree. It is safe for concurrent use.
+type Enricher struct {
+	opts Options
+	sys  uintptr
+
+	mu      sync.Mutex
+	enabled map[int32]bool // processes asked for their tree
+}
+
+// New checks that the API loads and the process is trusted.
+func New(opts Options) (*Enricher, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 200 * time.Millisecond
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := load(); err != nil {
+		return nil, err
+	}
+	if !axIsProcessTrusted() {
+		return nil, ErrNotTrusted
+	}
+	sys := axCreateSystemWide()
+	if sys == 0 {
+		return nil, errors.New("axmac: no system-wide element")
+	}
+	axSetMessagingTimeout(sys, float32(opts.Timeout.Seconds()))
+	return &Enricher{opts: opts, sys: sys, enabled: make(map[int32]bool)}, nil
+}
+
+// Close releases the system-wide element. Safe to call twice.
+func (e *Enricher) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.sys != 0 {
+		cfRelease(e.sys)
+		e.sys = 0
+	}
+	return nil
+}
+
+// At returns what the AX tree knows about the element at screen point
+// (x, y): kind "ax", reprise's role, a label and a path from its window. It
+// returns nil and no error when nothing is there. A secure text field comes
+// back as role "textbox"; IsPassword tells it apart.
+func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error) {
+	e.mu.Lock()
+	sys := e.sys
+	e.mu.Unlock()
+	if sys == 0 {
+		return nil, errors.New("axmac: enricher closed")
+	}
+	var el uintptr
+	if rc := axCopyElementAtPosition(sys, float32(x), float32(y), &el); rc != axSuccess || el == 0 {
+		return nil, nil
+	}
+	var pid int32
+	if axGetPid(el, &pid) == axSuccess && pid > 0 {
+		e.enableOnce(pid)
+	}
+	owned := []uintptr{el}
+	defer func() {
+		for _, o := range owned {
+			cfRelease(o)
+		}
+	}()
+	label := labelOf(el)
+	var nodes []Node // element first, reversed below
+	cur := el
+	for range maxDepth {
+		if ctx.Err() != nil {
+			break
+		}
+		role := stringAttr(cur, attrRole)
+		if role == RoleApplication || role == "" {
+			break
+		}
+		n := Node{Role: SegmentRole(role, stringAttr(cur, attrSubrole)), Name: nameOf(cur)}
+		parent := copyAttr(cur, attrParent)
+		if parent != 0 {
+			owned = append(owned, parent)
+			n.Ordinal = siblingOrdinal(parent, cur, n)
+		}
+		nodes = append(nodes, n)
+		if parent == 0 || role == RoleWindow {
+			break
+		}
+		cur = parent
+	}
+	for i, j := 0, len(nodes)-1; i < j; i, j = i+1, j-1 {
+		nodes[i], nodes[j] = nodes[j], nodes[i]
+	}
+	return enrichment(nodes, label), nil
+}
+
+func (e *Enricher) enableOnce(pid int32) {
+	e.mu.Lock()
+	done := e.enabled[pid]
+	e.enabled[pid] = true
+	e.mu.Unlock()
+	if !done {
+		_ = EnableTree(int(pid)) // unsupported outside Chromium/Electron: fine
+	}
+}
+
+// siblingOrdinal is el's position among parent's children sharing its role
+// and name, or 0 when it is the only one.
+func siblingOrdinal(parent, el uintptr, me Node) int {
+	kids := copyAttr(parent, attrChildren)
+	if kids == 0 {
+		return 0
+	}
+	defer cfRelease(kids)
+	if cfGetTypeID(kids) != cfArrayGetTypeID() {
+		return 0
+	}
+	n := cfArrayGetCount(kids)
+	if n > 256 {
+		return 0 // a long list: not worth the round trips
+	}
+	sibs := make([]Node, 0, n)
+	at := -1
+	for i := range n {
+		k := cfArrayGetValueAtIndex(kids, i)
+		if cfEqual(k, el) {
+			at = i
+			sibs = append(sibs, me)
+			continue
+		}
+		r := SegmentRole(stringAttr(k, attrRole), stringAttr(k, attrSubrole))
+		if r != me.Role {
+			sibs = append(sibs, Node{Role: r})
+			continue
+		}
+		sibs = append(sibs, Node{Role: r, Name: nameOf(k)})
+	}
+	return ordinal(sibs, at)
+}
+
+// nameOf is an element's name on a path: its title, description or
+// identifier.
+func nameOf(el uintptr) string {
+	for _, a := range []uintptr{attrTitle, attrDescription, attrIdentifier} {
+		if s := stringAttr(el, a); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// labelOf is what a person reads as the element's label; never its value.
+func labelOf(el uintptr) string {
+	if s := stringAttr(el, attrTitle); s != "" {
+		return s
+	}
+	if t := copyAttr(el, attrTitleUIElement); t != 0 {
+		defer cfRelease(t)
+		if s := stringAttr(t, attrValue); s != "" {
+			return s
+		}
+		if s := stringAttr(t, attrTitle); s != "" {
+			return s
+		}
+	}
+	if s := stringAttr(el, attrDescription); s != "" {
+		return s
+	}
+	return stringAttr(el, attrPlaceholder)
+}
+
+func copyAttr(el, attr uintptr) uintptr {
+	var v uintptr
+	if axCopyAttributeValue(el, attr, &v) != axSuccess {
+		return 0
+	}
+	return v
+}
+
+func stringAttr(el, attr uintptr) string {
+	v := copyAttr(el, attr)
+	if v == 0 {
+		return ""
+	}
+	defer cfRelease(v)
+	if cfGetTypeID(v) != cfStringGetTypeID() {
+		return ""
+	}
+	n := cfStringGetLength(v)
+	if n == 0 {
+		return ""
+	}
+	size := cfStringGetMaxSize(n, cfStringUTF8) + 1
+	buf := make([]byte, size)
+	if !cfStringGetCString(v, &buf[0], size, cfStringUTF8) {
+		return ""
+	}
+	for i, b := range buf {
+		if b == 0 {
+			return string(buf[:i])
+		}
+	}
+	return string(buf)
+}

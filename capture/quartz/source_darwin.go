@@ -1,0 +1,266 @@
+package quartz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf16"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/reprise-dev/reprise/capture"
+)
+
+// Event tap constants (CGEventTypes.h).
+const (
+	tapSession       = 1 // kCGSessionEventTap
+	tapHeadInsert    = 0 // kCGHeadInsertEventTap
+	tapListenOnly    = 1 // kCGEventTapOptionListenOnly
+	evLeftMouseDown  = 1
+	evRightMouseDown = 3
+	evKeyDown        = 10
+	evOtherMouseDown = 25
+	evTapDisabledTO  = 0xFFFFFFFE // kCGEventTapDisabledByTimeout
+	evTapDisabledUI  = 0xFFFFFFFF // kCGEventTapDisabledByUserInput
+
+	fieldMouseButton   = 3  // kCGMouseEventButtonNumber
+	fieldKeycode       = 9  // kCGKeyboardEventKeycode
+	fieldTargetPID     = 40 // kCGEventTargetUnixProcessID
+	fieldWindowUnderMP = 91 // kCGMouseEventWindowUnderMousePointer
+
+	runLoopFinished = 1 // kCFRunLoopRunFinished
+)
+
+// Bounds on the tap's start and stop.
+const (
+	startTimeout = 5 * time.Second
+	stopTimeout  = 2 * time.Second
+	runSlice     = 0.5 // seconds per CFRunLoopRunInMode, so a lost stop costs this at most
+)
+
+// The callback is created once per process (purego never frees callbacks)
+// and finds the running session through active; only one tap runs at a
+// time.
+var (
+	callbackOnce sync.Once
+	callbackPtr  uintptr
+	active       atomic.Pointer[session]
+)
+
+// session is one Start..Stop: the run loop thread and the folding
+// goroutine.
+type session struct {
+	pipe     *pipeline
+	tap      atomic.Uintptr
+	runLoop  atomic.Uintptr
+	stopping atomic.Bool
+
+	once     sync.Once
+	unwatch  func() bool
+	loopDone chan struct{} // the run loop thread has exited and closed pipe.in
+	runDone  chan struct{} // the pipeline has flushed
+}
+
+// Available reports whether the tap can run: the frameworks load and the
+// process may listen to input (Input Monitoring, macOS 10.15+).
+func (s *Source) Available() (bool, string) {
+	if err := load(); err != nil {
+		return false, err.Error()
+	}
+	if cgPreflightListenEventAccess != nil && !cgPreflightListenEventAccess() {
+		return false, "this process may not monitor input: allow it in System Settings > " +
+			"Privacy & Security > Input Monitoring (and Accessibility), then restart it"
+	}
+	return true, ""
+}
+
+// RequestListenAccess asks macOS to prompt for Input Monitoring; it reports
+// whether access is granted now.
+func RequestListenAccess() bool {
+	if load() != nil || cgRequestListenEventAccess == nil {
+		return false
+	}
+	return cgRequestListenEventAccess()
+}
+
+// Start creates the listen-only tap on its own locked thread with its own
+// run loop and returns once the tap is enabled. Steps go to sink until Stop
+// or ctx ends.
+func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink) error {
+	if sink == nil {
+		return errors.New("start quartz source: nil sink")
+	}
+	if err := load(); err != nil {
+		return fmt.Errorf("start quartz source: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess != nil {
+		return errors.New("start quartz source: already started; Stop it first")
+	}
+	sess := &session{pipe: newPipeline(sink, s.opts, resolve),
+		loopDone: make(chan struct{}), runDone: make(chan struct{})}
+	if !active.CompareAndSwap(nil, sess) {
+		return errors.New("start quartz source: another quartz source is running in this process")
+	}
+	callbackOnce.Do(func() { callbackPtr = purego.NewCallback(tapCallback) })
+	started := make(chan error, 1)
+	go sess.loop(started)
+	select {
+	case err := <-started:
+		if err != nil {
+			<-sess.loopDone
+			active.CompareAndSwap(sess, nil)
+			return fmt.Errorf("start quartz source: %w", err)
+		}
+	case <-time.After(startTimeout):
+		sess.stop()
+		active.CompareAndSwap(sess, nil)
+		return errors.New("start quartz source: the event tap did not start")
+	}
+	go func() { defer close(sess.runDone); sess.pipe.run(ctx) }()
+	s.sess = sess
+	sess.unwatch = context.AfterFunc(ctx, sess.shutdown)
+	return nil
+}
+
+// loop is the run loop thread: it owns the tap from creation to release.
+func (sess *session) loop(started chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(sess.loopDone)
+	defer close(sess.pipe.in)
+	mask := uint64(1)<<evLeftMouseDown | 1<<evRightMouseDown | 1<<evOtherMouseDown | 1<<evKeyDown
+	tap := cgEventTapCreate(tapSession, tapHeadInsert, tapListenOnly, mask, callbackPtr, 0)
+	if tap == 0 {
+		started <- errors.New("CGEventTapCreate refused: allow this process in System Settings > " +
+			"Privacy & Security > Input Monitoring")
+		return
+	}
+	defer cfRelease(tap)
+	src := cfMachPortCreateRunLoopSrc(0, tap, 0)
+	if src == 0 {
+		cfMachPortInvalidate(tap)
+		started <- errors.New("CFMachPortCreateRunLoopSource failed")
+		return
+	}
+	defer cfRelease(src)
+	rl := cfRunLoopGetCurrent()
+	cfRunLoopAddSource(rl, src, kCFRunLoopCommonModes)
+	sess.tap.Store(tap)
+	sess.runLoop.Store(rl)
+	cgEventTapEnable(tap, true)
+	started <- nil
+	// Run in slices, not CFRunLoopRun: a CFRunLoopStop that lands before
+	// the loop runs would be lost, and the stopping flag is checked here.
+	for !sess.stopping.Load() {
+		if cfRunLoopRunInMode(kCFRunLoopDefaultMode, runSlice, false) == runLoopFinished {
+			time.Sleep(50 * time.Millisecond) // no sources: should not happen
+		}
+	}
+	cgEventTapEnable(tap, false)
+	cfRunLoopRemoveSource(rl, src, kCFRunLoopCommonModes)
+	cfMachPortInvalidate(tap)
+	sess.tap.Store(0)
+}
+
+// stop ends the run loop from any goroutine.
+func (sess *session) stop() {
+	sess.stopping.Store(true)
+	if rl := sess.runLoop.Load(); rl != 0 {
+		cfRunLoopStop(rl)
+		cfRunLoopWakeUp(rl)
+	}
+}
+
+// tapCallback runs on the run loop thread for every tapped event. It only
+// reads fields, stamps and queues: macOS disables a tap whose callback is
+// slow. Its arguments are all pointer-sized, as purego requires.
+func tapCallback(proxy, typ, event, info uintptr) uintptr {
+	sess := active.Load()
+	if sess == nil {
+		return event
+	}
+	switch uint32(typ) {
+	case evTapDisabledTO, evTapDisabledUI:
+		if tap := sess.tap.Load(); tap != 0 && !sess.stopping.Load() {
+			cgEventTapEnable(tap, true)
+			sess.pipe.reenabled.Add(1)
+		}
+		return event
+	}
+	if event == 0 {
+		return event
+	}
+	now := time.Now()
+	loc := cgEventGetLocation(event)
+	e := Event{X: int(loc.X), Y: int(loc.Y), Time: now,
+		PID: int(cgEventGetIntegerValueField(event, fieldTargetPID))}
+	switch uint32(typ) {
+	case evLeftMouseDown, evRightMouseDown, evOtherMouseDown:
+		e.Kind = MouseDown
+		e.WindowID = uint32(cgEventGetIntegerValueField(event, fieldWindowUnderMP))
+		e.Flags = cgEventGetFlags(event)
+		switch uint32(typ) {
+		case evLeftMouseDown:
+			e.Button = 1
+		case evRightMouseDown:
+			e.Button = 3
+		default:
+			if cgEventGetIntegerValueField(event, fieldMouseButton) != 2 {
+				return event // back, forward...: not steps
+			}
+			e.Button = 2
+		}
+	case evKeyDown:
+		e.Kind = KeyDown
+		e.Keycode = Keycode(cgEventGetIntegerValueField(event, fieldKeycode))
+		e.Flags = cgEventGetFlags(event)
+		var buf [8]uint16
+		var n uint
+		cgEventKeyboardGetUnicode(event, uint(len(buf)), &n, &buf[0])
+		if n > uint(len(buf)) {
+			n = uint(len(buf))
+		}
+		e.Text = string(utf16.Decode(buf[:n]))
+	default:
+		return event
+	}
+	sess.pipe.feed(e)
+	return event
+}
+
+// shutdown stops the tap, lets the pipeline flush and returns when nothing
+// more will be emitted. It runs once, from Stop or when ctx ends.
+func (sess *session) shutdown() {
+	sess.once.Do(func() {
+		sess.stop()
+		select {
+		case <-sess.loopDone:
+		case <-time.After(stopTimeout):
+			sess.pipe.log.Warn("quartz run loop did not stop in time")
+			<-sess.loopDone
+		}
+		<-sess.runDone
+		active.CompareAndSwap(sess, nil)
+	})
+}
+
+// Stop ends recording: a fill still being typed is committed and a held
+// click emitted first. Safe to call twice, and without Start.
+func (s *Source) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess == nil {
+		return nil
+	}
+	s.sess.unwatch()
+	s.sess.shutdown()
+	s.last = s.sess.pipe.stats()
+	s.sess = nil
+	return nil
+}
