@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package floor
 
@@ -11,8 +11,8 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 )
 
-// Source is the desktop floor; on this OS it is not built yet (the Windows
-// and macOS sources are issue 10).
+// Source is the desktop floor; on this OS it is not built yet (Windows is
+// issue 10).
 type Source struct{}
 
 var errUnsupported = errors.New("the desktop floor is not supported on " + runtime.GOOS + " yet")
