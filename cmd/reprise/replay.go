@@ -278,7 +278,7 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 		}
 		return browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log})
 	case "desktop":
-		in, err := desktop.NewX11Input("")
+		in, err := desktop.NewInput("")
 		if err != nil {
 			return nil, fmt.Errorf("desktop replay: %w", err)
 		}

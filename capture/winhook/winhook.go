@@ -1,0 +1,202 @@
+// Package winhook is the Windows desktop floor source (SPEC section 9): it
+// watches a person's mouse and keyboard through the low-level hooks
+// WH_MOUSE_LL and WH_KEYBOARD_LL and folds them into intentful steps with
+// capture/x11's portable Folder (virtual keys become X keysyms in vk.go),
+// each with the window under the press (its root owner's title, and its
+// process's image name as the app).
+//
+// The hook callback stamps each event and hands it to a bounded channel
+// without ever waiting; one goroutine resolves the window, folds and emits.
+// Input another program injected (SendInput, LLMHF_INJECTED) is ignored
+// unless Options.IncludeInjected is set: that is replay, not the person.
+//
+// The translation is portable and tested everywhere; the pipeline and the
+// hooks run on Windows only (source_windows.go), and other systems get a source
+// that says it is unavailable.
+package winhook
+
+//lint:file-ignore U1000 the pipeline runs on Windows only; elsewhere its parts are unused
+
+import (
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/x11"
+)
+
+// Name is the source's name.
+const Name = "winhook"
+
+// DefaultQueueSize is Options.QueueSize's default.
+const DefaultQueueSize = 1024
+
+// logKeyErr is the log key of an error.
+const logKeyErr = "err"
+
+// Options configure a Source. The zero value records the person's input on
+// the interactive desktop, ignoring injected input.
+type Options struct {
+	// QueueSize bounds the raw events waiting to be folded; beyond it the
+	// hook callback drops them (counted in Stats). 0 means DefaultQueueSize.
+	QueueSize int
+	// IncludeInjected records input flagged injected (SendInput, including
+	// reprise's own replay) as if the person made it. Tests that drive the
+	// desktop synthetically set it; a recording never should.
+	IncludeInjected bool
+	// Logger receives the source's warnings; nil discards them.
+	Logger *slog.Logger
+}
+
+// Stats count one session's input and output.
+type Stats struct {
+	Events        uint64 // raw input events the callback queued or dropped
+	Injected      uint64 // events ignored because they were injected
+	DroppedEvents uint64 // events dropped because folding fell behind
+	Steps         uint64 // steps handed to the sink
+	DroppedSteps  uint64 // of those, refused by a full sink
+}
+
+// Source records the Windows desktop. It is safe for concurrent use; it can
+// be started again after Stop. Only one Source records at a time in a
+// process: the hooks are process-wide.
+type Source struct {
+	opts Options
+
+	// mu serializes Start and Stop.
+	mu   sync.Mutex
+	sess *session // nil when not started
+	last Stats
+}
+
+var _ capture.Source = (*Source)(nil)
+
+// ErrBusy is Start's error while another Source of this process records.
+var ErrBusy = errors.New("winhook: another recording holds the input hooks of this process")
+
+// New returns a source for opts; it installs nothing until Start.
+func New(opts Options) *Source {
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	opts.Logger = opts.Logger.WithGroup(Name)
+	return &Source{opts: opts}
+}
+
+// Name returns "winhook".
+func (s *Source) Name() string { return Name }
+
+// Channels returns the floor channel.
+func (s *Source) Channels() []string { return []string{capture.ChannelFloor} }
+
+// Stats returns the counts of the running session, or of the last one.
+func (s *Source) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess != nil {
+		return s.sess.pipe.stats()
+	}
+	return s.last
+}
+
+// keyRaw is a key event as the folder wants it: the virtual key in Keycode
+// and its keysyms resolved (a table lookup, cheap enough for the callback).
+func keyRaw(kind x11.Kind, vk uint16, extended bool, at time.Time) x11.Raw {
+	r := x11.Raw{Kind: kind, Keycode: byte(vk), Time: at}
+	r.Sym, r.Shifted = keysymsOf(vk, extended)
+	return r
+}
+
+// pipeline carries input from the hook callback to the sink.
+type pipeline struct {
+	in   chan x11.Raw
+	sink capture.Sink
+	// resolve fills in the window's app and title from Window.ID; it runs
+	// in the emitting goroutine, never the callback.
+	resolve func(*x11.Raw)
+	log     *slog.Logger
+	folder  x11.Folder
+
+	events        atomic.Uint64
+	injected      atomic.Uint64
+	droppedEvents atomic.Uint64
+	steps         atomic.Uint64
+	droppedSteps  atomic.Uint64
+}
+
+func newPipeline(sink capture.Sink, opts Options, resolve func(*x11.Raw)) *pipeline {
+	return &pipeline{in: make(chan x11.Raw, opts.QueueSize), sink: sink, resolve: resolve, log: opts.Logger}
+}
+
+// feed queues r without waiting; a full queue drops it.
+func (p *pipeline) feed(r x11.Raw) {
+	p.events.Add(1)
+	select {
+	case p.in <- r:
+	default:
+		p.droppedEvents.Add(1)
+	}
+}
+
+// run folds and emits until in is closed, then flushes what is pending.
+func (p *pipeline) run() {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		if d, ok := p.folder.Deadline(); ok {
+			timer.Reset(time.Until(d))
+		}
+		select {
+		case r, ok := <-p.in:
+			if !ok {
+				p.emitAll(p.folder.Flush())
+				return
+			}
+			if p.resolve != nil {
+				p.resolve(&r)
+			}
+			p.emitAll(p.folder.Add(r))
+		case now := <-timer.C:
+			p.emitAll(p.folder.Tick(now))
+		}
+		timer.Stop()
+	}
+}
+
+func (p *pipeline) emitAll(steps []x11.Folded) {
+	for _, f := range steps {
+		p.steps.Add(1)
+		switch err := p.sink.Emit(f.Step); {
+		case errors.Is(err, capture.ErrSinkFull):
+			p.droppedSteps.Add(1)
+		case err != nil && !errors.Is(err, capture.ErrSinkClosed):
+			p.log.Warn("emit step", logKeyErr, err)
+		}
+	}
+}
+
+func (p *pipeline) stats() Stats {
+	return Stats{
+		Events:        p.events.Load(),
+		Injected:      p.injected.Load(),
+		DroppedEvents: p.droppedEvents.Load(),
+		Steps:         p.steps.Load(),
+		DroppedSteps:  p.droppedSteps.Load(),
+	}
+}
+
+// session is one running recording: the hook thread and the folding
+// goroutine, stopped by stop and waited for on done.
+type session struct {
+	pipe    *pipeline
+	stop    func()        // asks the hook thread to quit; safe to call twice
+	done    chan struct{} // closed when the pipeline has flushed
+	unwatch func() bool   // stops watching the session's context
+}

@@ -1,0 +1,80 @@
+// Command hookprobe records the desktop with capture/winhook for a while
+// and writes each step as a JSON line, then a last line with the source's
+// Stats: the Windows half of the winhook tests, run under Wine while a
+// Linux-side test plays the person with xdotool.
+//
+//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected]
+//
+// It writes "ready" as the first line once the hooks are in place, and
+// stops early when the file named by -stop exists.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/winhook"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// lineSink writes each step as a JSON line.
+type lineSink struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (s *lineSink) Emit(step events.Step) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc.Encode(step)
+}
+
+func main() {
+	out := flag.String("out", "", "file to write the steps to")
+	stop := flag.String("stop", "", "stop once this file exists")
+	dur := flag.Duration("for", 20*time.Second, "how long to record at most")
+	injected := flag.Bool("injected", false, "record injected input too")
+	flag.Parse()
+	if err := run(*out, *stop, *dur, *injected); err != nil {
+		fmt.Fprintln(os.Stderr, "hookprobe:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out, stop string, dur time.Duration, injected bool) error {
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	src := winhook.New(winhook.Options{IncludeInjected: injected})
+	if ok, reason := src.Available(); !ok {
+		return fmt.Errorf("winhook is not available: %s", reason)
+	}
+	sink := &lineSink{enc: json.NewEncoder(f)}
+	ctx, cancel := context.WithTimeout(context.Background(), dur)
+	defer cancel()
+	sess := capture.Session{RecordingID: "hookprobe", Mode: capture.ModeDemonstration, Channels: []string{capture.ChannelFloor}}
+	if err := src.Start(ctx, sess, sink); err != nil {
+		return err
+	}
+	fmt.Fprintln(f, "ready")
+	for ctx.Err() == nil {
+		if _, err := os.Stat(stop); stop != "" && err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := src.Stop(); err != nil {
+		return err
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	return sink.enc.Encode(map[string]any{"stats": src.Stats()})
+}
