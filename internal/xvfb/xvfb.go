@@ -71,31 +71,55 @@ func Start(t testing.TB) *Desktop {
 		t.Fatal("Xvfb did not report its display in 20 s")
 	}
 	d := &Desktop{Display: display}
-	wm := exec.Command("openbox")
-	wm.Env = d.Env()
-	var wmlog lockedBuffer
-	wm.Stdout, wm.Stderr = &wmlog, &wmlog
-	if err := wm.Start(); err != nil {
-		t.Fatalf("start openbox: %v", err)
-	}
-	wmExited := make(chan struct{})
-	go func() { _ = wm.Wait(); close(wmExited) }()
-	t.Cleanup(func() { _ = wm.Process.Kill(); <-wmExited })
-	// openbox is up once it publishes its desktops.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := d.Xdotool(context.Background(), "get_num_desktops"); err == nil {
+	// Xvfb accepts connections once it reports its display, but a loaded
+	// machine has been seen to refuse the first one: wait until a client
+	// gets in before the window manager tries.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := d.Xdotool(context.Background(), "getdisplaygeometry"); err == nil {
 			break
 		}
-		select {
-		case <-wmExited:
-			t.Fatalf("openbox exited: %s", wmlog.String())
-		default:
-		}
 		if time.Now().After(deadline) {
-			t.Fatalf("openbox did not start in 10 s: %s", wmlog.String())
+			t.Fatalf("Xvfb %s accepts no client: %s", display, xlog.String())
 		}
 	}
+	d.startWM(t)
 	return d
+}
+
+// startWM starts openbox and waits until it manages the display, starting
+// it again if it gave up at once.
+func (d *Desktop) startWM(t testing.TB) {
+	t.Helper()
+	var wmlog lockedBuffer
+start:
+	for attempt := 1; ; attempt++ {
+		wm := exec.Command("openbox")
+		wm.Env = d.Env()
+		wm.Stdout, wm.Stderr = &wmlog, &wmlog
+		if err := wm.Start(); err != nil {
+			t.Fatalf("start openbox: %v", err)
+		}
+		wmExited := make(chan struct{})
+		go func() { _ = wm.Wait(); close(wmExited) }()
+		t.Cleanup(func() { _ = wm.Process.Kill(); <-wmExited })
+		// openbox is up once it publishes its desktops.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := d.Xdotool(context.Background(), "get_num_desktops"); err == nil {
+				return
+			}
+			select {
+			case <-wmExited:
+				if attempt < 3 {
+					continue start
+				}
+				t.Fatalf("openbox exited: %s", wmlog.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("openbox did not start in 10 s: %s", wmlog.String())
+			}
+		}
+	}
 }
 
 // Env is the process environment with DISPLAY set to this desktop.
