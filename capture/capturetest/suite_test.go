@@ -45,7 +45,7 @@ func TestSuiteCatchesBrokenSources(t *testing.T) {
 		{"stale ts", false, "has ts 1712345600.000; want the time of the action"},
 		{"agent actor", false, `has actor "agent"`},
 		{"bad cursor", false, "Validate() = invalid step.cursor"},
-		{"emits after Stop", false, "1 Emit calls after Stop returned"},
+		{"emits after Stop", false, "Emit calls after Stop returned"}, // how many depends on the machine's load
 		{"ignores ctx", false, "after ctx was cancelled"},
 		{"blocks on a full sink", false, "Emit calls into a full sink"},
 		{"closes its stop channel twice", false, "close of closed channel"},
