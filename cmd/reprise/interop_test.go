@@ -62,7 +62,9 @@ func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
 	}
 
 	natsRun := func(args ...string) (string, error) {
-		args = append([]string{"--server", ci.URL, "--user", ci.User, "--password", ci.Password, "--timeout", "2s"}, args...)
+		// --password=: a random secret may start with '-', which would
+		// otherwise read as the next flag.
+		args = append([]string{"--server", ci.URL, "--user", ci.User, "--password=" + ci.Password, "--timeout", "2s"}, args...)
 		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
 		return string(out), err
 	}
