@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/consent"
@@ -54,19 +56,7 @@ func approvedToken(t *testing.T, c *ops.Client, cl *consent.Client, req ops.Cons
 // through the wire ops to a real daemon: each is CONSENT_REQUIRED, and of 50
 // concurrent starts with one good token exactly one wins.
 func TestStartNeedsExactlyTheApprovedConsent(t *testing.T) {
-	home := t.TempDir()
-	src := scripted.New("scripted", "../capture/scripted/testdata/form.json", []string{capture.ChannelFloor, capture.ChannelBrowser}, scripted.Options{})
-	d, err := Start(context.Background(), Options{Home: home, ConsentPrompt: PromptCLI, Sources: []capture.Source{src}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	nc, _, err := Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := ops.NewClient(nc, events.OpsSubject(d.Server().MachineID()))
+	_, nc, c := scriptedDaemon(t)
 	cl := consent.NewClient(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -149,4 +139,23 @@ func TestStartNeedsExactlyTheApprovedConsent(t *testing.T) {
 	if err := start("demonstration", "extract_then_cloud", []string{"floor", "browser"}, good.ConsentToken); !errors.As(err, &e) || e.Code != ops.CodeConsentRequired {
 		t.Fatalf("reused token: %v; want CONSENT_REQUIRED", err)
 	}
+}
+
+// scriptedDaemon starts a daemon whose capture source plays the form
+// fixture, and connects to it as the CLI does.
+func scriptedDaemon(t *testing.T) (*Daemon, *nats.Conn, *ops.Client) {
+	t.Helper()
+	home := t.TempDir()
+	src := scripted.New("scripted", "../capture/scripted/testdata/form.json", []string{capture.ChannelFloor, capture.ChannelBrowser}, scripted.Options{})
+	d, err := Start(context.Background(), Options{Home: home, ConsentPrompt: PromptCLI, Sources: []capture.Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	nc, _, err := Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return d, nc, ops.NewClient(nc, events.OpsSubject(d.Server().MachineID()))
 }

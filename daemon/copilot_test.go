@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/consent"
-	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -18,19 +15,7 @@ import (
 // CLARIFY_PROMPT, answers them there, and reads its steps in plain words
 // through INTERPRET_TURN; malformed requests are refused naming the field.
 func TestCopilotOps(t *testing.T) {
-	home := t.TempDir()
-	src := scripted.New("scripted", "../capture/scripted/testdata/form.json", []string{capture.ChannelFloor, capture.ChannelBrowser}, scripted.Options{})
-	d, err := Start(context.Background(), Options{Home: home, ConsentPrompt: PromptCLI, Sources: []capture.Source{src}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	nc, _, err := Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := ops.NewClient(nc, events.OpsSubject(d.Server().MachineID()))
+	_, nc, c := scriptedDaemon(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	asked := ops.ConsentRequest{Mode: "copilot", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser", "floor"}}

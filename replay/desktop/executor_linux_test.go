@@ -117,15 +117,8 @@ func TestFallsBackToInputAtTheRecordedPoint(t *testing.T) {
 	defer ax.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var els []atspi.Element
-	for len(els) != 1 && ctx.Err() == nil {
-		els, _ = ax.Find(ctx, "New customer", "textbox", "First Name")
-		time.Sleep(50 * time.Millisecond)
-	}
-	if len(els) != 1 {
-		t.Fatal("the First Name entry never appeared")
-	}
-	c := els[0].Bounds.Min.Add(els[0].Bounds.Max).Div(2)
+	entry := firstName(ctx, t, ax)
+	c := entry.Bounds.Min.Add(entry.Bounds.Max).Div(2)
 	ex := newExecutor(t, a.d, false, 10*time.Second)
 	out, err := ex.Do(ctx, replay.Step{Step: skills.Step{Action: "fill", Value: "Grace", Floor: skills.Floor{Cursor: []int{c.X, c.Y}, ActiveWindow: "New customer"}}})
 	if err != nil || !out.OK || out.Via != replay.ViaFloor {
@@ -134,7 +127,7 @@ func TestFallsBackToInputAtTheRecordedPoint(t *testing.T) {
 	// The app handles the keys a moment after the server has them.
 	got := ""
 	for deadline := time.Now().Add(3 * time.Second); got != "Grace" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		got, _ = ax.Text(ctx, els[0])
+		got, _ = ax.Text(ctx, entry)
 	}
 	if got != "Grace" {
 		t.Fatalf("the First Name entry holds %q; want what was typed", got)
@@ -179,15 +172,8 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	defer ax.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	var els []atspi.Element
-	for len(els) != 1 && ctx.Err() == nil {
-		els, _ = ax.Find(ctx, "New customer", "textbox", "First Name")
-		time.Sleep(50 * time.Millisecond)
-	}
-	if len(els) != 1 {
-		t.Fatal("the First Name entry never appeared")
-	}
-	c := els[0].Bounds.Min.Add(els[0].Bounds.Max).Div(2)
+	entry := firstName(ctx, t, ax)
+	c := entry.Bounds.Min.Add(entry.Bounds.Max).Div(2)
 	grab, err := frames.NewX11(a.d.Display)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +216,7 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	}
 	// The form moves, its field empty again as on a fresh form: the step
 	// acts where the recorded area is now.
-	if err := ax.SetText(ctx, els[0], ""); err != nil {
+	if err := ax.SetText(ctx, entry, ""); err != nil {
 		t.Fatal(err)
 	}
 	win, _ := a.d.Window(ctx, "New customer")
@@ -252,4 +238,17 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if err != nil || out.OK || !strings.Contains(out.Error, "looks different") {
 		t.Fatalf("fill with the recorded area gone = %+v, %v; want a refusal", out, err)
 	}
+}
+
+// firstName waits for the form's First Name entry on the accessibility bus.
+func firstName(ctx context.Context, t *testing.T, ax *atspi.Enricher) atspi.Element {
+	t.Helper()
+	for ctx.Err() == nil {
+		if els, _ := ax.Find(ctx, "New customer", "textbox", "First Name"); len(els) == 1 {
+			return els[0]
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the First Name entry never appeared")
+	return atspi.Element{}
 }
