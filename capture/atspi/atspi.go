@@ -25,6 +25,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/reprise-dev/reprise/capture/axpath"
 	"log/slog"
 	"sync"
 	"time"
@@ -156,7 +157,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 	nodes, ancestors, err := c.path(ctx, el, win)
 	if err != nil {
 		e.log.Debug("path lookup failed", logError, err)
-		nodes, ancestors = []node{{Role: role}}, nil
+		nodes, ancestors = []axpath.Node{{Role: role}}, nil
 	}
 	last := nodes[len(nodes)-1]
 	label, err := c.labelOf(ctx, el, last, ancestors, labelCache{})
@@ -165,7 +166,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 		// role and path, which still find the element again.
 		e.log.Debug("label lookup failed", logError, err)
 	}
-	p := formatPath(nodes)
+	p := axpath.Format(nodes)
 	return &events.Enrichment{
 		Kind:      events.KindAX,
 		Selectors: []events.Selector{},
@@ -180,7 +181,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 // last segment, which keeps AT-SPI's own role name ("password text") while
 // Role says "textbox"; so the answer survives the step being stored.
 func IsPassword(e *events.Enrichment) bool {
-	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && lastRole(*e.AXPath) == rolePassword
+	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && axpath.LastRole(*e.AXPath) == rolePassword
 }
 
 // candidate is a top-level window covering the point.

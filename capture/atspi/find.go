@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reprise-dev/reprise/capture/axpath"
 	"image"
 	"strings"
 
@@ -143,7 +144,7 @@ func (c client) match(ctx context.Context, r ref, roleName, label string, ancest
 	if err != nil {
 		return Element{}, false, nil
 	}
-	l, err := c.labelOf(ctx, r, node{Role: roleName, Name: name}, ancestors, cache)
+	l, err := c.labelOf(ctx, r, axpath.Node{Role: roleName, Name: name}, ancestors, cache)
 	if err != nil {
 		return Element{}, false, err
 	}
@@ -156,7 +157,7 @@ func (c client) match(ctx context.Context, r ref, roleName, label string, ancest
 	}
 	box, _ := c.extents(ctx, r) // an element without a Component has no bounds
 	return Element{
-		Bus: r.Bus, Path: string(r.Path), Role: Role(roleName), Label: l, AXPath: formatPath(nodes),
+		Bus: r.Bus, Path: string(r.Path), Role: Role(roleName), Label: l, AXPath: axpath.Format(nodes),
 		Bounds: image.Rect(box.X, box.Y, box.X+box.W, box.Y+box.H),
 	}, true, nil
 }

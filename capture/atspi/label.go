@@ -1,7 +1,6 @@
 package atspi
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -100,70 +99,4 @@ func nearestLabel(field rect, labels []labelBox) string {
 		}
 	}
 	return best
-}
-
-// node is one step of an element's path: its AT-SPI role name, its name,
-// and its ordinal among the siblings sharing both (1-based; 0 when unique).
-type node struct {
-	Role    string
-	Name    string
-	Ordinal int
-}
-
-// formatPath writes a path from the top-level window down, one segment per
-// element: the AT-SPI role name, then "[name]" when the element has a name,
-// then "#n" when n-1 earlier siblings share its role and name. Indices of
-// unnamed siblings of other roles do not appear, so a path survives a toolkit
-// adding a decoration beside the element. '\', '/', '[', ']' and '#' in names
-// are escaped with a backslash.
-func formatPath(nodes []node) string {
-	var b strings.Builder
-	for i, n := range nodes {
-		if i > 0 {
-			b.WriteByte('/')
-		}
-		b.WriteString(n.Role)
-		if n.Name != "" {
-			b.WriteByte('[')
-			b.WriteString(escape(n.Name))
-			b.WriteByte(']')
-		}
-		if n.Ordinal > 0 {
-			b.WriteByte('#')
-			b.WriteString(strconv.Itoa(n.Ordinal))
-		}
-	}
-	return b.String()
-}
-
-func escape(s string) string {
-	if !strings.ContainsAny(s, `\/[]#`) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\/[]#`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// lastRole returns the AT-SPI role name of a path's last segment.
-func lastRole(path string) string {
-	start := 0
-	for i := 0; i < len(path); i++ {
-		switch path[i] {
-		case '\\':
-			i++ // the escaped byte is part of a name
-		case '/':
-			start = i + 1
-		}
-	}
-	seg := path[start:]
-	if i := strings.IndexAny(seg, "[#"); i >= 0 {
-		seg = seg[:i]
-	}
-	return seg
 }

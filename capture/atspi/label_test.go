@@ -43,22 +43,6 @@ func TestNearestLabel(t *testing.T) {
 	}
 }
 
-func TestFormatPath(t *testing.T) {
-	for _, tc := range []struct {
-		nodes []node
-		want  string
-	}{
-		{[]node{{Role: "dialog", Name: "New customer"}, {Role: "filler"}, {Role: "text", Ordinal: 2}},
-			"dialog[New customer]/filler/text#2"},
-		{[]node{{Role: "frame", Name: `a/b [c] #1 \`}, {Role: "push button", Name: "OK"}},
-			`frame[a\/b \[c\] \#1 \\]/push button[OK]`},
-	} {
-		if got := formatPath(tc.nodes); got != tc.want {
-			t.Errorf("formatPath(%v) = %q; want %q", tc.nodes, got, tc.want)
-		}
-	}
-}
-
 func TestIsPassword(t *testing.T) {
 	path := func(s string) *string { return &s }
 	for _, tc := range []struct {
@@ -78,24 +62,4 @@ func TestIsPassword(t *testing.T) {
 			t.Errorf("IsPassword(%+v) = %v; want %v", tc.e, got, tc.want)
 		}
 	}
-}
-
-// FuzzLastRole checks the path parser against the writer: whatever the
-// names hold, the last segment's role comes back.
-func FuzzLastRole(f *testing.F) {
-	f.Add("dialog", "New customer", "password text", "", 0)
-	f.Add("frame", `a/b\`, "text", "x]#[/", 3)
-	f.Fuzz(func(t *testing.T, role1, name1, role2, name2 string, ord int) {
-		for _, r := range []string{role1, role2} {
-			for _, c := range r {
-				if c == '/' || c == '[' || c == '#' || c == '\\' {
-					return // roles are AT-SPI's role names, which have none of these
-				}
-			}
-		}
-		p := formatPath([]node{{Role: role1, Name: name1}, {Role: role2, Name: name2, Ordinal: ord}})
-		if got := lastRole(p); got != role2 {
-			t.Errorf("lastRole(%q) = %q; want %q", p, got, role2)
-		}
-	})
 }

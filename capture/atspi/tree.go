@@ -3,6 +3,7 @@ package atspi
 import (
 	"context"
 	"fmt"
+	"github.com/reprise-dev/reprise/capture/axpath"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -24,7 +25,7 @@ var fieldRoles = map[string]bool{
 // path returns el's nodes from win down to el, and el's ancestors nearest
 // first (ending with win). When el is not under win it starts at the first
 // ancestor that has no parent.
-func (c client) path(ctx context.Context, el, win ref) (_ []node, _ []ref, err error) {
+func (c client) path(ctx context.Context, el, win ref) (_ []axpath.Node, _ []ref, err error) {
 	chain := []ref{el}
 	for cur := el; cur != win && len(chain) < maxDepth; {
 		p, err := c.parent(ctx, cur)
@@ -39,7 +40,7 @@ func (c client) path(ctx context.Context, el, win ref) (_ []node, _ []ref, err e
 	}
 	// chain is el..win; a window's parent is its application, whose
 	// children are the sibling windows.
-	nodes := make([]node, len(chain))
+	nodes := make([]axpath.Node, len(chain))
 	for i, r := range chain {
 		var p ref
 		if i+1 < len(chain) {
@@ -58,22 +59,22 @@ func (c client) path(ctx context.Context, el, win ref) (_ []node, _ []ref, err e
 
 // node describes r within its parent p: role, name and the ordinal among
 // siblings sharing both.
-func (c client) node(ctx context.Context, r, p ref) (node, error) {
+func (c client) node(ctx context.Context, r, p ref) (axpath.Node, error) {
 	role, err := c.roleName(ctx, r)
 	if err != nil {
-		return node{}, err
+		return axpath.Node{}, err
 	}
 	name, err := c.name(ctx, r)
 	if err != nil {
-		return node{}, err
+		return axpath.Node{}, err
 	}
-	n := node{Role: role, Name: name}
+	n := axpath.Node{Role: role, Name: name}
 	if p.null() || p == (ref{registryBus, rootPath}) {
 		return n, nil
 	}
 	sibs, err := c.children(ctx, p)
 	if err != nil {
-		return node{}, err
+		return axpath.Node{}, err
 	}
 	// Only siblings of the same role need their names read.
 	var alike []ref
@@ -109,7 +110,7 @@ type labelCache map[ref][]labelBox
 // target; else, for an input field, the label placed beside it
 // (nearestLabel), searched under el's ancestors nearest first, so that a
 // label in the field's own group wins over one elsewhere in the window.
-func (c client) labelOf(ctx context.Context, el ref, n node, ancestors []ref, cache labelCache) (string, error) {
+func (c client) labelOf(ctx context.Context, el ref, n axpath.Node, ancestors []ref, cache labelCache) (string, error) {
 	if n.Name != "" {
 		return n.Name, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reprise-dev/reprise/capture/axpath"
 	"log/slog"
 	"sync"
 	"time"
@@ -293,7 +294,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 		}
 	}()
 	label := labelOf(el)
-	var nodes []Node // element first, reversed below
+	var nodes []axpath.Node // element first, reversed below
 	cur := el
 	for range maxDepth {
 		if ctx.Err() != nil {
@@ -303,7 +304,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 		if role == RoleApplication || role == "" {
 			break
 		}
-		n := Node{Role: SegmentRole(role, stringAttr(cur, attrSubrole)), Name: nameOf(cur)}
+		n := axpath.Node{Role: SegmentRole(role, stringAttr(cur, attrSubrole)), Name: nameOf(cur)}
 		parent := copyAttr(cur, attrParent)
 		if parent != 0 {
 			owned = append(owned, parent)
@@ -333,7 +334,7 @@ func (e *Enricher) enableOnce(pid int32) {
 
 // siblingOrdinal is el's position among parent's children sharing its role
 // and name, or 0 when it is the only one.
-func siblingOrdinal(parent, el uintptr, me Node) int {
+func siblingOrdinal(parent, el uintptr, me axpath.Node) int {
 	kids := copyAttr(parent, attrChildren)
 	if kids == 0 {
 		return 0
@@ -346,7 +347,7 @@ func siblingOrdinal(parent, el uintptr, me Node) int {
 	if n > 256 {
 		return 0 // a long list: not worth the round trips
 	}
-	sibs := make([]Node, 0, n)
+	sibs := make([]axpath.Node, 0, n)
 	at := -1
 	for i := range n {
 		k := cfArrayGetValueAtIndex(kids, i)
@@ -357,12 +358,12 @@ func siblingOrdinal(parent, el uintptr, me Node) int {
 		}
 		r := SegmentRole(stringAttr(k, attrRole), stringAttr(k, attrSubrole))
 		if r != me.Role {
-			sibs = append(sibs, Node{Role: r})
+			sibs = append(sibs, axpath.Node{Role: r})
 			continue
 		}
-		sibs = append(sibs, Node{Role: r, Name: nameOf(k)})
+		sibs = append(sibs, axpath.Node{Role: r, Name: nameOf(k)})
 	}
-	return ordinal(sibs, at)
+	return axpath.Ordinal(sibs, at)
 }
 
 // nameOf is an element's name on a path: its title, description or

@@ -33,8 +33,8 @@ package axmac
 
 import (
 	"errors"
+	"github.com/reprise-dev/reprise/capture/axpath"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/reprise-dev/reprise/events"
@@ -77,14 +77,6 @@ func Role(axRole string) string {
 	return strings.ToLower(strings.TrimPrefix(axRole, "AX"))
 }
 
-// Node is one element on a path: its AX role, its name and, when siblings
-// share both, its 1-based position among them (0 when it is unique).
-type Node struct {
-	Role    string
-	Name    string
-	Ordinal int
-}
-
 // SegmentRole is the role a path segment names: the subrole when it is
 // AXSecureTextField (NSSecureTextField reports role AXTextField with that
 // subrole), else the role.
@@ -95,93 +87,18 @@ func SegmentRole(role, subrole string) string {
 	return role
 }
 
-// FormatPath writes a path, from the window down: "role[name]#n" segments
-// joined by "/", with \ / [ ] # in names escaped by a backslash.
-func FormatPath(nodes []Node) string {
-	var b strings.Builder
-	for i, n := range nodes {
-		if i > 0 {
-			b.WriteByte('/')
-		}
-		b.WriteString(n.Role)
-		if n.Name != "" {
-			b.WriteByte('[')
-			b.WriteString(escape(n.Name))
-			b.WriteByte(']')
-		}
-		if n.Ordinal > 0 {
-			b.WriteByte('#')
-			b.WriteString(strconv.Itoa(n.Ordinal))
-		}
-	}
-	return b.String()
-}
-
-func escape(s string) string {
-	if !strings.ContainsAny(s, `\/[]#`) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\/[]#`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// LastRole returns the role of a path's last segment.
-func LastRole(path string) string {
-	start := 0
-	for i := 0; i < len(path); i++ {
-		switch path[i] {
-		case '\\':
-			i++
-		case '/':
-			start = i + 1
-		}
-	}
-	seg := path[start:]
-	if i := strings.IndexAny(seg, "[#"); i >= 0 {
-		seg = seg[:i]
-	}
-	return seg
-}
-
 // IsPassword reports whether an enrichment is of a secure text field, whose
 // value a step must never carry (SPEC section 8).
 func IsPassword(e *events.Enrichment) bool {
-	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && LastRole(*e.AXPath) == RoleSecureTextField
-}
-
-// ordinal is the 1-based position of siblings[at] among the siblings that
-// share its role and name, or 0 when no other does.
-func ordinal(siblings []Node, at int) int {
-	if at < 0 || at >= len(siblings) {
-		return 0
-	}
-	me, n, same := siblings[at], 0, 0
-	for i, s := range siblings {
-		if s.Role == me.Role && s.Name == me.Name {
-			same++
-			if i <= at {
-				n++
-			}
-		}
-	}
-	if same < 2 {
-		return 0
-	}
-	return n
+	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && axpath.LastRole(*e.AXPath) == RoleSecureTextField
 }
 
 // enrichment builds the step's enrichment from the path, window first.
-func enrichment(nodes []Node, label string) *events.Enrichment {
+func enrichment(nodes []axpath.Node, label string) *events.Enrichment {
 	if len(nodes) == 0 {
 		return nil
 	}
-	path := FormatPath(nodes)
+	path := axpath.Format(nodes)
 	return &events.Enrichment{
 		Kind:      events.KindAX,
 		Selectors: []events.Selector{},

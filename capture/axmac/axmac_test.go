@@ -1,6 +1,7 @@
 package axmac
 
 import (
+	"github.com/reprise-dev/reprise/capture/axpath"
 	"testing"
 
 	"github.com/reprise-dev/reprise/events"
@@ -32,40 +33,8 @@ func TestSegmentRole(t *testing.T) {
 	}
 }
 
-func TestFormatPathAndLastRole(t *testing.T) {
-	for _, tc := range []struct {
-		nodes []Node
-		path  string
-		last  string
-	}{
-		{[]Node{{Role: "AXWindow", Name: "Title"}, {Role: "AXGroup"}, {Role: "AXTextField", Name: "First Name"}},
-			"AXWindow[Title]/AXGroup/AXTextField[First Name]", "AXTextField"},
-		{[]Node{{Role: "AXWindow", Name: "a/b [x] #1"}, {Role: "AXSecureTextField", Ordinal: 2}},
-			`AXWindow[a\/b \[x\] \#1]/AXSecureTextField#2`, "AXSecureTextField"},
-		{[]Node{{Role: "AXWindow", Name: `back\slash`}}, `AXWindow[back\\slash]`, "AXWindow"},
-		{nil, "", ""},
-	} {
-		got := FormatPath(tc.nodes)
-		if got != tc.path {
-			t.Errorf("FormatPath = %q, want %q", got, tc.path)
-		}
-		if lr := LastRole(got); lr != tc.last {
-			t.Errorf("LastRole(%q) = %q, want %q", got, lr, tc.last)
-		}
-	}
-}
-
-func TestOrdinal(t *testing.T) {
-	sibs := []Node{{Role: "AXTextField"}, {Role: "AXButton", Name: "OK"}, {Role: "AXTextField"}, {Role: "AXTextField", Name: "x"}}
-	for at, want := range map[int]int{0: 1, 1: 0, 2: 2, 3: 0, 9: 0, -1: 0} {
-		if got := ordinal(sibs, at); got != want {
-			t.Errorf("ordinal(%d) = %d, want %d", at, got, want)
-		}
-	}
-}
-
 func TestEnrichmentAndIsPassword(t *testing.T) {
-	e := enrichment([]Node{{Role: "AXWindow", Name: "Login"}, {Role: "AXSecureTextField", Name: "Password"}}, "Password")
+	e := enrichment([]axpath.Node{{Role: "AXWindow", Name: "Login"}, {Role: "AXSecureTextField", Name: "Password"}}, "Password")
 	if e.Kind != events.KindAX || e.Role != "textbox" || e.Label != "Password" || e.Selectors == nil ||
 		*e.AXPath != "AXWindow[Login]/AXSecureTextField[Password]" {
 		t.Fatalf("enrichment = %+v", e)
@@ -73,7 +42,7 @@ func TestEnrichmentAndIsPassword(t *testing.T) {
 	if !IsPassword(e) {
 		t.Error("a secure text field is a password")
 	}
-	plain := enrichment([]Node{{Role: "AXWindow"}, {Role: "AXTextField", Name: "AXSecureTextField"}}, "")
+	plain := enrichment([]axpath.Node{{Role: "AXWindow"}, {Role: "AXTextField", Name: "AXSecureTextField"}}, "")
 	if IsPassword(plain) || IsPassword(nil) {
 		t.Error("a text field named like a secure one is not a password")
 	}
