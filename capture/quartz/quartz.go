@@ -19,7 +19,6 @@
 package quartz
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"runtime"
@@ -29,7 +28,6 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/x11"
-	"github.com/reprise-dev/reprise/events"
 )
 
 // Name is the source's name.
@@ -120,174 +118,38 @@ func (s *Source) Stats() Stats {
 	return s.last
 }
 
-// Log keys.
-const logKeyErr = "err"
-
-// pipeline carries tapped events from the callback to the sink: feed never
-// waits; run translates, resolves the window, folds, attaches frames and
-// enrichment, and emits.
+// pipeline carries tapped events to the sink through capture/x11's.
 type pipeline struct {
-	in      chan Event
-	sink    capture.Sink
-	frames  x11.Frames
-	fsink   capture.FrameSink
-	enrich  x11.Enricher
-	timeout time.Duration
-	// resolve names the application and window of a raw event; it runs in
-	// the folding goroutine, so it may ask the window server.
-	resolve func(e Event, w *x11.Window)
-	log     *slog.Logger
-	tr      Translator
-	folder  x11.Folder
-	pressed []pressed
-
-	events        atomic.Uint64
-	droppedEvents atomic.Uint64
-	steps         atomic.Uint64
-	droppedSteps  atomic.Uint64
-	reenabled     atomic.Uint64
+	*x11.Pipeline[Event]
+	reenabled atomic.Uint64 // times macOS disabled the tap and it was re-enabled
+	log       *slog.Logger
 }
 
-type pressed struct {
-	x, y int
-	e    *events.Enrichment
-}
-
+// newPipeline translates each tapped event (the Translator keeps the
+// modifier state between events) and names its window with resolve, which
+// runs in the folding goroutine and so may ask the window server.
 func newPipeline(sink capture.Sink, opts Options, resolve func(Event, *x11.Window)) *pipeline {
-	p := &pipeline{
-		in:      make(chan Event, opts.QueueSize),
-		sink:    sink,
-		enrich:  opts.Enricher,
-		timeout: opts.EnrichTimeout,
-		resolve: resolve,
-		log:     opts.Logger,
-	}
-	if fs, ok := sink.(capture.FrameSink); ok && opts.Frames != nil {
-		p.frames, p.fsink = opts.Frames, fs
-	}
-	return p
-}
-
-// feed queues e without waiting; a full queue drops it.
-func (p *pipeline) feed(e Event) {
-	p.events.Add(1)
-	select {
-	case p.in <- e:
-	default:
-		p.droppedEvents.Add(1)
-	}
-}
-
-// run folds and emits until in is closed, then flushes what is pending.
-func (p *pipeline) run(ctx context.Context) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	for {
-		if d, ok := p.folder.Deadline(); ok {
-			timer.Reset(time.Until(d))
+	var tr Translator
+	po := x11.PipelineOptions{Frames: opts.Frames, Enricher: opts.Enricher, EnrichTimeout: opts.EnrichTimeout,
+		QueueSize: opts.QueueSize, Logger: opts.Logger}
+	return &pipeline{log: opts.Logger, Pipeline: x11.NewPipeline(sink, po, func(dst []x11.Raw, e Event) []x11.Raw {
+		var win x11.Window
+		if resolve != nil {
+			resolve(e, &win)
 		}
-		select {
-		case e, ok := <-p.in:
-			if !ok {
-				p.emitAll(ctx, p.folder.Flush())
-				return
-			}
-			var win x11.Window
-			if p.resolve != nil {
-				p.resolve(e, &win)
-			}
-			if win.ID == 0 {
-				win.ID = e.WindowID
-			}
-			for _, r := range p.tr.Translate(e) {
-				r.Window = win
-				if r.Kind == x11.ButtonPress && p.enrich != nil {
-					r.Enrichment = p.enrichAt(ctx, r.X, r.Y)
-					if r.Enrichment != nil {
-						p.pressed = append(p.pressed, pressed{r.X, r.Y, r.Enrichment})
-						if len(p.pressed) > 4 {
-							p.pressed = p.pressed[1:]
-						}
-					}
-				}
-				p.emitAll(ctx, p.folder.Add(r))
-			}
-		case now := <-timer.C:
-			p.emitAll(ctx, p.folder.Tick(now))
+		if win.ID == 0 {
+			win.ID = e.WindowID
 		}
-		timer.Stop()
-	}
-}
-
-func (p *pipeline) emitAll(ctx context.Context, steps []x11.Folded) {
-	for _, f := range steps {
-		p.emit(ctx, f)
-	}
-}
-
-func (p *pipeline) emit(ctx context.Context, f x11.Folded) {
-	step := f.Step
-	if p.fsink != nil {
-		step.ScreenshotRef = p.frame(ctx, f.At)
-	}
-	if step.Enrichment == nil && step.Action == events.ActionFill && len(step.Cursor) == 2 {
-		step.Enrichment = p.pressedAt(step.Cursor[0], step.Cursor[1])
-	}
-	if step.Enrichment == nil && p.enrich != nil && len(step.Cursor) == 2 {
-		step.Enrichment = p.enrichAt(ctx, step.Cursor[0], step.Cursor[1])
-	}
-	p.steps.Add(1)
-	switch err := p.sink.Emit(step); {
-	case errors.Is(err, capture.ErrSinkFull):
-		p.droppedSteps.Add(1)
-	case err != nil && !errors.Is(err, capture.ErrSinkClosed):
-		p.log.Warn("emit step", logKeyErr, err)
-	}
-}
-
-func (p *pipeline) frame(ctx context.Context, at time.Time) string {
-	png, ok := p.frames.Before(at)
-	if !ok {
-		return ""
-	}
-	ref := newRef()
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	defer cancel()
-	if err := p.fsink.PutFrame(pctx, ref, png); err != nil {
-		p.log.Warn("store pre-action frame", logKeyErr, err)
-		return ""
-	}
-	return ref
-}
-
-func (p *pipeline) pressedAt(x, y int) *events.Enrichment {
-	for i := len(p.pressed) - 1; i >= 0; i-- {
-		if pr := p.pressed[i]; pr.x == x && pr.y == y {
-			e := *pr.e
-			return &e
+		for _, r := range tr.Translate(e) {
+			r.Window = win
+			dst = append(dst, r)
 		}
-	}
-	return nil
-}
-
-func (p *pipeline) enrichAt(ctx context.Context, x, y int) *events.Enrichment {
-	ectx, cancel := context.WithTimeout(ctx, p.timeout)
-	defer cancel()
-	e, err := p.enrich.At(ectx, x, y)
-	if err != nil {
-		p.log.Debug("enrich step", logKeyErr, err)
-		return nil
-	}
-	return e
+		return dst
+	})}
 }
 
 func (p *pipeline) stats() Stats {
-	return Stats{
-		Events:        p.events.Load(),
-		DroppedEvents: p.droppedEvents.Load(),
-		Steps:         p.steps.Load(),
-		DroppedSteps:  p.droppedSteps.Load(),
-		Reenabled:     p.reenabled.Load(),
-	}
+	st := p.Stats()
+	return Stats{Events: st.Events, DroppedEvents: st.DroppedEvents, Steps: st.Steps,
+		DroppedSteps: st.DroppedSteps, Reenabled: p.reenabled.Load()}
 }

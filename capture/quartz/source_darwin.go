@@ -122,7 +122,7 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 		active.CompareAndSwap(sess, nil)
 		return errors.New("start quartz source: the event tap did not start")
 	}
-	go func() { defer close(sess.runDone); sess.pipe.run(ctx) }()
+	go func() { defer close(sess.runDone); sess.pipe.Run(ctx) }()
 	s.sess = sess
 	sess.unwatch = context.AfterFunc(ctx, sess.shutdown)
 	return nil
@@ -133,7 +133,7 @@ func (sess *session) loop(started chan<- error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer close(sess.loopDone)
-	defer close(sess.pipe.in)
+	defer sess.pipe.Close()
 	mask := uint64(1)<<evLeftMouseDown | 1<<evRightMouseDown | 1<<evOtherMouseDown | 1<<evKeyDown
 	tap := cgEventTapCreate(tapSession, tapHeadInsert, tapListenOnly, mask, callbackPtr, 0)
 	if tap == 0 {
@@ -230,7 +230,7 @@ func tapCallback(proxy, typ, event, info uintptr) uintptr {
 	default:
 		return event
 	}
-	sess.pipe.feed(e)
+	sess.pipe.Feed(e)
 	return event
 }
 

@@ -1,10 +1,5 @@
 package quartz
 
-import (
-	"crypto/rand"
-	"encoding/hex"
-)
-
 // Rect is a rectangle in global display coordinates (origin top left of the
 // main display, y down), as CGWindowListCopyWindowInfo's kCGWindowBounds.
 type Rect struct{ X, Y, W, H float64 }
@@ -62,11 +57,4 @@ func FindWindow(windows []WindowInfo, title string) (WindowInfo, bool) {
 		}
 	}
 	return WindowInfo{}, false
-}
-
-// newRef returns a fresh screenshot_ref.
-func newRef() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "stub_" + hex.EncodeToString(b[:])
 }

@@ -85,11 +85,11 @@ func TestPipelineNamesWindowAndNeverBlocks(t *testing.T) {
 		w.ID, w.App, w.Title = 7, "TextEdit", "Untitled"
 	})
 	now := time.Now()
-	p.feed(Event{Kind: KeyDown, Keycode: 0x00, Text: "a", Time: now})
-	p.feed(Event{Kind: KeyDown, Keycode: 0x0B, Text: "b", Time: now})
-	p.feed(Event{Kind: KeyDown, Keycode: 0x08, Text: "c", Time: now}) // queue full: dropped, not blocked
-	close(p.in)
-	p.run(context.Background())
+	p.Feed(Event{Kind: KeyDown, Keycode: 0x00, Text: "a", Time: now})
+	p.Feed(Event{Kind: KeyDown, Keycode: 0x0B, Text: "b", Time: now})
+	p.Feed(Event{Kind: KeyDown, Keycode: 0x08, Text: "c", Time: now}) // queue full: dropped, not blocked
+	p.Close()
+	p.Run(context.Background())
 	if len(sink.steps) != 1 || sink.steps[0].Value.Raw != "ab" || sink.steps[0].ActiveApp != "TextEdit" ||
 		sink.steps[0].ActiveWindow != "Untitled" {
 		t.Fatalf("steps = %+v", sink.steps)

@@ -74,7 +74,7 @@ func (st *hookState) mouse(wParam, lParam uintptr) {
 	}
 	r := x11.Raw{Kind: x11.ButtonPress, Button: button, X: int(m.X), Y: int(m.Y), Time: time.Now()}
 	r.Window.ID = uint32(rootWindowAt(m.X, m.Y))
-	st.pipe.feed(r)
+	st.pipe.Feed(r)
 }
 
 func (st *hookState) key(wParam, lParam uintptr) {
@@ -94,7 +94,7 @@ func (st *hookState) key(wParam, lParam uintptr) {
 	}
 	r := keyRaw(kind, uint16(k.VKCode), k.Flags&llkhfExtended != 0, time.Now())
 	r.Window.ID = uint32(windows.GetForegroundWindow())
-	st.pipe.feed(r)
+	st.pipe.Feed(r)
 }
 
 // resolveWindow names the window a raw event went to: its title, and the
@@ -182,11 +182,11 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	go func() {
 		<-hookDone // no callback runs once the loop has returned
 		claimed.Store(false)
-		close(p.in)
+		p.Close()
 	}()
 	go func() {
 		defer close(done)
-		p.run()
+		p.Run(ctx)
 	}()
 	unwatch := context.AfterFunc(ctx, stopHook)
 	s.sess = &session{pipe: p, stop: stopHook, done: done, unwatch: unwatch}

@@ -47,6 +47,14 @@ type Options struct {
 	// reprise's own replay) as if the person made it. Tests that drive the
 	// desktop synthetically set it; a recording never should.
 	IncludeInjected bool
+	// Frames, if set and the sink is a capture.FrameSink, gives each step
+	// the newest frame from before its first input event.
+	Frames x11.Frames
+	// Enricher, if set, is asked about the element at each press and step
+	// (UI Automation, else MSAA).
+	Enricher x11.Enricher
+	// EnrichTimeout bounds one Enricher call; 0 means x11's default.
+	EnrichTimeout time.Duration
 	// Logger receives the source's warnings; nil discards them.
 	Logger *slog.Logger
 }
@@ -113,83 +121,30 @@ func keyRaw(kind x11.Kind, vk uint16, extended bool, at time.Time) x11.Raw {
 	return r
 }
 
-// pipeline carries input from the hook callback to the sink.
+// pipeline carries input from the hook callback to the sink through
+// capture/x11's, counting what the callback ignored as injected.
 type pipeline struct {
-	in   chan x11.Raw
-	sink capture.Sink
-	// resolve fills in the window's app and title from Window.ID; it runs
-	// in the emitting goroutine, never the callback.
-	resolve func(*x11.Raw)
-	log     *slog.Logger
-	folder  x11.Folder
-
-	events        atomic.Uint64
-	injected      atomic.Uint64
-	droppedEvents atomic.Uint64
-	steps         atomic.Uint64
-	droppedSteps  atomic.Uint64
+	*x11.Pipeline[x11.Raw]
+	injected atomic.Uint64
 }
 
+// newPipeline names each event's window with resolve, which runs in the
+// folding goroutine, never the callback.
 func newPipeline(sink capture.Sink, opts Options, resolve func(*x11.Raw)) *pipeline {
-	return &pipeline{in: make(chan x11.Raw, opts.QueueSize), sink: sink, resolve: resolve, log: opts.Logger}
-}
-
-// feed queues r without waiting; a full queue drops it.
-func (p *pipeline) feed(r x11.Raw) {
-	p.events.Add(1)
-	select {
-	case p.in <- r:
-	default:
-		p.droppedEvents.Add(1)
-	}
-}
-
-// run folds and emits until in is closed, then flushes what is pending.
-func (p *pipeline) run() {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	for {
-		if d, ok := p.folder.Deadline(); ok {
-			timer.Reset(time.Until(d))
+	po := x11.PipelineOptions{Frames: opts.Frames, Enricher: opts.Enricher, EnrichTimeout: opts.EnrichTimeout,
+		QueueSize: opts.QueueSize, Logger: opts.Logger}
+	return &pipeline{Pipeline: x11.NewPipeline(sink, po, func(dst []x11.Raw, r x11.Raw) []x11.Raw {
+		if resolve != nil {
+			resolve(&r)
 		}
-		select {
-		case r, ok := <-p.in:
-			if !ok {
-				p.emitAll(p.folder.Flush())
-				return
-			}
-			if p.resolve != nil {
-				p.resolve(&r)
-			}
-			p.emitAll(p.folder.Add(r))
-		case now := <-timer.C:
-			p.emitAll(p.folder.Tick(now))
-		}
-		timer.Stop()
-	}
-}
-
-func (p *pipeline) emitAll(steps []x11.Folded) {
-	for _, f := range steps {
-		p.steps.Add(1)
-		switch err := p.sink.Emit(f.Step); {
-		case errors.Is(err, capture.ErrSinkFull):
-			p.droppedSteps.Add(1)
-		case err != nil && !errors.Is(err, capture.ErrSinkClosed):
-			p.log.Warn("emit step", logKeyErr, err)
-		}
-	}
+		return append(dst, r)
+	})}
 }
 
 func (p *pipeline) stats() Stats {
-	return Stats{
-		Events:        p.events.Load(),
-		Injected:      p.injected.Load(),
-		DroppedEvents: p.droppedEvents.Load(),
-		Steps:         p.steps.Load(),
-		DroppedSteps:  p.droppedSteps.Load(),
-	}
+	st := p.Stats()
+	return Stats{Events: st.Events, Injected: p.injected.Load(), DroppedEvents: st.DroppedEvents,
+		Steps: st.Steps, DroppedSteps: st.DroppedSteps}
 }
 
 // session is one running recording: the hook thread and the folding

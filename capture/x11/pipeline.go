@@ -20,19 +20,38 @@ const (
 	logKeyN   = "n"
 )
 
-// pipeline carries input from the callback to the sink: the callback stamps
-// each event and hands it to a bounded channel without ever waiting; one
-// goroutine (run) resolves, folds, attaches frames and enrichment, and emits.
-type pipeline struct {
-	in      chan Raw
+// PipelineOptions configure a Pipeline.
+type PipelineOptions struct {
+	// Frames, if set and the sink is a capture.FrameSink, gives each step
+	// the newest frame from before its first input event.
+	Frames Frames
+	// Enricher, if set, is asked about the element at each press and step.
+	Enricher Enricher
+	// EnrichTimeout bounds one Enricher call; 0 means DefaultEnrichTimeout.
+	EnrichTimeout time.Duration
+	// QueueSize bounds the events waiting to be folded; 0 means
+	// DefaultQueueSize.
+	QueueSize int
+	// Logger receives warnings; nil discards them.
+	Logger *slog.Logger
+}
+
+// Pipeline carries a desktop source's input from its callback to the sink:
+// the callback stamps each event and hands it to Feed, which never waits;
+// one goroutine (Run) prepares each event as Raw (keysyms, the window),
+// folds, attaches frames and enrichment, and emits. E is the source's own
+// event: a RECORD event here, a Quartz or a Windows hook event elsewhere.
+type Pipeline[E any] struct {
+	in      chan E
 	sink    capture.Sink
 	frames  Frames
 	fsink   capture.FrameSink // the sink's frame side, when it has one and Frames is set
 	enrich  Enricher
 	timeout time.Duration
-	// resolve fills in what the callback leaves out (keysyms, the window);
-	// it runs in the emitting goroutine, so it may ask the X server.
-	resolve func(*Raw)
+	// prepare appends the Raw events e stands for to dst; it runs in the
+	// emitting goroutine, so it may ask the window system.
+	prepare func(dst []Raw, e E) []Raw
+	raws    []Raw
 	log     *slog.Logger
 	folder  Folder
 	// pressed are the last button presses' points and elements: a fill is
@@ -46,13 +65,24 @@ type pipeline struct {
 	droppedSteps  atomic.Uint64
 }
 
-func newPipeline(sink capture.Sink, opts Options, resolve func(*Raw)) *pipeline {
-	p := &pipeline{
-		in:      make(chan Raw, opts.QueueSize),
+// NewPipeline returns a pipeline into sink; prepare turns each fed event
+// into raw events for the folder.
+func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(dst []Raw, e E) []Raw) *Pipeline[E] {
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	if opts.EnrichTimeout <= 0 {
+		opts.EnrichTimeout = DefaultEnrichTimeout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	p := &Pipeline[E]{
+		in:      make(chan E, opts.QueueSize),
 		sink:    sink,
 		enrich:  opts.Enricher,
 		timeout: opts.EnrichTimeout,
-		resolve: resolve,
+		prepare: prepare,
 		log:     opts.Logger,
 	}
 	if fs, ok := sink.(capture.FrameSink); ok && opts.Frames != nil {
@@ -61,31 +91,50 @@ func newPipeline(sink capture.Sink, opts Options, resolve func(*Raw)) *pipeline 
 	return p
 }
 
-// onWire is the input callback: it parses one event off the RECORD stream,
-// stamps it and queues it. It never blocks; when the queue is full the event
-// is dropped and counted.
-func (p *pipeline) onWire(ev []byte, order binary.ByteOrder) {
-	r, ok := parseEvent(ev, order)
-	if !ok {
-		return
-	}
-	r.Time = time.Now()
-	p.feed(r)
+// pipeline is this source's: RECORD events, resolved in place.
+type pipeline = Pipeline[Raw]
+
+func newPipeline(sink capture.Sink, opts Options, resolve func(*Raw)) *pipeline {
+	return NewPipeline(sink, opts.pipeline(), func(dst []Raw, r Raw) []Raw {
+		if resolve != nil {
+			resolve(&r)
+		}
+		return append(dst, r)
+	})
 }
 
-func (p *pipeline) feed(r Raw) {
+// onWire is the RECORD callback: it parses one event off the stream,
+// stamps it and feeds it.
+func onWire(p *pipeline) func(ev []byte, order binary.ByteOrder) {
+	return func(ev []byte, order binary.ByteOrder) {
+		r, ok := parseEvent(ev, order)
+		if !ok {
+			return
+		}
+		r.Time = time.Now()
+		p.Feed(r)
+	}
+}
+
+// Feed queues e without waiting; when the queue is full e is dropped and
+// counted. It is safe to call from an input callback.
+func (p *Pipeline[E]) Feed(e E) {
 	p.events.Add(1)
 	select {
-	case p.in <- r:
+	case p.in <- e:
 	default:
 		p.droppedEvents.Add(1)
 	}
 }
 
-// run folds and emits until in is closed, then flushes what is pending (a
-// held click, a fill not yet committed). ctx bounds frame storage and
-// enrichment; it is not what ends run.
-func (p *pipeline) run(ctx context.Context) {
+// Close says no more events will be fed: Run flushes what is pending and
+// returns. Feed must not be called after Close.
+func (p *Pipeline[E]) Close() { close(p.in) }
+
+// Run folds and emits until Close, then flushes what is pending (a held
+// click, a fill not yet committed). ctx bounds frame storage and
+// enrichment; it is not what ends Run.
+func (p *Pipeline[E]) Run(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
@@ -94,26 +143,26 @@ func (p *pipeline) run(ctx context.Context) {
 			timer.Reset(time.Until(d))
 		}
 		select {
-		case r, ok := <-p.in:
+		case e, ok := <-p.in:
 			if !ok {
 				p.emitAll(ctx, p.folder.Flush())
 				return
 			}
-			if p.resolve != nil {
-				p.resolve(&r)
-			}
-			if r.Kind == ButtonPress && r.Button <= 3 && p.enrich != nil {
-				// Now, not when the click is final: the element may be
-				// gone once the click has done its work.
-				r.Enrichment = p.enrichAt(ctx, r.X, r.Y)
-				if r.Enrichment != nil {
-					p.pressed = append(p.pressed, pressed{r.X, r.Y, r.Enrichment})
-					if len(p.pressed) > 4 {
-						p.pressed = p.pressed[1:]
+			p.raws = p.prepare(p.raws[:0], e)
+			for _, r := range p.raws {
+				if r.Kind == ButtonPress && r.Button <= 3 && p.enrich != nil {
+					// Now, not when the click is final: the element may be
+					// gone once the click has done its work.
+					r.Enrichment = p.enrichAt(ctx, r.X, r.Y)
+					if r.Enrichment != nil {
+						p.pressed = append(p.pressed, pressed{r.X, r.Y, r.Enrichment})
+						if len(p.pressed) > 4 {
+							p.pressed = p.pressed[1:]
+						}
 					}
 				}
+				p.emitAll(ctx, p.folder.Add(r))
 			}
-			p.emitAll(ctx, p.folder.Add(r))
 		case now := <-timer.C:
 			p.emitAll(ctx, p.folder.Tick(now))
 		}
@@ -121,13 +170,13 @@ func (p *pipeline) run(ctx context.Context) {
 	}
 }
 
-func (p *pipeline) emitAll(ctx context.Context, steps []Folded) {
+func (p *Pipeline[E]) emitAll(ctx context.Context, steps []Folded) {
 	for _, f := range steps {
 		p.emit(ctx, f)
 	}
 }
 
-func (p *pipeline) emit(ctx context.Context, f Folded) {
+func (p *Pipeline[E]) emit(ctx context.Context, f Folded) {
 	step := f.Step
 	if p.fsink != nil {
 		step.ScreenshotRef = p.frame(ctx, f.At)
@@ -149,7 +198,7 @@ func (p *pipeline) emit(ctx context.Context, f Folded) {
 
 // frame stores the newest frame from before at and returns its ref, or ""
 // when there is none or it could not be stored.
-func (p *pipeline) frame(ctx context.Context, at time.Time) string {
+func (p *Pipeline[E]) frame(ctx context.Context, at time.Time) string {
 	png, ok := p.frames.Before(at)
 	if !ok {
 		return ""
@@ -171,7 +220,7 @@ type pressed struct {
 }
 
 // pressedAt is the element a recent press at x, y found, copied.
-func (p *pipeline) pressedAt(x, y int) *events.Enrichment {
+func (p *Pipeline[E]) pressedAt(x, y int) *events.Enrichment {
 	for i := len(p.pressed) - 1; i >= 0; i-- {
 		if pr := p.pressed[i]; pr.x == x && pr.y == y {
 			e := *pr.e
@@ -183,7 +232,7 @@ func (p *pipeline) pressedAt(x, y int) *events.Enrichment {
 
 // enrichAt asks the enricher about a point, briefly; a failure leaves the
 // step on the floor alone.
-func (p *pipeline) enrichAt(ctx context.Context, x, y int) *events.Enrichment {
+func (p *Pipeline[E]) enrichAt(ctx context.Context, x, y int) *events.Enrichment {
 	ectx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	e, err := p.enrich.At(ectx, x, y)
@@ -201,7 +250,8 @@ func newRef() string {
 	return "stub_" + hex.EncodeToString(b[:])
 }
 
-func (p *pipeline) stats() Stats {
+// Stats returns the pipeline's counts so far.
+func (p *Pipeline[E]) Stats() Stats {
 	return Stats{
 		Events:        p.events.Load(),
 		DroppedEvents: p.droppedEvents.Load(),

@@ -86,11 +86,11 @@ func play(t *testing.T, opts Options, sink capture.Sink, q *capture.Queue, wire 
 	t.Helper()
 	p := newPipeline(sink, testOptions(opts), testResolve)
 	done := make(chan struct{})
-	go func() { defer close(done); p.run(context.Background()) }()
+	go func() { defer close(done); p.Run(context.Background()) }()
 	for _, ev := range wire {
-		p.onWire(ev, binary.LittleEndian)
+		onWire(p)(ev, binary.LittleEndian)
 	}
-	close(p.in)
+	p.Close()
 	<-done
 	q.Close()
 	var got []events.Step
@@ -142,15 +142,15 @@ func TestPipelineCountsDrops(t *testing.T) {
 	p := newPipeline(q, testOptions(Options{QueueSize: 2}), testResolve)
 	start := time.Now()
 	for range 5 {
-		p.onWire(wireEvent(ButtonPress, 3, 1, 1), binary.LittleEndian)
+		onWire(p)(wireEvent(ButtonPress, 3, 1, 1), binary.LittleEndian)
 	}
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Errorf("5 callbacks into a full queue took %v; want them never to wait", d)
 	}
-	close(p.in)
-	p.run(context.Background())
+	p.Close()
+	p.Run(context.Background())
 	want := Stats{Events: 5, DroppedEvents: 3, Steps: 2, DroppedSteps: 1}
-	if got := p.stats(); got != want {
+	if got := p.Stats(); got != want {
 		t.Errorf("stats() = %+v; want %+v", got, want)
 	}
 }
@@ -188,7 +188,7 @@ func BenchmarkInputToQueue(b *testing.B) {
 	sink := &timedSink{q: q, done: make(chan time.Time, 4)}
 	p := newPipeline(sink, testOptions(Options{Logger: slog.New(slog.DiscardHandler)}), testResolve)
 	done := make(chan struct{})
-	go func() { defer close(done); p.run(context.Background()) }()
+	go func() { defer close(done); p.Run(context.Background()) }()
 	le := binary.LittleEndian
 	// Each round: setup events (no step yet), then the trigger; steps is how
 	// many steps the trigger completes.
@@ -212,10 +212,10 @@ func BenchmarkInputToQueue(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r := rounds[i%len(rounds)]
 		for _, ev := range r.setup {
-			p.onWire(ev, le)
+			onWire(p)(ev, le)
 		}
 		start := time.Now()
-		p.onWire(r.trigger, le)
+		onWire(p)(r.trigger, le)
 		cb = append(cb, time.Since(start))
 		var end time.Time
 		for range r.steps {
@@ -223,13 +223,13 @@ func BenchmarkInputToQueue(b *testing.B) {
 		}
 		lat = append(lat, end.Sub(start))
 		for _, ev := range r.after {
-			p.onWire(ev, le)
+			onWire(p)(ev, le)
 		}
 	}
 	b.StopTimer()
-	close(p.in)
+	p.Close()
 	<-done
-	if s := p.stats(); s.DroppedEvents > 0 {
+	if s := p.Stats(); s.DroppedEvents > 0 {
 		b.Fatalf("stats = %+v; want no dropped events", s)
 	}
 	slices.Sort(lat)

@@ -142,7 +142,7 @@ func (s *Source) open(ctx context.Context, sink capture.Sink) (sess *session, er
 	sess.watching.Add(1)
 	go func() { defer sess.watching.Done(); desk.watch() }()
 	go sess.read(stream)
-	go func() { defer close(sess.runDone); sess.pipe.run(ctx) }()
+	go func() { defer close(sess.runDone); sess.pipe.Run(ctx) }()
 	return sess, nil
 }
 
@@ -155,7 +155,7 @@ func (sess *session) begin(stream *recordStream) error {
 	_ = sess.raw.SetReadDeadline(time.Now().Add(dialTimeout))
 	defer sess.raw.SetReadDeadline(time.Time{})
 	for {
-		cat, err := stream.next(sess.pipe.onWire)
+		cat, err := stream.next(onWire(sess.pipe))
 		if err != nil {
 			return fmt.Errorf("enable RECORD context: %w", err)
 		}
@@ -169,9 +169,9 @@ func (sess *session) begin(stream *recordStream) error {
 // callback until the context is disabled or the connection fails.
 func (sess *session) read(stream *recordStream) {
 	defer close(sess.readDone)
-	defer close(sess.pipe.in)
+	defer sess.pipe.Close()
 	for {
-		if _, err := stream.next(sess.pipe.onWire); err != nil {
+		if _, err := stream.next(onWire(sess.pipe)); err != nil {
 			if !errors.Is(err, errEndOfData) && !errors.Is(err, net.ErrClosed) && !errors.Is(err, os.ErrDeadlineExceeded) {
 				sess.pipe.log.Warn("record stream ended", logKeyErr, err)
 			}
@@ -215,7 +215,7 @@ func (s *Source) Stop() error {
 	}
 	s.sess.unwatch()
 	s.sess.shutdown()
-	s.last = s.sess.pipe.stats()
+	s.last = s.sess.pipe.Stats()
 	s.sess = nil
 	return nil
 }

@@ -90,17 +90,16 @@ func New(opts Options) *Source {
 	if opts.Display == "" {
 		opts.Display = os.Getenv("DISPLAY")
 	}
-	if opts.EnrichTimeout <= 0 {
-		opts.EnrichTimeout = DefaultEnrichTimeout
-	}
-	if opts.QueueSize <= 0 {
-		opts.QueueSize = DefaultQueueSize
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Logger = opts.Logger.WithGroup("x11")
 	return &Source{opts: opts}
+}
+
+func (o Options) pipeline() PipelineOptions {
+	return PipelineOptions{Frames: o.Frames, Enricher: o.Enricher, EnrichTimeout: o.EnrichTimeout,
+		QueueSize: o.QueueSize, Logger: o.Logger}
 }
 
 // Name returns "x11".
@@ -114,7 +113,7 @@ func (s *Source) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess != nil {
-		return s.sess.pipe.stats()
+		return s.sess.pipe.Stats()
 	}
 	return s.last
 }
