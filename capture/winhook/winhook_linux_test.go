@@ -17,32 +17,26 @@ import (
 
 // TestHooksUnderWine runs the hooks for real: cmd hookprobe records under
 // Wine, in a Wine virtual desktop on Xvfb (so every click lands on a Wine
-// window), while xdotool plays the person. The probe ignores injected input,
-// as a recording does: Wine 8 does not flag input from the X server
-// (xdotool's XTEST included) as injected, only SendInput's.
-//
-// NOT YET PASSING: under this setup the probe's hooks install and report
-// ready, but see no event (Stats.Events 0, Injected 0), and the test then
-// hangs in cleanup. It runs only with REPRISE_WINE_HOOK_TEST=1 until that is
-// understood.
+// window) holding notepad, while xdotool plays the person. The probe
+// ignores injected input, as a recording does: Wine 8 does not flag input
+// from the X server (xdotool's XTEST included) as injected, only
+// SendInput's.
 func TestHooksUnderWine(t *testing.T) {
-	if os.Getenv("REPRISE_WINE_HOOK_TEST") != "1" {
-		t.Skip("SKIPPED: the Wine hook test is not reliable yet; set REPRISE_WINE_HOOK_TEST=1 to run it (after scripts/wine)")
-	}
-	wine.Runner(t) // skips loudly when scripts/wine has not run
 	began := time.Now()
-	d := xvfb.Start(t)
+	x11 := xvfb.Start(t)
+	d := wine.NewDesktop(t, x11.Display) // skips loudly when scripts/wine has not run
 	exe := wine.Build(t, "./internal/wine/hookprobe")
 	dir := t.TempDir()
 	out, stop := filepath.Join(dir, "steps.jsonl"), filepath.Join(dir, "stop")
-	cmd := wine.Command(t, d.Display, "explorer", "/desktop=reprisevd,1024x700",
-		wine.WinPath(exe), "-out", wine.WinPath(out), "-stop", wine.WinPath(stop), "-for", "90s")
-	var logs strings.Builder
+	cmd := d.Command(t, wine.WinPath(exe), "-notepad", "-out", wine.WinPath(out), "-stop", wine.WinPath(stop), "-for", "90s")
+	logs := wine.LogFile(t)
+	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	var waitErr error
+	exited := make(chan struct{}) // closed once the probe has exited
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = os.WriteFile(stop, nil, 0o600)
 		select {
@@ -55,37 +49,39 @@ func TestHooksUnderWine(t *testing.T) {
 	read := func() string { b, _ := os.ReadFile(out); return string(b) }
 	for deadline := time.Now().Add(60 * time.Second); !strings.HasPrefix(read(), "ready"); time.Sleep(100 * time.Millisecond) {
 		select {
-		case err := <-exited:
-			t.Fatalf("hookprobe under Wine exited before its hooks were ready: %v\n%s", err, logs.String())
+		case <-exited:
+			t.Fatalf("hookprobe under Wine exited before its hooks were ready: %v\n%s", waitErr, wine.ReadLog(logs))
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("hookprobe's hooks were not ready in 60 s")
+			t.Fatalf("hookprobe's hooks were not ready in 60 s:\n%s", wine.ReadLog(logs))
 		}
 	}
-	t.Logf("Wine virtual desktop and hooks ready after %v", time.Since(began).Round(time.Millisecond))
+	t.Logf("Wine virtual desktop, notepad and hooks ready after %v", time.Since(began).Round(time.Millisecond))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	win, err := d.Window(ctx, "Wine desktop")
+	win, err := x11.Window(ctx, d.Title())
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := func(args ...string) {
 		t.Helper()
-		if _, err := d.Xdotool(ctx, args...); err != nil {
+		if _, err := x11.Xdotool(ctx, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	x("windowactivate", "--sync", win)
-	x("mousemove", "--window", win, "200", "150")
+	// Notepad's window is at 100,80, 600 by 400: its text area holds 300,250.
+	x("mousemove", "--window", win, "300", "250")
 	time.Sleep(200 * time.Millisecond)
 	x("click", "1")
 	time.Sleep(600 * time.Millisecond) // past the double-click time
 	x("type", "--delay", "30", "Hi there")
 	x("key", "Return")
-	x("key", "ctrl+s")
-	x("mousemove", "--window", win, "300", "250")
+	x("key", "ctrl+a")
+	// The desktop's background, outside notepad.
+	x("mousemove", "--window", win, "900", "600")
 	time.Sleep(200 * time.Millisecond)
 	x("click", "3")
 	time.Sleep(300 * time.Millisecond)
@@ -125,15 +121,23 @@ func TestHooksUnderWine(t *testing.T) {
 		got = append(got, s.Action+" "+v)
 		t.Logf("step %s %q at %v in %q/%q", s.Action, v, s.Cursor, s.ActiveApp, s.ActiveWindow)
 	}
-	want := []string{"click ", "fill Hi there", "submit ", "run ctrl+s", "click right"}
+	want := []string{"click ", "fill Hi there", "submit ", "run ctrl+a", "click right"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("steps = %q; want %q (stats %s)", got, want, stats)
 	}
-	if c := steps[0].Cursor; len(c) != 2 || c[0] != 200 || c[1] != 150 {
-		t.Errorf("first click at %v; want [200 150] in the Wine desktop", c)
+	if c := steps[0].Cursor; len(c) != 2 || c[0] != 300 || c[1] != 250 {
+		t.Errorf("first click at %v; want [300 250] in the Wine desktop", c)
 	}
-	if c := steps[4].Cursor; len(c) != 2 || c[0] != 300 || c[1] != 250 {
-		t.Errorf("right click at %v; want [300 250]", c)
+	for _, s := range steps[:4] {
+		if s.ActiveApp != "notepad.exe" || !strings.Contains(s.ActiveWindow, "Notepad") {
+			t.Errorf("%s step in %q/%q; want notepad.exe's window", s.Action, s.ActiveApp, s.ActiveWindow)
+		}
+	}
+	if c := steps[4].Cursor; len(c) != 2 || c[0] != 900 || c[1] != 600 {
+		t.Errorf("right click at %v; want [900 600]", c)
+	}
+	if steps[4].ActiveApp != "explorer.exe" {
+		t.Errorf("right click on the desktop in %q; want explorer.exe, which draws Wine's desktop", steps[4].ActiveApp)
 	}
 	for _, s := range steps {
 		if s.Actor != events.ActorHuman || s.Seq != 0 || s.TS == 0 {

@@ -1,7 +1,6 @@
 package wine
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -49,7 +48,9 @@ func (d *Desktop) Command(t testing.TB, exe string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// Start starts exe in the desktop and stops it when the test ends.
+// Start starts exe in the desktop and stops it when the test ends. A
+// program started in a desktop that exists already runs detached: Start
+// the program that drives the test first.
 func (d *Desktop) Start(t testing.TB, exe string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := d.Command(t, exe, args...)
@@ -70,7 +71,11 @@ func (d *Desktop) Start(t testing.TB, exe string, args ...string) *exec.Cmd {
 
 // RunTests runs the Windows test binary exe (from TestBinary) in the
 // desktop with -test.run set to run, logs its output, and fails the test
-// unless it passed having run at least one test. Explorer does not pass on
+// unless it passed having run at least one test. The test binary must be
+// the first program in the desktop, the one that makes it: explorer waits
+// only for that one (a program started in a desktop that exists already
+// runs detached, and its output would be cut short). So the Windows-side
+// tests start the apps they need themselves (Notepad). Explorer does not pass on
 // a program's exit status, so the verdict is read from the output, as go
 // test's own last line gives it.
 func (d *Desktop) RunTests(t testing.TB, exe, run string) string {
@@ -78,8 +83,8 @@ func (d *Desktop) RunTests(t testing.TB, exe, run string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := d.Command(t, exe, "-test.run", run, "-test.v", "-test.count=1", "-test.timeout=4m")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := LogFile(t)
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s under Wine: %v", exe, err)
 	}
@@ -93,9 +98,9 @@ func (d *Desktop) RunTests(t testing.TB, exe, run string) string {
 	case <-ctx.Done():
 		_ = cmd.Process.Kill()
 		<-done
-		t.Fatalf("Windows tests %s under Wine did not finish in 5 minutes:\n%s", run, out.String())
+		t.Fatalf("Windows tests %s under Wine did not finish in 5 minutes:\n%s", run, ReadLog(out))
 	}
-	text := strings.ReplaceAll(out.String(), "\r\n", "\n")
+	text := strings.ReplaceAll(ReadLog(out), "\r\n", "\n")
 	t.Logf("Windows tests %s under Wine:\n%s", run, text)
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	if last := lines[len(lines)-1]; last != "PASS" || !strings.Contains(text, "=== RUN") {
@@ -105,6 +110,26 @@ func (d *Desktop) RunTests(t testing.TB, exe, run string) string {
 		t.Errorf("a Windows test skipped under Wine, where it must run (see its reason above)")
 	}
 	return text
+}
+
+// LogFile returns a file for a Wine program's output, removed when the
+// test ends. Never give Wine a pipe (a bytes.Buffer as Stdout makes one):
+// the services Wine starts inherit it and hold it open, and Wait waits for
+// them forever.
+func LogFile(t testing.TB) *os.File {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "wine-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// ReadLog returns what was written to a LogFile so far.
+func ReadLog(f *os.File) string {
+	b, _ := os.ReadFile(f.Name())
+	return string(b)
 }
 
 // InDesktop skips a Windows-side test that drives the desktop (moves the

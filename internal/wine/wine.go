@@ -80,8 +80,9 @@ func TestBinary(t testing.TB, pkg string) string {
 
 // Command returns a command that runs the Windows program exe with args
 // under Wine, on the X display display ("" for none). Its standard input,
-// output and error are nil (/dev/null) unless the caller sets them: a pipe
-// held by a Wine service hangs whoever reads it.
+// output and error are nil (/dev/null) unless the caller sets them, to
+// files (LogFile), never pipes: a pipe held by a Wine service hangs
+// whoever waits for it.
 func Command(t testing.TB, display, exe string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(Runner(t), append([]string{exe}, args...)...)

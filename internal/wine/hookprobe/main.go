@@ -1,12 +1,15 @@
+//go:build windows
+
 // Command hookprobe records the desktop with capture/winhook for a while
 // and writes each step as a JSON line, then a last line with the source's
 // Stats: the Windows half of the winhook tests, run under Wine while a
 // Linux-side test plays the person with xdotool.
 //
-//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected]
+//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected] [-notepad]
 //
-// It writes "ready" as the first line once the hooks are in place, and
-// stops early when the file named by -stop exists.
+// With -notepad it first starts notepad with its window at 100,80 (600 by
+// 400). It writes "ready" as the first line once the hooks are in place,
+// and stops early when the file named by -stop exists.
 package main
 
 import (
@@ -21,6 +24,7 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/wine"
 )
 
 // lineSink writes each step as a JSON line.
@@ -40,14 +44,24 @@ func main() {
 	stop := flag.String("stop", "", "stop once this file exists")
 	dur := flag.Duration("for", 20*time.Second, "how long to record at most")
 	injected := flag.Bool("injected", false, "record injected input too")
+	notepad := flag.Bool("notepad", false, "start notepad at 100,80 first")
 	flag.Parse()
-	if err := run(*out, *stop, *dur, *injected); err != nil {
+	if err := run(*out, *stop, *dur, *injected, *notepad); err != nil {
 		fmt.Fprintln(os.Stderr, "hookprobe:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, stop string, dur time.Duration, injected bool) error {
+func run(out, stop string, dur time.Duration, injected, notepad bool) error {
+	if notepad {
+		cmd, _, err := wine.OpenNotepad(100, 80, 600, 400)
+		if cmd != nil {
+			defer cmd.Process.Kill()
+		}
+		if err != nil {
+			return err
+		}
+	}
 	f, err := os.Create(out)
 	if err != nil {
 		return err

@@ -1,0 +1,61 @@
+package wine
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+var (
+	user32           = windows.NewLazySystemDLL("user32.dll")
+	procFindWindowEx = user32.NewProc("FindWindowExW")
+	procMoveWindow   = user32.NewProc("MoveWindow")
+)
+
+// OpenNotepad starts notepad and returns it once its window is visible,
+// moved to x, y and sized w by h, so that a test knows where to click.
+func OpenNotepad(x, y, w, h int) (*exec.Cmd, windows.HWND, error) {
+	cmd := exec.Command("notepad.exe")
+	if err := cmd.Start(); err != nil {
+		return nil, 0, fmt.Errorf("start notepad: %w", err)
+	}
+	class, _ := windows.UTF16PtrFromString("Notepad")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		// This notepad's window, not one an earlier test left.
+		for hwnd := uintptr(0); ; {
+			hwnd, _, _ = procFindWindowEx.Call(0, hwnd, uintptr(unsafe.Pointer(class)), 0)
+			if hwnd == 0 {
+				break
+			}
+			var pid uint32
+			_, _ = windows.GetWindowThreadProcessId(windows.HWND(hwnd), &pid)
+			if int(pid) != cmd.Process.Pid || !windows.IsWindowVisible(windows.HWND(hwnd)) {
+				continue
+			}
+			if r, _, err := procMoveWindow.Call(hwnd, uintptr(x), uintptr(y), uintptr(w), uintptr(h), 1); r == 0 {
+				return cmd, 0, fmt.Errorf("move notepad's window: %w", err)
+			}
+			return cmd, windows.HWND(hwnd), nil
+		}
+	}
+	return cmd, 0, errors.New("notepad opened no window in 30 s")
+}
+
+// Notepad is OpenNotepad for a Windows-side test: notepad is killed when
+// the test ends.
+func Notepad(t testing.TB, x, y, w, h int) windows.HWND {
+	t.Helper()
+	cmd, hwnd, err := OpenNotepad(x, y, w, h)
+	if cmd != nil {
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hwnd
+}
