@@ -10,7 +10,6 @@ import (
 	"github.com/reprise-dev/reprise/capture/axmac"
 	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/capture/quartz"
-	"github.com/reprise-dev/reprise/events"
 )
 
 // Source is the macOS floor: the Quartz event tap with the frame ring over
@@ -65,7 +64,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 		s.log.Info("desktop steps get no accessibility data (kind: none)", "reason", err)
 	}
 	s.inner = quartz.New(opts)
-	if err := s.inner.Start(ctx, sess, macSecretSink{secretSink{sink}}); err != nil {
+	if err := s.inner.Start(ctx, sess, secretSink{sink, axmac.IsPassword}); err != nil {
 		s.release()
 		return fmt.Errorf("start the macOS floor: %w", err)
 	}
@@ -91,15 +90,4 @@ func (s *Source) release() {
 		_ = s.ax.Close()
 	}
 	s.inner, s.ring, s.ax = nil, nil, nil
-}
-
-// macSecretSink drops the value of a step AX calls a secure text field.
-type macSecretSink struct{ secretSink }
-
-func (s macSecretSink) Emit(st events.Step) error {
-	if st.Enrichment != nil && axmac.IsPassword(st.Enrichment) && st.Value != nil {
-		st.Value = &events.Value{Type: events.ValueSecret}
-		st.Redacted = true
-	}
-	return s.secretSink.Emit(st)
 }

@@ -69,7 +69,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 		s.log.Info("desktop steps get no accessibility data (kind: none)", "reason", err)
 	}
 	s.inner = x11.New(opts)
-	if err := s.inner.Start(ctx, sess, secretSink{sink}); err != nil {
+	if err := s.inner.Start(ctx, sess, secretSink{sink, atspi.IsPassword}); err != nil {
 		s.release()
 		return fmt.Errorf("start the X11 floor: %w", err)
 	}

@@ -1,4 +1,4 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package floor
 
@@ -11,11 +11,10 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 )
 
-// Source is the desktop floor; on this OS it is not built yet (Windows is
-// issue 10).
+// Source is the desktop floor; there is none on this OS.
 type Source struct{}
 
-var errUnsupported = errors.New("the desktop floor is not supported on " + runtime.GOOS + " yet")
+var errUnsupported = errors.New("reprise has no desktop floor on " + runtime.GOOS)
 
 func New(string, *slog.Logger) *Source { return &Source{} }
 

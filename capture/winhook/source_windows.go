@@ -94,6 +94,9 @@ func (st *hookState) key(wParam, lParam uintptr) {
 	}
 	r := keyRaw(kind, uint16(k.VKCode), k.Flags&llkhfExtended != 0, time.Now())
 	r.Window.ID = uint32(windows.GetForegroundWindow())
+	// Where the pointer is, as X11 key events carry it: a fill is typed
+	// into the field the last click focused, found again by this point.
+	r.X, r.Y = cursorPos()
 	st.pipe.Feed(r)
 }
 

@@ -17,6 +17,7 @@ var (
 	procPeekMessageW        = user32.NewProc("PeekMessageW")
 	procPostThreadMessageW  = user32.NewProc("PostThreadMessageW")
 	procWindowFromPoint     = user32.NewProc("WindowFromPoint")
+	procGetCursorPos        = user32.NewProc("GetCursorPos")
 	procGetAncestor         = user32.NewProc("GetAncestor")
 	procGetWindowTextW      = user32.NewProc("GetWindowTextW")
 	procOpenInputDesktop    = user32.NewProc("OpenInputDesktop")
@@ -116,6 +117,13 @@ func postThreadMessage(tid uint32, message uint32) error {
 		return err
 	}
 	return nil
+}
+
+// cursorPos returns the pointer's position on the virtual screen.
+func cursorPos() (x, y int) {
+	var pt struct{ X, Y int32 }
+	procGetCursorPos.Call(uintptr(unsafe.Pointer(&pt)))
+	return int(pt.X), int(pt.Y)
 }
 
 // rootWindowAt returns the top-level window at screen point x, y, or 0.

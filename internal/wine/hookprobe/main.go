@@ -1,11 +1,13 @@
 //go:build windows
 
-// Command hookprobe records the desktop with capture/winhook for a while
-// and writes each step as a JSON line, then a last line with the source's
-// Stats: the Windows half of the winhook tests, run under Wine while a
+// Command hookprobe records the desktop with capture/winhook (or, with
+// -floor, the whole Windows floor: hooks, frames and enrichment) for a while
+// and writes each step as a JSON line, each stored frame as a line
+// {"frame": ref, "png": size}, then a last line with the hooks' Stats: the
+// Windows half of the winhook and floor tests, run under Wine while a
 // Linux-side test plays the person with xdotool.
 //
-//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected] [-notepad]
+//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected] [-notepad] [-floor]
 //
 // With -notepad it first starts notepad with its window at 100,80 (600 by
 // 400). It writes "ready" as the first line once the hooks are in place,
@@ -17,11 +19,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/floor"
 	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
@@ -39,20 +43,28 @@ func (s *lineSink) Emit(step events.Step) error {
 	return s.enc.Encode(step)
 }
 
+// PutFrame notes each frame's ref and size; the pixels stay in memory.
+func (s *lineSink) PutFrame(_ context.Context, ref string, png []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc.Encode(map[string]any{"frame": ref, "png": len(png)})
+}
+
 func main() {
 	out := flag.String("out", "", "file to write the steps to")
 	stop := flag.String("stop", "", "stop once this file exists")
 	dur := flag.Duration("for", 20*time.Second, "how long to record at most")
 	injected := flag.Bool("injected", false, "record injected input too")
 	notepad := flag.Bool("notepad", false, "start notepad at 100,80 first")
+	whole := flag.Bool("floor", false, "record with the whole floor (frames, enrichment), not the hooks alone")
 	flag.Parse()
-	if err := run(*out, *stop, *dur, *injected, *notepad); err != nil {
+	if err := run(*out, *stop, *dur, *injected, *notepad, *whole); err != nil {
 		fmt.Fprintln(os.Stderr, "hookprobe:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, stop string, dur time.Duration, injected, notepad bool) error {
+func run(out, stop string, dur time.Duration, injected, notepad, whole bool) error {
 	if notepad {
 		cmd, _, err := wine.OpenNotepad(100, 80, 600, 400)
 		if cmd != nil {
@@ -67,9 +79,13 @@ func run(out, stop string, dur time.Duration, injected, notepad bool) error {
 		return err
 	}
 	defer f.Close()
-	src := winhook.New(winhook.Options{IncludeInjected: injected})
+	hooks := winhook.New(winhook.Options{IncludeInjected: injected})
+	var src capture.Source = hooks
+	if whole {
+		src = floor.New("", slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	}
 	if ok, reason := src.Available(); !ok {
-		return fmt.Errorf("winhook is not available: %s", reason)
+		return fmt.Errorf("%s is not available: %s", src.Name(), reason)
 	}
 	sink := &lineSink{enc: json.NewEncoder(f)}
 	ctx, cancel := context.WithTimeout(context.Background(), dur)
@@ -78,7 +94,9 @@ func run(out, stop string, dur time.Duration, injected, notepad bool) error {
 	if err := src.Start(ctx, sess, sink); err != nil {
 		return err
 	}
+	sink.mu.Lock()
 	fmt.Fprintln(f, "ready")
+	sink.mu.Unlock()
 	for ctx.Err() == nil {
 		if _, err := os.Stat(stop); stop != "" && err == nil {
 			break
@@ -88,7 +106,10 @@ func run(out, stop string, dur time.Duration, injected, notepad bool) error {
 	if err := src.Stop(); err != nil {
 		return err
 	}
+	if whole {
+		return nil
+	}
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
-	return sink.enc.Encode(map[string]any{"stats": src.Stats()})
+	return sink.enc.Encode(map[string]any{"stats": hooks.Stats()})
 }

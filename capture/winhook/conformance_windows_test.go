@@ -1,0 +1,39 @@
+package winhook_test
+
+import (
+	"testing"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/capturetest"
+	"github.com/reprise-dev/reprise/capture/winhook"
+	"github.com/reprise-dev/reprise/internal/wine"
+	"github.com/reprise-dev/reprise/replay/desktop"
+)
+
+// TestWineConformance runs capturetest against the hooks in a Wine virtual
+// desktop (winhook_linux_test.go starts it), the person played by
+// SendInput: so the source records injected input here, which a recording
+// never does. Two steps per drive: a chord and a right click on the
+// desktop's background.
+func TestWineConformance(t *testing.T) {
+	wine.InDesktop(t)
+	in, err := desktop.NewInput("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	chord, err := desktop.ParseChord("ctrl+s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	capturetest.Run(t, func(t *testing.T) capture.Source {
+		return winhook.New(winhook.Options{IncludeInjected: true})
+	}, func(t *testing.T, _ capture.Source) {
+		if err := in.Press(chord); err != nil {
+			t.Error(err)
+		}
+		if err := in.Click(700, 500, 3); err != nil {
+			t.Error(err)
+		}
+	}, 2)
+}
