@@ -55,3 +55,19 @@ func tokenIntegrity(tok windows.Token) (Integrity, error) {
 	}
 	return Integrity(sid.SubAuthority(uint32(count) - 1)), nil
 }
+
+// CheckInputTo returns an error naming the app when process pid runs at a
+// higher integrity level than this one, so that input sent to its windows
+// would be dropped by Windows (UIPI). When a level cannot be read it
+// returns nil: the caller's read-back catches input that went nowhere.
+func CheckInputTo(pid uint32) error {
+	ours, err := ownIntegrity()
+	if err != nil {
+		return nil
+	}
+	theirs, app, err := processIntegrity(pid)
+	if err != nil {
+		return nil
+	}
+	return RefuseHigher(ours, theirs, app)
+}

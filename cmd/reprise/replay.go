@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"image"
 	"io"
 	"log/slog"
 	"os"
@@ -18,8 +17,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/capture/atspi"
-	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extract"
@@ -283,15 +280,18 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 			return nil, fmt.Errorf("desktop replay: %w", err)
 		}
 		o := desktop.Options{Input: in, Logger: log}
-		if ax, err := atspi.New(atspi.Options{Logger: log, Timeout: time.Second}); err == nil {
+		if ax, closeAX, err := desktop.NewAX("", log); err == nil {
 			o.AX = ax
+			context.AfterFunc(ctx, func() { _ = closeAX() })
 		} else {
 			log.Info("replaying without the accessibility tree: input at recorded points only", "reason", err)
 		}
 		// Input at a recorded point goes only where the screen still looks
-		// as in the first demonstration's frame, and is read back by OCR.
-		if grab, err := frames.NewX11(""); err == nil {
-			o.Screen = func() (image.Image, error) { return grab.Grab() }
+		// as in the first demonstration's frame, and is read back (by the
+		// field itself where the system can, else by OCR).
+		if grab, closeGrab, err := desktop.NewScreen(""); err == nil {
+			o.Screen = desktop.ScreenOf(grab)
+			context.AfterFunc(ctx, func() { _ = closeGrab() })
 			if len(skill.SourceRecordings) > 0 {
 				src := shimReviewSource{c}
 				o.Recorded = func(ctx context.Context, ref string) ([]byte, error) {

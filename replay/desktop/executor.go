@@ -12,18 +12,30 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/atspi"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
 
-// AX is what the executor needs of the accessibility tree (atspi.Enricher).
+// AX is what the executor needs of the accessibility tree: AT-SPI on
+// Linux, UI Automation on Windows (NewAX gives this system's).
 type AX interface {
-	Find(ctx context.Context, window, role, label string) ([]atspi.Element, error)
-	SetText(ctx context.Context, el atspi.Element, text string) error
-	Text(ctx context.Context, el atspi.Element) (string, error)
-	DoAction(ctx context.Context, el atspi.Element, name string) error
+	// Find returns the elements with role and label in the top-level
+	// window titled window; none (and no error) when there is no such
+	// window yet.
+	Find(ctx context.Context, window, role, label string) ([]Element, error)
+	// Fill sets a text field's text; Text reads it back.
+	Fill(ctx context.Context, el Element, text string) error
+	Text(ctx context.Context, el Element) (string, error)
+	// Press clicks a button, link, check box... the toolkit's way.
+	Press(ctx context.Context, el Element) error
+}
+
+// Element is an element an AX found: its role in reprise's vocabulary, and
+// the tree's own handle, which only that AX reads.
+type Element struct {
+	Role   string
+	Handle any
 }
 
 // Options configure an Executor.
@@ -121,11 +133,11 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 	if e.o.AX == nil || (st.Label == "" && st.Role == "") {
 		return replay.Outcome{Selector: -1}, false, nil
 	}
-	var found []atspi.Element
+	var found []Element
 	deadline := time.Now().Add(e.o.FindTimeout)
 	for {
 		els, err := e.o.AX.Find(ctx, st.Floor.ActiveWindow, st.Role, st.Label)
-		if err != nil && !errors.Is(err, atspi.ErrNoWindow) {
+		if err != nil {
 			e.o.Logger.Debug("accessibility lookup failed", "step", st.Index+1, "err", err)
 		}
 		found = els
@@ -143,7 +155,7 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 	var err error
 	switch st.Action {
 	case events.ActionFill:
-		if err = e.o.AX.SetText(ctx, el, st.Value); err == nil && st.ReadBack != nil {
+		if err = e.o.AX.Fill(ctx, el, st.Value); err == nil && st.ReadBack != nil {
 			var got string
 			if got, err = e.o.AX.Text(ctx, el); err == nil && got != st.ReadBack.Expect {
 				return failed("step %d (fill %s): read-back: the field does not hold the value", st.Index+1, st.Label), true, nil
@@ -156,9 +168,9 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 			// "activate" action would press the dialog's default button.
 			break
 		}
-		err = e.press(ctx, el)
+		err = e.o.AX.Press(ctx, el)
 	default:
-		err = e.press(ctx, el)
+		err = e.o.AX.Press(ctx, el)
 	}
 	if err != nil {
 		// The element is there but will not take the action: the floor may.
@@ -169,23 +181,15 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 	return out, true, nil
 }
 
-// press activates an element by whichever action its toolkit names.
-func (e *Executor) press(ctx context.Context, el atspi.Element) error {
-	var err error
-	for _, name := range []string{"click", "press", "activate", "toggle"} {
-		if err = e.o.AX.DoAction(ctx, el, name); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
 // viaInput clicks (and types) at the step's recorded point.
 func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.Attempt) (replay.Outcome, error) {
 	if len(st.Floor.Cursor) != 2 {
-		out := failed("step %d (%s %s): not found in the accessibility tree (%s) and no recorded point to fall back on",
-			st.Index+1, st.Action, st.Label, describe(tried))
-		out.Tried = tried
+		where := "not found in the accessibility tree (" + describe(tried) + ")"
+		if e.o.AX == nil {
+			where = "no accessibility tree to look in here"
+		}
+		out := failed("step %d (%s %s): %s and no recorded point to fall back on", st.Index+1, st.Action, st.Label, where)
+		out.Tried = append(tried, replay.Attempt{Strategy: "recorded point", Matches: 0})
 		return out, nil
 	}
 	x, y := st.Floor.Cursor[0], st.Floor.Cursor[1]
@@ -253,9 +257,28 @@ func (e *Executor) whereRecorded(ctx context.Context, st replay.Step, pt image.P
 	return pt, fmt.Sprintf("the area around the recorded point looks different from the recording (%.0f%% changed) and is nowhere else on the screen", d*100)
 }
 
-// readsBack OCRs a strip of the screen around pt, where a value was typed,
-// and reports whether it shows want; true when it cannot be checked.
+// fieldReader is an Input that can read the field at a point itself (an
+// edit control's text on Windows): exact, where OCR approximates.
+type fieldReader interface {
+	FieldText(x, y int) (string, error)
+}
+
+// readsBack reports whether the field at pt, where a value was typed,
+// holds want: read by the Input where it can, else OCR of a strip of the
+// screen around pt; true when it cannot be checked.
 func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) bool {
+	if fr, ok := e.o.Input.(fieldReader); ok {
+		text, err := fr.FieldText(pt.X, pt.Y)
+		// The app takes the keys a moment after they are sent.
+		for deadline := time.Now().Add(2 * time.Second); err == nil && text != want && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			text, err = fr.FieldText(pt.X, pt.Y)
+		}
+		if err == nil {
+			return text == want
+		}
+		e.o.Logger.Debug("the field cannot be read directly; trying OCR", "err", err)
+	}
 	if e.o.OCR == nil || e.o.Screen == nil {
 		return true
 	}

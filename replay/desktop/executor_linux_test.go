@@ -61,7 +61,7 @@ func newExecutor(t *testing.T, d *xvfb.Desktop, withAX bool, find time.Duration)
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { ax.Close() })
-		o.AX = ax
+		o.AX = ATSPI{ax}
 	}
 	ex, err := New(o)
 	if err != nil {

@@ -43,6 +43,9 @@ func (winInput) Click(x, y, button int) error {
 	default:
 		return fmt.Errorf("click: no mouse button %d (1 left, 2 middle, 3 right)", button)
 	}
+	if err := checkTarget(windowAt(x, y)); err != nil {
+		return err
+	}
 	in := make([]mouseInput, 3)
 	for i := range in {
 		in[i].typ = inputMouse
@@ -88,6 +91,9 @@ func (winInput) Type(text string) error {
 	in := unicodeKeys(text)
 	if len(in) == 0 {
 		return nil
+	}
+	if err := checkTarget(windows.GetForegroundWindow()); err != nil {
+		return err
 	}
 	if err := sendKeys(in); err != nil {
 		return fmt.Errorf("type the value: %w", err)
@@ -161,6 +167,9 @@ func (winInput) Press(c Chord) error {
 		up := downs[i]
 		up.ki.flags |= keyeventfKeyUp
 		in = append(in, up)
+	}
+	if err := checkTarget(windows.GetForegroundWindow()); err != nil {
+		return err
 	}
 	if err := sendKeys(in); err != nil {
 		return fmt.Errorf("press the chord: %w", err)

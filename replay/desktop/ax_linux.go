@@ -1,0 +1,54 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture/atspi"
+)
+
+// NewAX returns the accessibility tree of display ("" for $DISPLAY):
+// AT-SPI.
+func NewAX(display string, log *slog.Logger) (AX, func() error, error) {
+	e, err := atspi.New(atspi.Options{Display: display, Logger: log, Timeout: time.Second})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ATSPI{e}, e.Close, nil
+}
+
+// ATSPI is AX over an atspi.Enricher.
+type ATSPI struct{ *atspi.Enricher }
+
+func (a ATSPI) Find(ctx context.Context, window, role, label string) ([]Element, error) {
+	els, err := a.Enricher.Find(ctx, window, role, label)
+	if errors.Is(err, atspi.ErrNoWindow) {
+		return nil, nil
+	}
+	out := make([]Element, len(els))
+	for i, el := range els {
+		out[i] = Element{Role: el.Role, Handle: el}
+	}
+	return out, err
+}
+
+func (a ATSPI) Fill(ctx context.Context, el Element, text string) error {
+	return a.SetText(ctx, el.Handle.(atspi.Element), text)
+}
+
+func (a ATSPI) Text(ctx context.Context, el Element) (string, error) {
+	return a.Enricher.Text(ctx, el.Handle.(atspi.Element))
+}
+
+// Press runs whichever action the element's toolkit names for a press.
+func (a ATSPI) Press(ctx context.Context, el Element) error {
+	var err error
+	for _, name := range []string{"click", "press", "activate", "toggle"} {
+		if err = a.DoAction(ctx, el.Handle.(atspi.Element), name); err == nil {
+			return nil
+		}
+	}
+	return err
+}

@@ -1,0 +1,46 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/reprise-dev/reprise/capture/uia"
+	"github.com/reprise-dev/reprise/events"
+)
+
+// NewAX returns the accessibility tree: UI Automation. display is ignored.
+func NewAX(_ string, log *slog.Logger) (AX, func() error, error) {
+	c, err := uia.New(uia.Options{Logger: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	return UIA{c}, c.Close, nil
+}
+
+// UIA is AX over a uia.Client: patterns act on an element found once.
+type UIA struct{ *uia.Client }
+
+func (u UIA) Find(ctx context.Context, window, role, label string) ([]Element, error) {
+	els, err := u.Client.Find(ctx, window, role, label)
+	if errors.Is(err, uia.ErrNoWindow) {
+		return nil, nil
+	}
+	out := make([]Element, len(els))
+	for i, el := range els {
+		out[i] = Element{Role: el.Role, Handle: el}
+	}
+	return out, err
+}
+
+func (u UIA) Fill(ctx context.Context, el Element, text string) error {
+	return u.Act(ctx, el.Handle.(uia.Element), events.ActionFill, text)
+}
+
+func (u UIA) Text(ctx context.Context, el Element) (string, error) {
+	return u.Value(ctx, el.Handle.(uia.Element))
+}
+
+func (u UIA) Press(ctx context.Context, el Element) error {
+	return u.Act(ctx, el.Handle.(uia.Element), events.ActionClick, "")
+}
