@@ -8,10 +8,58 @@ package floor
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/events"
 )
+
+// recording is what one recording started: this OS's input source, the
+// frame ring feeding it, and what to close once both have stopped.
+type recording struct {
+	inner   capture.Source
+	ring    *frames.Ring
+	closers []func() error
+}
+
+// frames starts the ring over g for the recording and returns it as the
+// source's frames; closeGrab (if not nil) runs once the ring has stopped.
+func (r *recording) frames(ctx context.Context, g frames.Grabber, closeGrab func() error, log *slog.Logger) *frames.Ring {
+	r.ring = frames.NewRing(g, frames.RingOptions{Logger: log})
+	r.ring.Start(ctx)
+	r.closeAfter(closeGrab)
+	return r.ring
+}
+
+func (r *recording) closeAfter(c func() error) {
+	if c != nil {
+		r.closers = append(r.closers, c)
+	}
+}
+
+// stop stops the source (a fill being typed is committed), then the ring,
+// then closes the rest. Safe on nil: Stop without Start.
+func (r *recording) stop() error {
+	if r == nil {
+		return nil
+	}
+	var err error
+	if r.inner != nil {
+		err = r.inner.Stop()
+	}
+	r.release()
+	return err
+}
+
+func (r *recording) release() {
+	if r.ring != nil {
+		r.ring.Stop()
+	}
+	for _, c := range r.closers {
+		_ = c()
+	}
+}
 
 // secretSink drops the value of a step the accessibility tree calls a
 // password field, before anything else sees it (SPEC 8).

@@ -8,7 +8,6 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/axmac"
-	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/capture/quartz"
 )
 
@@ -18,10 +17,8 @@ import (
 type Source struct {
 	log *slog.Logger
 
-	mu    sync.Mutex
-	inner *quartz.Source
-	ring  *frames.Ring
-	ax    *axmac.Enricher
+	mu  sync.Mutex
+	rec *recording // nil when not recording
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -49,45 +46,32 @@ func (s *Source) Available() (bool, string) { return quartz.New(quartz.Options{}
 func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.Sink) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rec := &recording{}
 	opts := quartz.Options{Logger: s.log}
 	if g, err := quartz.NewGrabber(); err == nil {
-		s.ring = frames.NewRing(g, frames.RingOptions{Logger: s.log})
-		s.ring.Start(ctx)
-		opts.Frames = s.ring
+		opts.Frames = rec.frames(ctx, g, nil, s.log)
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)
 	}
 	if ax, err := axmac.New(axmac.Options{Logger: s.log}); err == nil {
-		s.ax = ax
+		rec.closeAfter(ax.Close)
 		opts.Enricher = ax
 	} else {
 		s.log.Info("desktop steps get no accessibility data (kind: none)", "reason", err)
 	}
-	s.inner = quartz.New(opts)
-	if err := s.inner.Start(ctx, sess, secretSink{sink, axmac.IsPassword}); err != nil {
-		s.release()
+	rec.inner = quartz.New(opts)
+	if err := rec.inner.Start(ctx, sess, secretSink{sink, axmac.IsPassword}); err != nil {
+		rec.release()
 		return fmt.Errorf("start the macOS floor: %w", err)
 	}
+	s.rec = rec
 	return nil
 }
 
 func (s *Source) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var err error
-	if s.inner != nil {
-		err = s.inner.Stop()
-	}
-	s.release()
+	err := s.rec.stop()
+	s.rec = nil
 	return err
-}
-
-func (s *Source) release() {
-	if s.ring != nil {
-		s.ring.Stop()
-	}
-	if s.ax != nil {
-		_ = s.ax.Close()
-	}
-	s.inner, s.ring, s.ax = nil, nil, nil
 }

@@ -18,11 +18,8 @@ type Source struct {
 	display string
 	log     *slog.Logger
 
-	mu    sync.Mutex
-	inner *x11.Source
-	ring  *frames.Ring
-	grab  *frames.X11
-	ax    *atspi.Enricher
+	mu  sync.Mutex
+	rec *recording // nil when not recording
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -53,50 +50,32 @@ func (s *Source) Available() (bool, string) {
 func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.Sink) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rec := &recording{}
 	opts := x11.Options{Display: s.display, Logger: s.log}
 	if g, err := frames.NewX11(s.display); err == nil {
-		s.grab = g
-		s.ring = frames.NewRing(g, frames.RingOptions{Logger: s.log})
-		s.ring.Start(ctx)
-		opts.Frames = s.ring
+		opts.Frames = rec.frames(ctx, g, g.Close, s.log)
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)
 	}
 	if ax, err := atspi.New(atspi.Options{Display: s.display, Logger: s.log}); err == nil {
-		s.ax = ax
+		rec.closeAfter(ax.Close)
 		opts.Enricher = ax
 	} else {
 		s.log.Info("desktop steps get no accessibility data (kind: none)", "reason", err)
 	}
-	s.inner = x11.New(opts)
-	if err := s.inner.Start(ctx, sess, secretSink{sink, atspi.IsPassword}); err != nil {
-		s.release()
+	rec.inner = x11.New(opts)
+	if err := rec.inner.Start(ctx, sess, secretSink{sink, atspi.IsPassword}); err != nil {
+		rec.release()
 		return fmt.Errorf("start the X11 floor: %w", err)
 	}
+	s.rec = rec
 	return nil
 }
 
 func (s *Source) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var err error
-	if s.inner != nil {
-		err = s.inner.Stop()
-	}
-	s.release()
+	err := s.rec.stop()
+	s.rec = nil
 	return err
-}
-
-// release stops what Start started; s.mu is held.
-func (s *Source) release() {
-	if s.ring != nil {
-		s.ring.Stop()
-	}
-	if s.grab != nil {
-		_ = s.grab.Close()
-	}
-	if s.ax != nil {
-		_ = s.ax.Close()
-	}
-	s.inner, s.ring, s.grab, s.ax = nil, nil, nil, nil
 }

@@ -21,11 +21,8 @@ import (
 type Source struct {
 	log *slog.Logger
 
-	mu    sync.Mutex
-	inner *winhook.Source
-	ring  *frames.Ring
-	grab  *frames.GDI
-	ax    *treeEnricher
+	mu  sync.Mutex
+	rec *recording // nil when not recording
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -51,51 +48,34 @@ func (s *Source) Available() (bool, string) { return winhook.New(winhook.Options
 func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.Sink) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rec := &recording{}
 	opts := winhook.Options{Logger: s.log}
 	if g, err := frames.NewGDI(); err == nil {
-		s.grab = g
-		s.ring = frames.NewRing(g, frames.RingOptions{Logger: s.log})
-		s.ring.Start(ctx)
-		opts.Frames = s.ring
+		opts.Frames = rec.frames(ctx, g, g.Close, s.log)
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)
 	}
 	if ax, err := newTreeEnricher(s.log); err == nil {
-		s.ax = ax
+		rec.closeAfter(ax.Close)
 		opts.Enricher = ax
 	} else {
 		s.log.Info("desktop steps get no accessibility data (kind: none)", "reason", err)
 	}
-	s.inner = winhook.New(opts)
-	if err := s.inner.Start(ctx, sess, secretSink{sink, isPassword}); err != nil {
-		s.release()
+	rec.inner = winhook.New(opts)
+	if err := rec.inner.Start(ctx, sess, secretSink{sink, isPassword}); err != nil {
+		rec.release()
 		return fmt.Errorf("start the Windows floor: %w", err)
 	}
+	s.rec = rec
 	return nil
 }
 
 func (s *Source) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var err error
-	if s.inner != nil {
-		err = s.inner.Stop()
-	}
-	s.release()
+	err := s.rec.stop()
+	s.rec = nil
 	return err
-}
-
-func (s *Source) release() {
-	if s.ring != nil {
-		s.ring.Stop()
-	}
-	if s.grab != nil {
-		_ = s.grab.Close()
-	}
-	if s.ax != nil {
-		_ = s.ax.Close()
-	}
-	s.inner, s.ring, s.grab, s.ax = nil, nil, nil, nil
 }
 
 func isPassword(e *events.Enrichment) bool { return uia.IsPassword(e) || msaa.IsPassword(e) }

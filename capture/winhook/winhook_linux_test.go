@@ -6,7 +6,6 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
-	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
 // TestHooksUnderWine runs the hooks for real: internal/wine/hookprobe
@@ -57,7 +56,5 @@ func TestHooksUnderWine(t *testing.T) {
 // TestConformanceUnderWine runs the source conformance suite on the Windows
 // side, in a Wine virtual desktop on Xvfb (conformance_windows_test.go).
 func TestConformanceUnderWine(t *testing.T) {
-	x := xvfb.Start(t)
-	d := wine.NewDesktop(t, x.Display)
-	d.RunTests(t, wine.TestBinary(t, "./capture/winhook"), "^TestWineConformance$")
+	wine.RunWindowsTests(t, "./capture/winhook", "^TestWineConformance$")
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
 // DesktopSize is the size of the virtual desktops tests make.
@@ -142,4 +144,17 @@ func InDesktop(t testing.TB) {
 		t.Skip("SKIPPED: this test drives the desktop; it runs under Wine from its Linux-side test " +
 			"(set REPRISE_WINE_DESKTOP=1 to run it on a Windows desktop you do not mind it using)")
 	}
+}
+
+// RunWindowsTests cross-builds pkg's tests for Windows and runs those
+// matching run in a fresh Wine virtual desktop on a fresh Xvfb: the
+// Linux-side half of every Windows test that needs a desktop.
+func RunWindowsTests(t *testing.T, pkg, run string) {
+	t.Helper()
+	Runner(t) // skips loudly when scripts/wine has not run
+	began := time.Now()
+	exe := TestBinary(t, pkg)
+	x := xvfb.Start(t)
+	NewDesktop(t, x.Display).RunTests(t, exe, run)
+	t.Logf("whole test %v", time.Since(began).Round(time.Millisecond))
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/reprise-dev/reprise/internal/wine"
-	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
 // TestWindowsExecutorUnderWine runs the executor's Windows half in a Wine
@@ -12,7 +11,5 @@ import (
 // xinput_windows_test.go): SendInput into notepad, read back by
 // WM_GETTEXT.
 func TestWindowsExecutorUnderWine(t *testing.T) {
-	x := xvfb.Start(t)
-	d := wine.NewDesktop(t, x.Display)
-	d.RunTests(t, wine.TestBinary(t, "./replay/desktop"), "^(TestWine|TestWindows)")
+	wine.RunWindowsTests(t, "./replay/desktop", "^(TestWine|TestWindows)")
 }
