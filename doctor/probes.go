@@ -70,10 +70,7 @@ func Probes(home string, status func() (string, error)) []Probe {
 		func(context.Context) Check {
 			return Check{Name: "capture: browser extension", OK: true, Detail: "load it from `reprise extension path` and pair it with `reprise extension pair`"}
 		},
-		NotBuilt("capture: desktop input"),
-		NotBuilt("capture: accessibility"),
 		ReplayBrowser,
-		NotBuilt("replay: desktop"),
 	)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/reprise-dev/reprise/capture/axpath"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -25,6 +26,7 @@ const (
 
 var (
 	cfRelease                   func(uintptr)
+	cfRetain                    func(uintptr) uintptr
 	cfGetTypeID                 func(uintptr) uint
 	cfStringGetTypeID           func() uint
 	cfArrayGetTypeID            func() uint
@@ -37,6 +39,7 @@ var (
 	cfStringGetCString          func(s uintptr, buf *byte, size int, enc uint32) bool
 	cfDictionaryCreate          func(alloc uintptr, keys, values *uintptr, n int, keyCB, valueCB uintptr) uintptr
 	axCreateSystemWide          func() uintptr
+	axElementGetTypeID          func() uint
 	axCreateApplication         func(pid int32) uintptr
 	axCopyElementAtPosition     func(app uintptr, x, y float32, out *uintptr) int32
 	axCopyAttributeValue        func(el, attr uintptr, out *uintptr) int32
@@ -55,7 +58,10 @@ var (
 // Attribute and action names, created once and kept.
 var attrRole, attrSubrole, attrTitle, attrDescription, attrIdentifier, attrParent,
 	attrTitleUIElement, attrChildren, attrPlaceholder, attrValue, attrManual,
-	attrWindows, actionRaise uintptr
+	attrWindows, attrFocusedApp, attrFocusedWindow, attrFocused, actionRaise, actionPress uintptr
+
+// attrNamed holds the attribute names above by their text, for pickLabel.
+var attrNamed = map[string]uintptr{}
 
 var (
 	loadOnce sync.Once
@@ -84,6 +90,7 @@ func bind() error {
 		return fmt.Errorf("axmac: open ApplicationServices: %w", err)
 	}
 	purego.RegisterLibFunc(&cfRelease, cf, "CFRelease")
+	purego.RegisterLibFunc(&cfRetain, cf, "CFRetain")
 	purego.RegisterLibFunc(&cfGetTypeID, cf, "CFGetTypeID")
 	purego.RegisterLibFunc(&cfStringGetTypeID, cf, "CFStringGetTypeID")
 	purego.RegisterLibFunc(&cfArrayGetTypeID, cf, "CFArrayGetTypeID")
@@ -96,6 +103,7 @@ func bind() error {
 	purego.RegisterLibFunc(&cfStringGetCString, cf, "CFStringGetCString")
 	purego.RegisterLibFunc(&cfDictionaryCreate, cf, "CFDictionaryCreate")
 	purego.RegisterLibFunc(&axCreateSystemWide, as, "AXUIElementCreateSystemWide")
+	purego.RegisterLibFunc(&axElementGetTypeID, as, "AXUIElementGetTypeID")
 	purego.RegisterLibFunc(&axCreateApplication, as, "AXUIElementCreateApplication")
 	purego.RegisterLibFunc(&axCopyElementAtPosition, as, "AXUIElementCopyElementAtPosition")
 	purego.RegisterLibFunc(&axCopyAttributeValue, as, "AXUIElementCopyAttributeValue")
@@ -126,10 +134,13 @@ func bind() error {
 		{&attrTitleUIElement, "AXTitleUIElement"}, {&attrChildren, "AXChildren"},
 		{&attrPlaceholder, "AXPlaceholderValue"}, {&attrValue, "AXValue"},
 		{&attrManual, "AXManualAccessibility"}, {&attrWindows, "AXWindows"}, {&actionRaise, "AXRaise"},
+		{&attrFocusedApp, "AXFocusedApplication"}, {&attrFocusedWindow, "AXFocusedWindow"},
+		{&attrFocused, "AXFocused"}, {&actionPress, "AXPress"},
 	} {
 		if *a.dst = cfStringCreateWithCString(0, a.name, cfStringUTF8); *a.dst == 0 {
 			return fmt.Errorf("axmac: create %s", a.name)
 		}
+		attrNamed[a.name] = *a.dst
 	}
 	return nil
 }
@@ -226,13 +237,15 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Enricher answers At from the AX tree. It is safe for concurrent use.
+// Enricher answers At from the AX tree, and Find, Press, SetValue and
+// Value for replay. It is safe for concurrent use.
 type Enricher struct {
 	opts Options
-	sys  uintptr
 
 	mu      sync.Mutex
-	enabled map[int32]bool // processes asked for their tree
+	sys     uintptr              // the system-wide element; 0 once closed
+	enabled map[int32]bool       // processes asked for their tree
+	live    map[*handle]struct{} // the elements Find returned, not released yet
 }
 
 // New checks that the API loads and the process is trusted.
@@ -254,13 +267,19 @@ func New(opts Options) (*Enricher, error) {
 		return nil, errors.New("axmac: no system-wide element")
 	}
 	axSetMessagingTimeout(sys, float32(opts.Timeout.Seconds()))
-	return &Enricher{opts: opts, sys: sys, enabled: make(map[int32]bool)}, nil
+	return &Enricher{opts: opts, sys: sys, enabled: make(map[int32]bool), live: make(map[*handle]struct{})}, nil
 }
 
-// Close releases the system-wide element. Safe to call twice.
+// Close releases the system-wide element and every element Find returned
+// that was not released yet. Safe to call twice.
 func (e *Enricher) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	for h := range e.live {
+		cfRelease(h.ref)
+		h.ref = 0
+	}
+	clear(e.live)
 	if e.sys != 0 {
 		cfRelease(e.sys)
 		e.sys = 0
@@ -273,27 +292,31 @@ func (e *Enricher) Close() error {
 // returns nil and no error when nothing is there. A secure text field comes
 // back as role "textbox"; IsPassword tells it apart.
 func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error) {
-	e.mu.Lock()
-	sys := e.sys
-	e.mu.Unlock()
-	if sys == 0 {
-		return nil, errors.New("axmac: enricher closed")
+	sys, err := e.system() // retained: a Close meanwhile cannot free it under the call
+	if err != nil {
+		return nil, err
 	}
+	defer cfRelease(sys)
 	var el uintptr
 	if rc := axCopyElementAtPosition(sys, float32(x), float32(y), &el); rc != axSuccess || el == 0 {
 		return nil, nil
 	}
+	defer cfRelease(el)
 	var pid int32
 	if axGetPid(el, &pid) == axSuccess && pid > 0 {
 		e.enableOnce(pid)
 	}
-	owned := []uintptr{el}
+	return enrichment(pathOf(ctx, el), labelOf(el)), nil
+}
+
+// pathOf returns the path segments from el's window down to el.
+func pathOf(ctx context.Context, el uintptr) []axpath.Node {
+	var owned []uintptr // the parents copied on the way up
 	defer func() {
 		for _, o := range owned {
 			cfRelease(o)
 		}
 	}()
-	label := labelOf(el)
 	var nodes []axpath.Node // element first, reversed below
 	cur := el
 	for range maxDepth {
@@ -316,10 +339,8 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 		}
 		cur = parent
 	}
-	for i, j := 0, len(nodes)-1; i < j; i, j = i+1, j-1 {
-		nodes[i], nodes[j] = nodes[j], nodes[i]
-	}
-	return enrichment(nodes, label), nil
+	slices.Reverse(nodes)
+	return nodes
 }
 
 func (e *Enricher) enableOnce(pid int32) {
@@ -377,24 +398,27 @@ func nameOf(el uintptr) string {
 	return ""
 }
 
-// labelOf is what a person reads as the element's label; never its value.
+// labelOf is what a person reads as the element's label (pickLabel's
+// rules); never its value.
 func labelOf(el uintptr) string {
-	if s := stringAttr(el, attrTitle); s != "" {
-		return s
-	}
-	if t := copyAttr(el, attrTitleUIElement); t != 0 {
-		defer cfRelease(t)
-		if s := stringAttr(t, attrValue); s != "" {
-			return s
+	var title uintptr // the AXTitleUIElement, copied once when asked for
+	asked := false
+	defer func() {
+		if title != 0 {
+			cfRelease(title)
 		}
-		if s := stringAttr(t, attrTitle); s != "" {
-			return s
-		}
-	}
-	if s := stringAttr(el, attrDescription); s != "" {
-		return s
-	}
-	return stringAttr(el, attrPlaceholder)
+	}()
+	return pickLabel(
+		func(name string) string { return stringAttr(el, attrNamed[name]) },
+		func(name string) string {
+			if !asked {
+				asked, title = true, copyAttr(el, attrTitleUIElement)
+			}
+			if title == 0 {
+				return ""
+			}
+			return stringAttr(title, attrNamed[name])
+		})
 }
 
 func copyAttr(el, attr uintptr) uintptr {
@@ -411,22 +435,28 @@ func stringAttr(el, attr uintptr) string {
 		return ""
 	}
 	defer cfRelease(v)
+	s, _ := goString(v)
+	return s
+}
+
+// goString copies the CFString v; ok is false when v is no CFString.
+func goString(v uintptr) (s string, ok bool) {
 	if cfGetTypeID(v) != cfStringGetTypeID() {
-		return ""
+		return "", false
 	}
 	n := cfStringGetLength(v)
 	if n == 0 {
-		return ""
+		return "", true
 	}
 	size := cfStringGetMaxSize(n, cfStringUTF8) + 1
 	buf := make([]byte, size)
 	if !cfStringGetCString(v, &buf[0], size, cfStringUTF8) {
-		return ""
+		return "", false
 	}
 	for i, b := range buf {
 		if b == 0 {
-			return string(buf[:i])
+			return string(buf[:i]), true
 		}
 	}
-	return string(buf)
+	return string(buf), true
 }

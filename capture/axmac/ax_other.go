@@ -41,3 +41,23 @@ func EnableTree(int) error { return ErrUnsupported }
 
 // RaiseWindow fails off macOS.
 func RaiseWindow(int, string) error { return ErrUnsupported }
+
+// handle is empty off macOS: Find returns no elements there.
+type handle struct{}
+
+// Find fails off macOS.
+func (*Enricher) Find(context.Context, string, string, string) ([]Element, error) {
+	return nil, ErrUnsupported
+}
+
+// Press fails off macOS.
+func (*Enricher) Press(context.Context, Element) error { return ErrUnsupported }
+
+// SetValue fails off macOS.
+func (*Enricher) SetValue(context.Context, Element, string) error { return ErrUnsupported }
+
+// Value fails off macOS.
+func (*Enricher) Value(context.Context, Element) (string, error) { return "", ErrUnsupported }
+
+// Release does nothing off macOS.
+func (Element) Release() {}

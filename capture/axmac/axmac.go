@@ -21,6 +21,13 @@
 // text that labels a field); else AXDescription; else AXPlaceholderValue.
 // A field's own AXValue is never read.
 //
+// Replay: Find lists the elements with a role and label in the windows
+// with a title (AXWindows of each application with a window on screen),
+// walking AXChildren depth first within bounds; Press performs AXPress,
+// SetValue sets AXValue and Value reads it back. A secure text field's
+// value is never read or set (ErrSecureField). Each Element holds a
+// retained AXUIElementRef until Element.Release or Enricher.Close.
+//
 // Chromium and Electron build their AX tree only when an assistive
 // application asks: the Enricher sets AXManualAccessibility to true on
 // each application element it meets (once per process; other apps answer

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -13,11 +12,14 @@ import (
 
 func newDoctorCmd(g *globals) *cobra.Command {
 	var format string
+	var request bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Print what this machine can do for reprise, and why not",
 		Long: `Check the data dir, the daemon, the keychain, the display, the browser, OCR and the
-capture sources, and say for each what is missing and how to get it.`,
+capture sources, and say for each what is missing and how to get it. On macOS it checks
+the Accessibility, Input Monitoring and Screen Recording permissions; --request first has
+macOS show its prompt for each one reprise lacks (reprise must restart to see a grant).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkFormat(format); err != nil {
@@ -34,13 +36,11 @@ capture sources, and say for each what is missing and how to get it.`,
 				}
 				return fmt.Sprintf("running, pid %d, machine %s", st.PID, st.MachineID), nil
 			}
-			r := doctor.Run(cmd.Context(), runtime.GOOS, doctor.Probes(home, status))
-			if format == "json" {
-				return r.WriteJSON(os.Stdout)
-			}
-			return r.WriteText(os.Stdout)
+			f := doctor.Flags{JSON: format == "json", Request: request}
+			return doctor.Main(cmd.Context(), f, doctor.Probes(home, status), os.Stdout, os.Stderr)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&request, "request", false, "on macOS, first ask for the permissions reprise lacks (Accessibility, Input Monitoring, Screen Recording)")
 	return cmd
 }

@@ -150,7 +150,7 @@ func TestDaemonStatusDoctor(t *testing.T) {
 		t.Fatalf("status --format json: %v\n%s", err, out)
 	}
 	out, _, err = run(t, home, "doctor")
-	if err != nil || !strings.Contains(out, "daemon") || !strings.Contains(out, "not built yet") {
+	if err != nil || !strings.Contains(out, "daemon") || !strings.Contains(out, "replay: browser") {
 		t.Fatalf("doctor: %v\n%s", err, out)
 	}
 	out, _, err = run(t, home, "doctor", "--format", "json")

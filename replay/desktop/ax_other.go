@@ -1,4 +1,4 @@
-//go:build !linux && !windows
+//go:build !linux && !windows && !darwin
 
 package desktop
 
@@ -8,8 +8,7 @@ import (
 	"runtime"
 )
 
-// NewAX fails: the executor has no accessibility tree on this system yet
-// (on macOS it replays by input at recorded points).
+// NewAX fails: the executor has no accessibility tree on this system.
 func NewAX(string, *slog.Logger) (AX, func() error, error) {
-	return nil, nil, errors.New("the desktop executor has no accessibility tree on " + runtime.GOOS + " yet")
+	return nil, nil, errors.New("the desktop executor has no accessibility tree on " + runtime.GOOS)
 }
