@@ -15,6 +15,12 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 {
+		// A command with arguments started from Explorer is a shortcut or a
+		// scheduled `reprise daemon`, not a double-click: cobra's splash
+		// ("This is a command line tool") would end it.
+		cobra.MousetrapHelpText = ""
+	}
 	if err := newRoot().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "reprise:", err)
 		os.Exit(1)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -109,4 +111,29 @@ func WinPath(p string) string {
 		}
 	}
 	return string(b)
+}
+
+// KillWhere kills every process whose command line holds marker (a test's
+// own temp path), as a Linux or a Windows (Z:) path: a Windows program Wine
+// started through
+// explorer outlives the explorer process a test holds, so killing that
+// one is not enough. Linux only; elsewhere it does nothing.
+func KillWhere(marker string) {
+	if marker == "" || runtime.GOOS != "linux" {
+		return
+	}
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(cmdline), marker) && !strings.Contains(string(cmdline), WinPath(marker)) {
+			continue
+		}
+		if proc, err := os.FindProcess(pid); err == nil {
+			_ = proc.Kill()
+		}
+	}
 }
