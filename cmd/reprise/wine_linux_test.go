@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,107 +14,185 @@ import (
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
-// TestWindowsDaemonRecordsNotepadUnderWine runs reprise.exe for real under
-// Wine on Xvfb: the daemon (its keys in Wine's Credential Manager) in a
-// Wine virtual desktop records, through the Windows floor, a person
-// (xdotool) typing a name into notepad; the CLI, another Windows process,
-// starts and stops the recording and shows it.
-func TestWindowsDaemonRecordsNotepadUnderWine(t *testing.T) {
+// winDaemon is reprise.exe's daemon running under Wine in a virtual
+// desktop on Xvfb, its keys in Wine's Credential Manager.
+type winDaemon struct {
+	x       *xvfb.Desktop
+	d       *wine.Desktop
+	exe     string // reprise.exe
+	dir     string // the test's files; every process whose command line names it is killed at the end
+	winHome string
+	logs    *os.File
+}
+
+func startWindowsDaemon(t *testing.T) *winDaemon {
+	t.Helper()
 	x := xvfb.Start(t)
-	d := wine.NewDesktop(t, x.Display) // skips loudly when scripts/wine has not run
-	exe := wine.Build(t, "./cmd/reprise")
-	notepad := wine.Build(t, "./internal/wine/notepad")
-	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
+	w := &winDaemon{x: x, d: wine.NewDesktop(t, x.Display), exe: wine.Build(t, "./cmd/reprise"), dir: t.TempDir()}
+	home := filepath.Join(w.dir, "home")
 	if err := os.Mkdir(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { wine.KillWhere(dir) }) // the daemon and notepad outlive explorer
-	winHome := wine.WinPath(home)
-	cli := func(args ...string) (string, error) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		out := wine.LogFile(t)
-		cmd := wine.Command(t, x.Display, wine.WinPath(exe), append([]string{"--home", winHome}, args...)...)
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			return "", err
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			return wine.ReadLog(out), err
-		case <-ctx.Done():
-			_ = cmd.Process.Kill()
-			<-done
-			return wine.ReadLog(out), ctx.Err()
-		}
-	}
-
-	logs := wine.LogFile(t)
-	daemonCmd := d.Command(t, wine.WinPath(exe), "--home", winHome, "daemon", "--consent-prompt", "cli")
-	daemonCmd.Stdout, daemonCmd.Stderr = logs, logs
-	if err := daemonCmd.Start(); err != nil {
+	t.Cleanup(func() { wine.KillWhere(w.dir) }) // the daemon and the apps outlive explorer
+	w.winHome = wine.WinPath(home)
+	w.logs = wine.LogFile(t)
+	cmd := w.d.Command(t, wine.WinPath(w.exe), "--home", w.winHome, "daemon", "--consent-prompt", "cli")
+	cmd.Stdout, cmd.Stderr = w.logs, w.logs
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = daemonCmd.Wait() }()
+	go func() { _ = cmd.Wait() }()
 	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(500 * time.Millisecond) {
-		if out, err := cli("status"); err == nil && strings.Contains(out, "running") {
-			break
+		if out, err := w.cli(t, "status"); err == nil && strings.Contains(out, "running") {
+			return w
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("reprise.exe daemon not running under Wine after 90 s:\n%s", wine.ReadLog(logs))
+			t.Fatalf("reprise.exe daemon not running under Wine after 90 s:\n%s", wine.ReadLog(w.logs))
 		}
 	}
-	ready := filepath.Join(dir, "notepad-ready")
-	d.Start(t, notepad, "-at", "100,80,600,400", "-ready", wine.WinPath(ready))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("notepad was not in place after 30 s")
-		}
-	}
+}
 
-	out, err := cli("record", "start", "--yes", "--channels", "floor,desktop_ax")
-	id := regexp.MustCompile(`rec_[0-9a-f-]+`).FindString(out)
-	if err != nil || id == "" {
-		t.Fatalf("record start: %v\n%s\ndaemon:\n%s", err, out, wine.ReadLog(logs))
-	}
+// cli runs a reprise.exe command against the daemon, outside the desktop.
+func (w *winDaemon) cli(t *testing.T, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	win, err := x.Window(ctx, d.Title())
+	out := wine.LogFile(t)
+	cmd := wine.Command(t, w.x.Display, wine.WinPath(w.exe), append([]string{"--home", w.winHome}, args...)...)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return wine.ReadLog(out), err
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		<-done
+		return wine.ReadLog(out), ctx.Err()
+	}
+}
+
+// xdo plays the person in the Wine desktop: mousemove coordinates are the
+// Windows screen's.
+func (w *winDaemon) xdo(t *testing.T, steps ...[]string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	win, err := w.x.Window(ctx, w.d.Title())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{
-		{"windowactivate", "--sync", win},
-		{"mousemove", "--window", win, "300", "250"}, // notepad's text area
-		{"click", "1"},
-		{"sleep", "0.7"}, // past the double-click time
-		{"type", "--delay", "30", "Grace Hopper"},
-		{"key", "Tab"}, // commits the fill
-		{"sleep", "0.5"},
-	} {
-		if _, err := x.Xdotool(ctx, args...); err != nil {
+	for _, args := range steps {
+		if args[0] == "mousemove" {
+			args = append([]string{"mousemove", "--window", win}, args[1:]...)
+		}
+		if _, err := w.x.Xdotool(ctx, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if out, err = cli("record", "stop"); err != nil || !strings.Contains(out, "2 steps") {
-		t.Fatalf("record stop: %v\n%s\ndaemon:\n%s", err, out, wine.ReadLog(logs))
+}
+
+// TestWindowsRecordBuildReplayUnderWine is the Windows desktop floor end to
+// end, reprise.exe under Wine: a person (xdotool) files two customers in a
+// plain Win32 form (internal/wine/custform), each recorded by the daemon
+// through the hooks, BitBlt frames and MSAA; the recordings build a skill;
+// the skill files three more from a CSV through the desktop executor
+// (SendInput at the recorded points, checked against the recorded frames,
+// read back by WM_GETTEXT), and the form holds exactly those.
+func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
+	w := startWindowsDaemon(t)
+	form := wine.Build(t, "./internal/wine/custform")
+	filed, ready := filepath.Join(w.dir, "filed.txt"), filepath.Join(w.dir, "form-ready")
+	formLog := filepath.Join(w.dir, "form.log")
+	w.d.Start(t, form, "-out", wine.WinPath(filed), "-ready", wine.WinPath(ready), "-log", wine.WinPath(formLog))
+	at := map[string][2]string{}
+	for deadline := time.Now().Add(30 * time.Second); len(at) < 3; time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(ready)
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 3 {
+				at[f[0]] = [2]string{f[1], f[2]}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the form was not up after 30 s")
+		}
 	}
-	t.Logf("record stop: %s", strings.TrimSpace(out))
-	out, err = cli("recordings", "show", id)
-	if err != nil {
-		t.Fatalf("recordings show: %v\n%s", err, out)
+	lines := func(n int) []string {
+		t.Helper()
+		var got []string
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			b, _ := os.ReadFile(filed)
+			got = strings.Fields(string(b))
+			if len(got) >= n || time.Now().After(deadline) {
+				return got
+			}
+		}
 	}
-	t.Logf("recordings show:\n%s", out)
-	fill := regexp.MustCompile(`(?m)^2\s+fill\s+ax\s+textbox\s+Grace Hopper\s+notepad\.exe\s*$`)
-	click := regexp.MustCompile(`(?m)^1\s+click\s+ax\s+textbox\s+notepad\.exe\s*$`)
-	if !click.MatchString(out) || !fill.MatchString(out) {
-		t.Errorf("recording %s does not hold a click and a fill of notepad's text field through the Windows floor", id)
+
+	var recs []string
+	for i, row := range [][2]string{{"Ada", "ada@example.org"}, {"Grace", "grace@example.org"}} {
+		out, err := w.cli(t, "record", "start", "--yes", "--channels", "floor,desktop_ax")
+		id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
+		if err != nil || id == "" {
+			t.Fatalf("record start: %v\n%s\ndaemon:\n%s", err, out, wine.ReadLog(w.logs))
+		}
+		time.Sleep(500 * time.Millisecond) // a frame of the form before the first click
+		w.xdo(t,
+			[]string{"mousemove", at["first"][0], at["first"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
+			[]string{"type", "--delay", "30", row[0]},
+			[]string{"mousemove", at["email"][0], at["email"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
+			[]string{"type", "--delay", "30", row[1]},
+			[]string{"mousemove", at["ok"][0], at["ok"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
+		)
+		if got := lines(i + 1); len(got) != i+1 {
+			t.Fatalf("the form filed %q; want %d customers", got, i+1)
+		}
+		out, err = w.cli(t, "record", "stop")
+		if err != nil || !strings.Contains(out, "ax ") {
+			t.Fatalf("record stop: %v\n%s", err, out)
+		}
+		t.Logf("row %d: %s", i+1, strings.TrimSpace(out))
+		if out, err := w.cli(t, "recordings", "review", id); err != nil {
+			t.Fatalf("review: %v\n%s", err, out)
+		}
+		recs = append(recs, id)
+	}
+	show, _ := w.cli(t, "recordings", "show", recs[0])
+	t.Logf("first recording:\n%s", show)
+	if !regexp.MustCompile(`(?m)^\d+\s+fill\s+ax\s+First Name\s+Ada\s+custform\.exe`).MatchString(show) {
+		t.Errorf("the recording does not fill the form's First Name field through MSAA")
+	}
+
+	sample := filepath.Join(w.dir, "sample.csv")
+	if err := os.WriteFile(sample, []byte("First Name,Email\nAda,ada@example.org\nGrace,grace@example.org\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.cli(t, "skill", "build", recs[0], recs[1], "--name", "win customer", "--rows", wine.WinPath(sample))
+	if err != nil || !strings.Contains(out, "saved skill win-customer") {
+		t.Fatalf("skill build: %v\n%s", err, out)
+	}
+	rows := "First Name,Email\n"
+	var want []string
+	for i := 1; i <= 3; i++ {
+		rows += fmt.Sprintf("Name%d,name%d@example.org\n", i, i)
+		want = append(want, fmt.Sprintf("Name%d|name%d@example.org", i, i))
+	}
+	three := filepath.Join(w.dir, "three.csv")
+	if err := os.WriteFile(three, []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Replay must run in the form's desktop: input and window lookups are
+	// per desktop on Windows.
+	said, code := w.d.RunInDesktop(t, 3*time.Minute, "y\r\n", wine.WinPath(w.exe),
+		"--home", w.winHome, "replay", "win-customer", "--rows", wine.WinPath(three))
+	t.Logf("replay said (exit %d):\n%s", code, said)
+	got := lines(5)
+	if code != 0 || len(got) != 5 || strings.Join(got[2:], " ") != strings.Join(want, " ") {
+		sk, _ := w.cli(t, "skill", "show", "win-customer")
+		fl, _ := os.ReadFile(formLog)
+		t.Fatalf("the form filed %q after the two demonstrated; want exactly %q\nform's log:\n%s\nskill:\n%s", got, want, fl, sk)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,4 +159,61 @@ func RunWindowsTests(t *testing.T, pkg, run string) {
 	x := xvfb.Start(t)
 	NewDesktop(t, x.Display).RunTests(t, exe, run)
 	t.Logf("whole test %v", time.Since(began).Round(time.Millisecond))
+}
+
+// RunInDesktop runs exe with args in the desktop once it exists (a program
+// started in an existing desktop runs detached from explorer, so this goes
+// through a batch file) and returns its output and exit status once it has
+// exited; stdin, if not "", is the program's standard input. It fails the
+// test after timeout.
+func (d *Desktop) RunInDesktop(t testing.TB, timeout time.Duration, stdin, exe string, args ...string) (string, int) {
+	t.Helper()
+	dir := t.TempDir()
+	out, status := filepath.Join(dir, "out.txt"), filepath.Join(dir, "status.txt")
+	line := quoteBatch(exe)
+	for _, a := range args {
+		line += " " + quoteBatch(a)
+	}
+	if stdin != "" {
+		in := filepath.Join(dir, "stdin.txt")
+		if err := os.WriteFile(in, []byte(stdin), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		line += " < " + quoteBatch(WinPath(in))
+	}
+	bat := "@echo off\r\n" + line + " > " + quoteBatch(WinPath(out)) + " 2>&1\r\n" +
+		"echo %ERRORLEVEL% > " + quoteBatch(WinPath(status)) + "\r\n"
+	batPath := filepath.Join(dir, "run.bat")
+	if err := os.WriteFile(batPath, []byte(bat), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := d.Command(t, "cmd", "/c", WinPath(batPath))
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("start %s in the desktop: %v", exe, err)
+	}
+	for deadline := time.Now().Add(timeout); ; time.Sleep(200 * time.Millisecond) {
+		if b, err := os.ReadFile(status); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+			code, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatalf("%s's exit status %q: %v", exe, b, err)
+			}
+			o, _ := os.ReadFile(out)
+			return strings.ReplaceAll(string(o), "\r\n", "\n"), code
+		}
+		if time.Now().After(deadline) {
+			KillWhere(dir)
+			o, _ := os.ReadFile(out)
+			t.Fatalf("%s did not finish in %v; its output:\n%s", exe, timeout, o)
+		}
+	}
+}
+
+// quoteBatch quotes a batch file argument: percent signs doubled, and
+// double quotes around one with a space or a shell character.
+func quoteBatch(s string) string {
+	s = strings.ReplaceAll(s, "%", "%%")
+	if strings.ContainsAny(s, " &|<>^,;=()") {
+		return `"` + s + `"`
+	}
+	return s
 }

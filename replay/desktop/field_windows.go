@@ -17,6 +17,7 @@ var (
 	procGetClassNameW       = user32.NewProc("GetClassNameW")
 	procGetWindowLongPtrW   = user32.NewProc("GetWindowLongPtrW")
 	procSendMessageTimeoutW = user32.NewProc("SendMessageTimeoutW")
+	procWaitForInputIdle    = user32.NewProc("WaitForInputIdle")
 )
 
 const (
@@ -95,3 +96,25 @@ func checkTarget(h windows.HWND) error {
 	}
 	return uia.CheckInputTo(pid)
 }
+
+// settle waits (briefly) until the process owning window h has taken the
+// input just sent and waits for more: the next step, or the end of the
+// replay, does not race the app (Wine dropped a last click whose sender
+// exited at once).
+func settle(h windows.HWND) {
+	var pid uint32
+	if h == 0 {
+		return
+	}
+	if _, err := windows.GetWindowThreadProcessId(h, &pid); err != nil || pid == 0 {
+		return
+	}
+	p, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return
+	}
+	defer windows.CloseHandle(p)
+	procWaitForInputIdle.Call(uintptr(p), settleTimeoutMs)
+}
+
+const settleTimeoutMs = 2000

@@ -20,6 +20,7 @@ var (
 	procGetWindowTextW      = user32.NewProc("GetWindowTextW")
 	procVkKeyScanW          = user32.NewProc("VkKeyScanW")
 	procGetTickCount        = kernel32.NewProc("GetTickCount")
+	procGetCursorPos        = user32.NewProc("GetCursorPos")
 )
 
 // Constants from winuser.h.
@@ -121,4 +122,13 @@ func vkKeyScan(r rune) (vk uint16, shift, ok bool) {
 		return 0, false, false
 	}
 	return uint16(v & 0xff), v&0x100 != 0, true
+}
+
+// cursorPos is the pointer's position on the virtual screen.
+func cursorPos() (x, y int, err error) {
+	var pt struct{ X, Y int32 }
+	if r, _, e := procGetCursorPos.Call(uintptr(unsafe.Pointer(&pt))); r == 0 {
+		return 0, 0, e
+	}
+	return int(pt.X), int(pt.Y), nil
 }

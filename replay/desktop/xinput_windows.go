@@ -43,9 +43,11 @@ func (winInput) Click(x, y, button int) error {
 	default:
 		return fmt.Errorf("click: no mouse button %d (1 left, 2 middle, 3 right)", button)
 	}
-	if err := checkTarget(windowAt(x, y)); err != nil {
+	target := windowAt(x, y)
+	if err := checkTarget(target); err != nil {
 		return err
 	}
+	defer settle(target)
 	in := make([]mouseInput, 3)
 	for i := range in {
 		in[i].typ = inputMouse
@@ -54,11 +56,54 @@ func (winInput) Click(x, y, button int) error {
 	in[0].mi.dy = normalize(y, systemMetric(smYVirtualScreen), systemMetric(smCYVirtualScreen))
 	in[0].mi.flags = mouseeventfMove | mouseeventfAbsolute | mouseeventfVirtualDesk
 	in[1].mi.flags, in[2].mi.flags = down, up
-	if err := sendMouse(in); err != nil {
-		return fmt.Errorf("click at %d,%d: %w", x, y, err)
+	// The pointer must be there before the press: a click anywhere else
+	// is worse than no click. Under Wine an X motion still queued could
+	// put the pointer back where it was.
+	if err := moveTo(in[0], x, y); err != nil {
+		return err
+	}
+	// Press and release one at a time, paced like a hand (a button under
+	// Wine lost clicks sent as one batch).
+	for i := 1; i < len(in); i++ {
+		time.Sleep(clickPace)
+		if err := sendMouse(in[i : i+1]); err != nil {
+			return fmt.Errorf("click at %d,%d: %w", x, y, err)
+		}
 	}
 	return nil
 }
+
+// moveTo sends move (an absolute move to x, y) until the pointer is there
+// and stays there: under Wine an X motion still in flight can put it back
+// where it was a moment after it arrived.
+func moveTo(move mouseInput, x, y int) error {
+	there := func() bool {
+		cx, cy, err := cursorPos()
+		return err == nil && abs(cx-x) <= 1 && abs(cy-y) <= 1
+	}
+	for try := 0; try < 5; try++ {
+		if err := sendMouse([]mouseInput{move}); err != nil {
+			return fmt.Errorf("move the pointer to %d,%d: %w", x, y, err)
+		}
+		for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if there() {
+				time.Sleep(settleMove)
+				if there() {
+					return nil
+				}
+				break
+			}
+		}
+	}
+	cx, cy, _ := cursorPos()
+	return fmt.Errorf("the pointer did not stay at %d,%d (it is at %d,%d); not clicking", x, y, cx, cy)
+}
+
+// settleMove is how long the pointer must stay where it was moved.
+const settleMove = 50 * time.Millisecond
+
+// clickPace is the gap between a click's move, press and release.
+const clickPace = 30 * time.Millisecond
 
 // unicodeKeys are the key presses that type text as UTF-16 units, with
 // Enter, Tab and Backspace as the keys themselves.
