@@ -9,11 +9,37 @@ package floor
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/events"
 )
+
+// base is what each OS's floor Source shares: its logger and the recording
+// it runs, stopped by Stop.
+type base struct {
+	log *slog.Logger
+
+	mu  sync.Mutex
+	rec *recording // nil when not recording
+}
+
+func orDiscard(log *slog.Logger) *slog.Logger {
+	if log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return log
+}
+
+// Stop ends the recording: a fill still being typed is committed first.
+func (b *base) Stop() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	err := b.rec.stop()
+	b.rec = nil
+	return err
+}
 
 // recording is what one recording started: this OS's input source, the
 // frame ring feeding it, and what to close once both have stopped.

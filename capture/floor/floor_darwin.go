@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/axmac"
@@ -15,20 +14,14 @@ import (
 // CGWindowList grabs and AX enrichment, for the length of each recording.
 // It is built and vetted, and has never run on a Mac.
 type Source struct {
-	log *slog.Logger
-
-	mu  sync.Mutex
-	rec *recording // nil when not recording
+	base
 }
 
 var _ capture.Source = (*Source)(nil)
 
 // New returns the macOS floor; display is ignored.
 func New(_ string, log *slog.Logger) *Source {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Source{log: log}
+	return &Source{base: base{log: orDiscard(log)}}
 }
 
 func (s *Source) Name() string { return "quartz" }
@@ -66,12 +59,4 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	}
 	s.rec = rec
 	return nil
-}
-
-func (s *Source) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.rec.stop()
-	s.rec = nil
-	return err
 }

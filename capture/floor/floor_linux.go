@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/atspi"
@@ -16,20 +15,14 @@ import (
 // plugged in for the length of each recording.
 type Source struct {
 	display string
-	log     *slog.Logger
-
-	mu  sync.Mutex
-	rec *recording // nil when not recording
+	base
 }
 
 var _ capture.Source = (*Source)(nil)
 
 // New returns the floor for display ("" for $DISPLAY).
 func New(display string, log *slog.Logger) *Source {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Source{display: display, log: log}
+	return &Source{display: display, base: base{log: orDiscard(log)}}
 }
 
 func (s *Source) Name() string { return "x11" }
@@ -70,12 +63,4 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	}
 	s.rec = rec
 	return nil
-}
-
-func (s *Source) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.rec.stop()
-	s.rec = nil
-	return err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/frames"
@@ -19,20 +18,14 @@ import (
 // BitBlt grabs, and enrichment from UI Automation, else MSAA, for the
 // length of each recording.
 type Source struct {
-	log *slog.Logger
-
-	mu  sync.Mutex
-	rec *recording // nil when not recording
+	base
 }
 
 var _ capture.Source = (*Source)(nil)
 
 // New returns the Windows floor; display is ignored.
 func New(_ string, log *slog.Logger) *Source {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Source{log: log}
+	return &Source{base: base{log: orDiscard(log)}}
 }
 
 func (s *Source) Name() string { return winhook.Name }
@@ -68,14 +61,6 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	}
 	s.rec = rec
 	return nil
-}
-
-func (s *Source) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.rec.stop()
-	s.rec = nil
-	return err
 }
 
 func isPassword(e *events.Enrichment) bool { return uia.IsPassword(e) || msaa.IsPassword(e) }
