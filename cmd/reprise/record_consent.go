@@ -33,10 +33,14 @@ func (c *shimConn) requestConsent(ctx context.Context, req ops.ConsentRequest, y
 		err error
 	}
 	done := make(chan result, 1)
+	// decided closes once the daemon has the answer, from whichever
+	// prompter: a question still open here is then abandoned.
+	decided := make(chan struct{})
 	go func() {
 		var r ops.ConsentResult
 		err := c.ops.Call(ctx, ops.TypeRequestConsent, req, &r)
 		done <- result{r, err}
+		close(decided)
 	}()
 	answers := lines(in)
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -61,8 +65,13 @@ func (c *shimConn) requestConsent(ctx context.Context, req ops.ConsentRequest, y
 			approve, remember := yes, false
 			if !yes {
 				fmt.Fprintf(out, "%s\n\n%s\n\n", p.Title, p.Body)
-				approve = ask(out, answers, fmt.Sprintf("%s? [y/N] ", p.Approve))
-				remember = ask(out, answers, consent.RememberQuestion+" [y/N] ")
+				var open bool
+				if approve, open = ask(out, answers, fmt.Sprintf("%s? [y/N] ", p.Approve), decided); !open {
+					break // answered elsewhere (a dialog, `reprise consent`)
+				}
+				if remember, open = ask(out, answers, consent.RememberQuestion+" [y/N] ", decided); !open {
+					break
+				}
 			}
 			if approve {
 				err = cl.Approve(ctx, p.ID, remember)
@@ -98,13 +107,21 @@ func lines(in io.Reader) <-chan string {
 	return ch
 }
 
-func ask(out io.Writer, answers <-chan string, question string) bool {
+// ask asks question and reports whether the answer is yes; open is false
+// when decided closed first (the question was answered elsewhere), and no
+// answer is taken then.
+func ask(out io.Writer, answers <-chan string, question string, decided <-chan struct{}) (yes, open bool) {
 	fmt.Fprint(out, question)
-	a, ok := <-answers
-	if !ok {
-		fmt.Fprintln(out)
-		return false
+	select {
+	case a, ok := <-answers:
+		if !ok {
+			fmt.Fprintln(out)
+			return false, true
+		}
+		a = strings.ToLower(strings.TrimSpace(a))
+		return a == "y" || a == "yes", true
+	case <-decided:
+		fmt.Fprintln(out, "(answered elsewhere)")
+		return false, false
 	}
-	a = strings.ToLower(strings.TrimSpace(a))
-	return a == "y" || a == "yes"
 }

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -97,5 +102,51 @@ func TestRecordEndToEnd(t *testing.T) {
 	buildSkillFromCLI(t, home, id)
 	if out, _, err := run(t, home, "audit", "tail", "-n", "5"); err != nil || !strings.Contains(out, "skill.built") {
 		t.Fatalf("audit tail after a skill build: %v\n%s", err, out)
+	}
+}
+
+// TestRecordStartQuestionAnsweredElsewhere: `record start` asks on its
+// terminal, and the person answers elsewhere (here `reprise consent
+// approve`; an OS dialog does the same): the terminal question is dropped
+// and the recording starts, instead of the CLI waiting on a question
+// nobody will answer.
+func TestRecordStartQuestionAnsweredElsewhere(t *testing.T) {
+	home := t.TempDir()
+	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
+	startDaemonProcess(t, home, "--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli")
+	stdin, hold, err := os.Pipe() // a terminal nobody types into
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	defer stdin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "record", "start", "--channels", "floor")
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	cmd.Stdin = stdin
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for id == "" {
+		list, _, _ := run(t, home, "consent", "list", "--format", "json")
+		if m := regexp.MustCompile(`"id":\s*"([^"]+)"`).FindStringSubmatch(list); m != nil {
+			id = m[1]
+		} else if ctx.Err() != nil {
+			t.Fatalf("no consent prompt appeared:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, stderr, err := run(t, home, "consent", "approve", id); err != nil {
+		t.Fatalf("consent approve: %v\n%s", err, stderr)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("record start did not finish once consent was given elsewhere: %v\n%s", err, out.String())
+	}
+	if s := out.String(); !strings.Contains(s, "answered elsewhere") || !regexp.MustCompile(`recording rec_`).MatchString(s) {
+		t.Errorf("record start said:\n%s\nwant the question dropped and the recording started", s)
 	}
 }

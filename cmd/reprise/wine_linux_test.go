@@ -25,7 +25,9 @@ type winDaemon struct {
 	logs    *os.File
 }
 
-func startWindowsDaemon(t *testing.T) *winDaemon {
+// startWindowsDaemon starts the daemon asking for consent the prompt way
+// ("cli", or "auto" for the OS dialog too).
+func startWindowsDaemon(t *testing.T, prompt string) *winDaemon {
 	t.Helper()
 	x := xvfb.Start(t)
 	w := &winDaemon{x: x, d: wine.NewDesktop(t, x.Display), exe: wine.Build(t, "./cmd/reprise"), dir: t.TempDir()}
@@ -36,7 +38,7 @@ func startWindowsDaemon(t *testing.T) *winDaemon {
 	t.Cleanup(func() { wine.KillWhere(w.dir) }) // the daemon and the apps outlive explorer
 	w.winHome = wine.WinPath(home)
 	w.logs = wine.LogFile(t)
-	cmd := w.d.Command(t, wine.WinPath(w.exe), "--home", w.winHome, "daemon", "--consent-prompt", "cli")
+	cmd := w.d.Command(t, wine.WinPath(w.exe), "--home", w.winHome, "daemon", "--consent-prompt", prompt)
 	cmd.Stdout, cmd.Stderr = w.logs, w.logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -103,7 +105,7 @@ func (w *winDaemon) xdo(t *testing.T, steps ...[]string) {
 // (SendInput at the recorded points, checked against the recorded frames,
 // read back by WM_GETTEXT), and the form holds exactly those.
 func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
-	w := startWindowsDaemon(t)
+	w := startWindowsDaemon(t, "cli")
 	form := wine.Build(t, "./internal/wine/custform")
 	filed, ready := filepath.Join(w.dir, "filed.txt"), filepath.Join(w.dir, "form-ready")
 	formLog := filepath.Join(w.dir, "form.log")
@@ -194,5 +196,86 @@ func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
 		sk, _ := w.cli(t, "skill", "show", "win-customer")
 		fl, _ := os.ReadFile(formLog)
 		t.Fatalf("the form filed %q after the two demonstrated; want exactly %q\nform's log:\n%s\nskill:\n%s", got, want, fl, sk)
+	}
+}
+
+// TestWindowsConsentDialogUnderWine: with no terminal answer, the daemon
+// asks for consent in a Windows message box (MessageBoxW, here under
+// Wine): the person presses Y, then N to "remember", and the recording
+// starts; the CLI, which asked too, drops its own question. A second
+// request answered with Enter (the default button, No) is refused.
+func TestWindowsConsentDialogUnderWine(t *testing.T) {
+	w := startWindowsDaemon(t, "auto")
+	answered := func(n int) bool { return strings.Count(wine.ReadLog(w.logs), "consent answered") >= n }
+	start := func() (*os.File, func() (string, error)) {
+		t.Helper()
+		stdin, hold, err := os.Pipe() // a terminal nobody types into
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := wine.LogFile(t)
+		cmd := wine.Command(t, w.x.Display, wine.WinPath(w.exe), "--home", w.winHome, "record", "start", "--channels", "floor,desktop_ax")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		t.Cleanup(func() { hold.Close() })
+		return out, func() (string, error) {
+			select {
+			case err := <-done:
+				return wine.ReadLog(out), err
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				return wine.ReadLog(out), fmt.Errorf("record start still waiting after 30 s")
+			}
+		}
+	}
+	// press sends key to the desktop until the daemon has its answer.
+	press := func(n int, keys ...string) {
+		t.Helper()
+		for try := 0; try < 10 && !answered(n); try++ {
+			for _, k := range keys {
+				w.xdo(t, []string{"key", k}, []string{"sleep", "0.7"})
+			}
+		}
+		if !answered(n) {
+			t.Fatalf("the message box took no answer:\n%s", wine.ReadLog(w.logs))
+		}
+	}
+	waitQuestion := func(out *os.File) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(wine.ReadLog(out), "[y/N]"); time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("record start asked nothing:\n%s", wine.ReadLog(out))
+			}
+		}
+		time.Sleep(time.Second) // the message box comes up in the desktop
+	}
+
+	out, wait := start()
+	waitQuestion(out)
+	press(1, "y", "n")
+	said, err := wait()
+	if err != nil || !strings.Contains(said, "answered elsewhere") || !strings.Contains(said, "recording rec_") {
+		t.Fatalf("record start: %v\n%s\ndaemon:\n%s", err, said, wine.ReadLog(w.logs))
+	}
+	if log := wine.ReadLog(w.logs); !strings.Contains(log, "consent.prompter=messagebox consent.approved=true consent.remember=false") {
+		t.Errorf("the daemon did not take the answer from the message box:\n%s", log)
+	}
+	if out, err := w.cli(t, "record", "stop"); err != nil {
+		t.Fatalf("record stop: %v\n%s", err, out)
+	}
+
+	out, wait = start()
+	waitQuestion(out)
+	press(2, "Return")
+	if said, err := wait(); err == nil || strings.Contains(said, "recording rec_") {
+		t.Fatalf("record start after No: %v\n%s; want refused", err, said)
+	}
+	if log := wine.ReadLog(w.logs); !strings.Contains(log, "consent.prompter=messagebox consent.approved=false") {
+		t.Errorf("the daemon did not take No from the message box:\n%s", log)
 	}
 }
