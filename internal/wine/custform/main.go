@@ -7,6 +7,9 @@
 // fields and puts the focus back in First Name, ready for the next one.
 // The -ready file it writes once the form is up says where each control's
 // centre is on the screen, a line each: "first X Y", "email X Y", "ok X Y".
+// With -log it logs the mouse and key messages it gets and the commands its
+// controls send, which a failing test prints (it showed clicks landing on
+// OK that replay meant for First Name).
 //
 //	custform -out Z:\tmp\filed.txt -ready Z:\tmp\ready
 package main
@@ -61,7 +64,7 @@ func init() { runtime.LockOSThread() } // windows belong to the thread that made
 func main() {
 	flag.StringVar(&out, "out", "", "file each OK appends a line to")
 	ready := flag.String("ready", "", "file to write once the form is up")
-	logTo := flag.String("log", "", "file to log the form's commands to")
+	logTo := flag.String("log", "", "file to log the form's input and commands to")
 	flag.Parse()
 	if *logTo != "" {
 		f, err := os.Create(*logTo)
