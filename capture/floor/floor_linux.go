@@ -44,7 +44,8 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := &recording{}
-	opts := x11.Options{Display: s.display, Logger: s.log}
+	opts := x11.Options{Display: s.display}
+	opts.Logger = s.log
 	if g, err := frames.NewX11(s.display); err == nil {
 		opts.Frames = rec.frames(ctx, g, g.Close, s.log)
 	} else {

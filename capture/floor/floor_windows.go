@@ -42,7 +42,8 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := &recording{}
-	opts := winhook.Options{Logger: s.log}
+	var opts winhook.Options
+	opts.Logger = s.log
 	if g, err := frames.NewGDI(); err == nil {
 		opts.Frames = rec.frames(ctx, g, g.Close, s.log)
 	} else {

@@ -78,19 +78,18 @@ var (
 
 // Objective-C runtime.
 var (
-	objcGetClass     func(name string) uintptr
-	selRegisterName  func(name string) uintptr
-	msgSend          func(id, sel uintptr) uintptr
-	msgSendPtr       func(id, sel, arg uintptr) uintptr
-	msgSendString    func(id, sel uintptr) string
-	msgSendInt32     func(id, sel uintptr) int32
-	msgSendBoolUint  func(id, sel uintptr, arg uint) bool
-	msgSendIDInt32   func(id, sel uintptr, arg int32) uintptr
-	autoreleasePush  func() uintptr
-	autoreleasePop   func(uintptr)
-	kCFStringUTF8    uint32 = 0x08000100
-	kCFNumberSInt64  int    = 4
-	kCFNumberFloat64 int    = 13
+	objcGetClass    func(name string) uintptr
+	selRegisterName func(name string) uintptr
+	msgSend         func(id, sel uintptr) uintptr
+	msgSendPtr      func(id, sel, arg uintptr) uintptr
+	msgSendString   func(id, sel uintptr) string
+	msgSendInt32    func(id, sel uintptr) int32
+	msgSendBoolUint func(id, sel uintptr, arg uint) bool
+	msgSendIDInt32  func(id, sel uintptr, arg int32) uintptr
+	autoreleasePush func() uintptr
+	autoreleasePop  func(uintptr)
+	kCFStringUTF8   uint32 = 0x08000100
+	kCFNumberSInt64 int    = 4
 )
 
 var (

@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/x11"
@@ -33,40 +32,18 @@ import (
 // Name is the source's name.
 const Name = "quartz"
 
-// Defaults for Options.
-const (
-	DefaultQueueSize     = 1024
-	DefaultEnrichTimeout = 200 * time.Millisecond
-)
-
 // ErrUnsupported is returned off macOS.
 var ErrUnsupported = errors.New("quartz capture is not supported on " + runtime.GOOS)
 
 // Options configure a Source. The zero value records with no frames and no
 // enrichment.
-type Options struct {
-	// Frames, if set and the sink is a capture.FrameSink, gives each step
-	// the newest frame from before its first input event.
-	Frames x11.Frames
-	// Enricher, if set, is asked about the element at each step's point
-	// (capture/axmac's Enricher fits).
-	Enricher x11.Enricher
-	// EnrichTimeout bounds one Enricher call; 0 means DefaultEnrichTimeout.
-	EnrichTimeout time.Duration
-	// QueueSize bounds the tapped events waiting to be folded; beyond it
-	// the callback drops them (counted in Stats). 0 means DefaultQueueSize.
-	QueueSize int
-	// Logger receives the source's warnings; nil discards them.
-	Logger *slog.Logger
-}
+type Options = x11.PipelineOptions
 
-// Stats count one session's input and output.
+// Stats count one session's input and output: the pipeline's, and the
+// times macOS disabled the tap and it was re-enabled.
 type Stats struct {
-	Events        uint64 // tapped events the callback saw
-	DroppedEvents uint64 // of those, dropped because folding fell behind
-	Steps         uint64 // steps handed to the sink
-	DroppedSteps  uint64 // of those, refused by a full sink
-	Reenabled     uint64 // times macOS disabled the tap and it was re-enabled
+	x11.Stats
+	Reenabled uint64
 }
 
 // Source records the macOS desktop. It is safe for concurrent use; it can be
@@ -85,16 +62,10 @@ var _ capture.Source = (*Source)(nil)
 // New returns a source for opts; it touches nothing until Available or
 // Start.
 func New(opts Options) *Source {
-	return &Source{opts: opts.withDefaults()}
+	return &Source{opts: withDefaults(opts)}
 }
 
-func (opts Options) withDefaults() Options {
-	if opts.EnrichTimeout <= 0 {
-		opts.EnrichTimeout = DefaultEnrichTimeout
-	}
-	if opts.QueueSize <= 0 {
-		opts.QueueSize = DefaultQueueSize
-	}
+func withDefaults(opts Options) Options {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -130,9 +101,7 @@ type pipeline struct {
 // runs in the folding goroutine and so may ask the window server.
 func newPipeline(sink capture.Sink, opts Options, resolve func(Event, *x11.Window)) *pipeline {
 	var tr Translator
-	po := x11.PipelineOptions{Frames: opts.Frames, Enricher: opts.Enricher, EnrichTimeout: opts.EnrichTimeout,
-		QueueSize: opts.QueueSize, Logger: opts.Logger}
-	return &pipeline{log: opts.Logger, Pipeline: x11.NewPipeline(sink, po, func(dst []x11.Raw, e Event) []x11.Raw {
+	return &pipeline{log: opts.Logger, Pipeline: x11.NewPipeline(sink, opts, func(dst []x11.Raw, e Event) []x11.Raw {
 		var win x11.Window
 		if resolve != nil {
 			resolve(e, &win)
@@ -149,7 +118,5 @@ func newPipeline(sink capture.Sink, opts Options, resolve func(Event, *x11.Windo
 }
 
 func (p *pipeline) stats() Stats {
-	st := p.Stats()
-	return Stats{Events: st.Events, DroppedEvents: st.DroppedEvents, Steps: st.Steps,
-		DroppedSteps: st.DroppedSteps, Reenabled: p.reenabled.Load()}
+	return Stats{Stats: p.Stats(), Reenabled: p.reenabled.Load()}
 }

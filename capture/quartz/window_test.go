@@ -81,7 +81,7 @@ func (s *sinkFunc) Emit(st events.Step) error {
 
 func TestPipelineNamesWindowAndNeverBlocks(t *testing.T) {
 	sink := &sinkFunc{}
-	p := newPipeline(sink, Options{QueueSize: 2, Logger: nil, EnrichTimeout: time.Second}.withDefaults(), func(e Event, w *x11.Window) {
+	p := newPipeline(sink, withDefaults(Options{QueueSize: 2, EnrichTimeout: time.Second}), func(e Event, w *x11.Window) {
 		w.ID, w.App, w.Title = 7, "TextEdit", "Untitled"
 	})
 	now := time.Now()

@@ -42,7 +42,7 @@ func Windows() ([]WindowInfo, error) {
 		if b := cfDictionaryGetValue(d, kCGWindowBounds); b != 0 {
 			var r cgRect
 			if cgRectMakeWithDictionary(b, &r) {
-				w.Bounds = Rect{r.X, r.Y, r.W, r.H}
+				w.Bounds = Rect(r)
 			}
 		}
 		out = append(out, w)

@@ -31,41 +31,26 @@ import (
 // Name is the source's name.
 const Name = "winhook"
 
-// DefaultQueueSize is Options.QueueSize's default.
-const DefaultQueueSize = 1024
-
 // logKeyErr is the log key of an error.
 const logKeyErr = "err"
 
 // Options configure a Source. The zero value records the person's input on
 // the interactive desktop, ignoring injected input.
 type Options struct {
-	// QueueSize bounds the raw events waiting to be folded; beyond it the
-	// hook callback drops them (counted in Stats). 0 means DefaultQueueSize.
-	QueueSize int
+	// Frames, Enricher (UI Automation, else MSAA), the queue's size and
+	// the logger, as for every desktop source.
+	x11.PipelineOptions
 	// IncludeInjected records input flagged injected (SendInput, including
 	// reprise's own replay) as if the person made it. Tests that drive the
 	// desktop synthetically set it; a recording never should.
 	IncludeInjected bool
-	// Frames, if set and the sink is a capture.FrameSink, gives each step
-	// the newest frame from before its first input event.
-	Frames x11.Frames
-	// Enricher, if set, is asked about the element at each press and step
-	// (UI Automation, else MSAA).
-	Enricher x11.Enricher
-	// EnrichTimeout bounds one Enricher call; 0 means x11's default.
-	EnrichTimeout time.Duration
-	// Logger receives the source's warnings; nil discards them.
-	Logger *slog.Logger
 }
 
-// Stats count one session's input and output.
+// Stats count one session's input and output: the pipeline's, and the
+// events ignored because they were injected (not in Events).
 type Stats struct {
-	Events        uint64 // raw input events the callback queued or dropped
-	Injected      uint64 // events ignored because they were injected
-	DroppedEvents uint64 // events dropped because folding fell behind
-	Steps         uint64 // steps handed to the sink
-	DroppedSteps  uint64 // of those, refused by a full sink
+	x11.Stats
+	Injected uint64
 }
 
 // Source records the Windows desktop. It is safe for concurrent use; it can
@@ -87,9 +72,6 @@ var ErrBusy = errors.New("winhook: another recording holds the input hooks of th
 
 // New returns a source for opts; it installs nothing until Start.
 func New(opts Options) *Source {
-	if opts.QueueSize <= 0 {
-		opts.QueueSize = DefaultQueueSize
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -131,9 +113,7 @@ type pipeline struct {
 // newPipeline names each event's window with resolve, which runs in the
 // folding goroutine, never the callback.
 func newPipeline(sink capture.Sink, opts Options, resolve func(*x11.Raw)) *pipeline {
-	po := x11.PipelineOptions{Frames: opts.Frames, Enricher: opts.Enricher, EnrichTimeout: opts.EnrichTimeout,
-		QueueSize: opts.QueueSize, Logger: opts.Logger}
-	return &pipeline{Pipeline: x11.NewPipeline(sink, po, func(dst []x11.Raw, r x11.Raw) []x11.Raw {
+	return &pipeline{Pipeline: x11.NewPipeline(sink, opts.PipelineOptions, func(dst []x11.Raw, r x11.Raw) []x11.Raw {
 		if resolve != nil {
 			resolve(&r)
 		}
@@ -142,9 +122,7 @@ func newPipeline(sink capture.Sink, opts Options, resolve func(*x11.Raw)) *pipel
 }
 
 func (p *pipeline) stats() Stats {
-	st := p.Stats()
-	return Stats{Events: st.Events, Injected: p.injected.Load(), DroppedEvents: st.DroppedEvents,
-		Steps: st.Steps, DroppedSteps: st.DroppedSteps}
+	return Stats{Stats: p.Stats(), Injected: p.injected.Load()}
 }
 
 // session is one running recording: the hook thread and the folding

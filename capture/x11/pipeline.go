@@ -95,7 +95,7 @@ func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(ds
 type pipeline = Pipeline[Raw]
 
 func newPipeline(sink capture.Sink, opts Options, resolve func(*Raw)) *pipeline {
-	return NewPipeline(sink, opts.pipeline(), func(dst []Raw, r Raw) []Raw {
+	return NewPipeline(sink, opts.PipelineOptions, func(dst []Raw, r Raw) []Raw {
 		if resolve != nil {
 			resolve(&r)
 		}

@@ -103,7 +103,7 @@ func TestPipelineFramesAndEnrichment(t *testing.T) {
 	sink := &frameSink{Queue: q, frames: map[string][]byte{}}
 	frames := &fakeFrames{}
 	before := time.Now()
-	got := play(t, Options{Frames: frames, Enricher: fakeEnricher{}}, sink, q,
+	got := play(t, Options{PipelineOptions: PipelineOptions{Frames: frames, Enricher: fakeEnricher{}}}, sink, q,
 		wireEvent(ButtonPress, 1, 10, 20), wireEvent(ButtonRelease, 1, 10, 20),
 		wireEvent(KeyPress, codeA, 10, 20), wireEvent(KeyRelease, codeA, 10, 20),
 		wireEvent(KeyPress, codeReturn, 10, 20))
@@ -127,7 +127,7 @@ func TestPipelineWithoutHooks(t *testing.T) {
 	q := capture.NewQueue(16)
 	// Frames without a FrameSink, and an enricher that fails: the floor
 	// alone.
-	got := play(t, Options{Frames: &fakeFrames{}, Enricher: fakeEnricher{fail: true}}, q, q,
+	got := play(t, Options{PipelineOptions: PipelineOptions{Frames: &fakeFrames{}, Enricher: fakeEnricher{fail: true}}}, q, q,
 		wireEvent(ButtonPress, 3, 10, 20))
 	if len(got) != 1 || got[0].ScreenshotRef != "" || got[0].Enrichment != nil {
 		t.Fatalf("steps = %+v; want one click with no frame and no enrichment", got)
@@ -139,7 +139,7 @@ func TestPipelineWithoutHooks(t *testing.T) {
 
 func TestPipelineCountsDrops(t *testing.T) {
 	q := capture.NewQueue(1)
-	p := newPipeline(q, testOptions(Options{QueueSize: 2}), testResolve)
+	p := newPipeline(q, testOptions(Options{PipelineOptions: PipelineOptions{QueueSize: 2}}), testResolve)
 	start := time.Now()
 	for range 5 {
 		onWire(p)(wireEvent(ButtonPress, 3, 1, 1), binary.LittleEndian)
@@ -186,7 +186,7 @@ func BenchmarkInputToQueue(b *testing.B) {
 	go func() { _ = q.Run(context.Background(), func(events.Step) error { return nil }) }()
 	defer q.Close()
 	sink := &timedSink{q: q, done: make(chan time.Time, 4)}
-	p := newPipeline(sink, testOptions(Options{Logger: slog.New(slog.DiscardHandler)}), testResolve)
+	p := newPipeline(sink, testOptions(Options{PipelineOptions: PipelineOptions{Logger: slog.New(slog.DiscardHandler)}}), testResolve)
 	done := make(chan struct{})
 	go func() { defer close(done); p.Run(context.Background()) }()
 	le := binary.LittleEndian

@@ -49,18 +49,8 @@ type Options struct {
 	// Display is the X display to record, such as ":0"; empty means
 	// $DISPLAY when the source is made.
 	Display string
-	// Frames, if set and the sink is a capture.FrameSink, gives each step
-	// the newest frame from before its first input event.
-	Frames Frames
-	// Enricher, if set, is asked about the element at each step's point.
-	Enricher Enricher
-	// EnrichTimeout bounds one Enricher call; 0 means DefaultEnrichTimeout.
-	EnrichTimeout time.Duration
-	// QueueSize bounds the raw events waiting to be folded; beyond it the
-	// input callback drops them (counted in Stats). 0 means DefaultQueueSize.
-	QueueSize int
-	// Logger receives the source's warnings; nil discards them.
-	Logger *slog.Logger
+	// Frames, Enricher (AT-SPI), the queue's size and the logger.
+	PipelineOptions
 }
 
 // Stats count one session's input and output.
@@ -95,11 +85,6 @@ func New(opts Options) *Source {
 	}
 	opts.Logger = opts.Logger.WithGroup("x11")
 	return &Source{opts: opts}
-}
-
-func (o Options) pipeline() PipelineOptions {
-	return PipelineOptions{Frames: o.Frames, Enricher: o.Enricher, EnrichTimeout: o.EnrichTimeout,
-		QueueSize: o.QueueSize, Logger: o.Logger}
 }
 
 // Name returns "x11".
