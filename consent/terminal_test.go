@@ -9,37 +9,21 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while the prompter writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // person types each answer only once its question is on the screen, as a
 // person does, and closes the terminal when out of answers.
 type person struct {
-	syncBuffer
+	syncbuf.Buffer
 	w       *io.PipeWriter
 	mu      sync.Mutex
 	answers []string
 }
 
 func (p *person) Write(b []byte) (int, error) {
-	n, err := p.syncBuffer.Write(b)
+	n, err := p.Buffer.Write(b)
 	if strings.HasSuffix(string(b), "> ") {
 		p.mu.Lock()
 		if len(p.answers) == 0 {
@@ -91,7 +75,7 @@ func TestTerminal(t *testing.T) {
 func TestTerminalCancelled(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	term := &Terminal{In: r, Out: &out, IsTerminal: func() bool { return true }}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

@@ -1,37 +1,19 @@
 package events
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
-
-// logBuffer collects log output from the consumer's goroutine.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 const consumeAckWait = 300 * time.Millisecond
 
@@ -89,7 +71,7 @@ func TestConsumeSteps(t *testing.T) {
 		}
 	}
 
-	logs := &logBuffer{}
+	logs := &syncbuf.Buffer{}
 	calls := make(chan *Step, 16)
 	failedOnce := false
 	cctx, stop := context.WithCancel(ctx)

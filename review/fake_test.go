@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/review"
 )
 
@@ -133,7 +134,7 @@ func (f *fakeSource) calls() []applied {
 // log goes to the test's output, and must never hold the token or a value.
 func start(t testing.TB, f *fakeSource) *review.Server {
 	t.Helper()
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	s, err := review.Start(t.Context(), f, f.rec.RecordingID, review.Options{Logger: log})
 	if err != nil {
@@ -149,23 +150,6 @@ func start(t testing.TB, f *fakeSource) *review.Server {
 		}
 	})
 	return s
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // client never follows redirects, so each answer is seen as it is.

@@ -1,14 +1,13 @@
 package atspi
 
 import (
-	"bytes"
 	"context"
 	"os/exec"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
@@ -20,7 +19,7 @@ const formTitle = "New customer"
 type form struct {
 	d      *xvfb.Desktop
 	e      *Enricher
-	out    *lockedBuffer
+	out    *syncbuf.Buffer
 	exited chan struct{}
 	// ownBus is whether this form's test started the accessibility bus,
 	// and so whether its address is on this display's root window.
@@ -41,8 +40,8 @@ func startForm(t testing.TB) *form {
 	cmd := exec.Command("zenity", "--forms", "--title", formTitle,
 		"--add-entry", "First Name", "--add-entry", "Email", "--add-password", "Password")
 	cmd.Env = d.Env()
-	f := &form{d: d, out: &lockedBuffer{}, exited: make(chan struct{}), ownBus: ownBus}
-	var stderr lockedBuffer
+	f := &form{d: d, out: &syncbuf.Buffer{}, exited: make(chan struct{}), ownBus: ownBus}
+	var stderr syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = f.out, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start zenity: %v", err)
@@ -129,22 +128,4 @@ func (f *form) fields(t testing.TB) []Element {
 func centre(el Element) (int, int) {
 	c := el.Bounds.Min.Add(el.Bounds.Max).Div(2)
 	return c.X, c.Y
-}
-
-// lockedBuffer is an output sink safe for a child's copying goroutine.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

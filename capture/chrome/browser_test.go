@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extension"
 	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -77,7 +77,7 @@ func TestExtensionRecordsAForm(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	home := t.TempDir()
-	var logs lockedBuffer
+	var logs syncbuf.Buffer
 	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
@@ -222,24 +222,6 @@ func TestExtensionRecordsAForm(t *testing.T) {
 		t.Errorf("%d of %d steps have a frame; want at least one a row", frames, len(rec.Steps))
 	}
 	t.Logf("%d of %d steps have a pre-action frame", frames, len(rec.Steps))
-}
-
-// lockedBuffer is a log sink safe for the daemon's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func countStrategies(s events.Step) int {

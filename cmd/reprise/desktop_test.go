@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
@@ -23,7 +23,7 @@ type formLoop struct {
 	d      *xvfb.Desktop
 	out    string
 	ax     *atspi.Enricher
-	appLog *syncBuffer
+	appLog *syncbuf.Buffer
 }
 
 func startFormLoop(t *testing.T) *formLoop {
@@ -34,7 +34,7 @@ func startFormLoop(t *testing.T) *formLoop {
 	f := &formLoop{d: d, out: filepath.Join(t.TempDir(), "customers.txt")}
 	app := exec.Command("sh", "-c", `while zenity --forms --title "New customer" --add-entry "First Name" --add-entry "Email" >>"$OUT"; do :; done`)
 	app.Env = append(d.Env(), "OUT="+f.out)
-	f.appLog = &syncBuffer{}
+	f.appLog = &syncbuf.Buffer{}
 	app.Stderr = f.appLog
 	if err := app.Start(); err != nil {
 		t.Fatal(err)
@@ -174,22 +174,4 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 		t.Logf("skill:\n%s\nrecording:\n%s", sk, show)
 		t.Fatalf("the app filed %q after the two demonstrated; want exactly %q\nreplay said:\n%s", got[2:], want, b)
 	}
-}
-
-// syncBuffer is an output sink safe for a child's copying goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
 // TestRecordEndToEnd is the whole flow through the CLI, as a person runs it:
@@ -125,7 +126,7 @@ func TestRecordStartQuestionAnsweredElsewhere(t *testing.T) {
 	cmd := exec.CommandContext(ctx, binary, "record", "start", "--channels", "floor")
 	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
 	cmd.Stdin = stdin
-	var out syncBuffer
+	var out syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

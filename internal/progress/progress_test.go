@@ -1,12 +1,13 @@
 package progress
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
 // clock is a fake time source the tests move by hand.
@@ -27,27 +28,9 @@ func (c *clock) add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// syncBuffer is a bytes.Buffer the bar's timer goroutine may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func testBar(total int, tty bool) (*Bar, *syncBuffer, *clock) {
+func testBar(total int, tty bool) (*Bar, *syncbuf.Buffer, *clock) {
 	c := &clock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	w := &syncBuffer{}
+	w := &syncbuf.Buffer{}
 	return newBar(w, total, tty, c.now, time.AfterFunc), w, c
 }
 

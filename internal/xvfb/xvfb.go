@@ -12,9 +12,10 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
 // Desktop is a running X display.
@@ -44,7 +45,7 @@ func Start(t testing.TB) *Desktop {
 	}
 	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
 	xvfb.ExtraFiles = []*os.File{w}
-	var xlog lockedBuffer
+	var xlog syncbuf.Buffer
 	xvfb.Stderr = &xlog
 	if err := xvfb.Start(); err != nil {
 		t.Fatalf("start Xvfb: %v", err)
@@ -90,7 +91,7 @@ func Start(t testing.TB) *Desktop {
 // it again if it gave up at once.
 func (d *Desktop) startWM(t testing.TB) {
 	t.Helper()
-	var wmlog lockedBuffer
+	var wmlog syncbuf.Buffer
 start:
 	for attempt := 1; ; attempt++ {
 		wm := exec.Command("openbox")
@@ -158,22 +159,4 @@ func (d *Desktop) Window(ctx context.Context, title string) (string, error) {
 		return "", errors.New("no window " + title)
 	}
 	return ids[0], nil
-}
-
-// lockedBuffer is a log sink safe for a child's output goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

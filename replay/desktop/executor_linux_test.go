@@ -1,18 +1,17 @@
 package desktop
 
 import (
-	"bytes"
 	"context"
 	"image"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture/atspi"
 	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/extract"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/replaytest"
@@ -22,7 +21,7 @@ import (
 // app is a zenity form on a desktop of its own, and what it printed.
 type app struct {
 	d    *xvfb.Desktop
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan struct{}
 }
 
@@ -33,7 +32,7 @@ func startForm(t *testing.T) *app {
 	d.StartA11yBus(t)
 	cmd := exec.Command("zenity", "--forms", "--title", "New customer", "--add-entry", "First Name", "--add-entry", "Email")
 	cmd.Env = d.Env()
-	a := &app{d: d, out: &syncBuffer{}, done: make(chan struct{})}
+	a := &app{d: d, out: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stdout = a.out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -141,23 +140,6 @@ func TestConformance(t *testing.T) {
 		Open: skills.Step{Action: "focus_window", Floor: skills.Floor{ActiveWindow: "New customer"}},
 		New:  func(t *testing.T) replay.Executor { return newExecutor(t, a.d, true, 500*time.Millisecond) },
 	})
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestFloorLooksBeforeItClicksAndReadsBack: input goes to a recorded point
