@@ -9,9 +9,10 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/reprise-dev/reprise/internal/dylib"
 
 	"github.com/reprise-dev/reprise/events"
 )
@@ -63,31 +64,19 @@ var attrRole, attrSubrole, attrTitle, attrDescription, attrIdentifier, attrParen
 // attrNamed holds the attribute names above by their text, for pickLabel.
 var attrNamed = map[string]uintptr{}
 
-var (
-	loadOnce sync.Once
-	loadErr  error
-)
+var loaded dylib.Once
 
-func load() error {
-	loadOnce.Do(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				loadErr = fmt.Errorf("axmac: bind: %v", r)
-			}
-		}()
-		loadErr = bind()
-	})
-	return loadErr
-}
+// load opens the frameworks and binds every symbol, once.
+func load() error { return loaded.Do("axmac", bind) }
 
 func bind() error {
-	cf, err := purego.Dlopen(pathCoreFoundation, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	cf, err := dylib.Open(pathCoreFoundation)
 	if err != nil {
-		return fmt.Errorf("axmac: open CoreFoundation: %w", err)
+		return err
 	}
-	as, err := purego.Dlopen(pathAppServices, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	as, err := dylib.Open(pathAppServices)
 	if err != nil {
-		return fmt.Errorf("axmac: open ApplicationServices: %w", err)
+		return err
 	}
 	purego.RegisterLibFunc(&cfRelease, cf, "CFRelease")
 	purego.RegisterLibFunc(&cfRetain, cf, "CFRetain")
@@ -113,10 +102,10 @@ func bind() error {
 	purego.RegisterLibFunc(&axSetMessagingTimeout, as, "AXUIElementSetMessagingTimeout")
 	purego.RegisterLibFunc(&axIsProcessTrusted, as, "AXIsProcessTrusted")
 	purego.RegisterLibFunc(&axIsProcessTrustedWithOpts, as, "AXIsProcessTrustedWithOptions")
-	if kCFBooleanTrue, err = dataSymbol(cf, "kCFBooleanTrue"); err != nil {
+	if kCFBooleanTrue, err = dylib.DataSymbol(cf, "kCFBooleanTrue"); err != nil {
 		return err
 	}
-	if kAXTrustedCheckOptionPrompt, err = dataSymbol(as, "kAXTrustedCheckOptionPrompt"); err != nil {
+	if kAXTrustedCheckOptionPrompt, err = dylib.DataSymbol(as, "kAXTrustedCheckOptionPrompt"); err != nil {
 		return err
 	}
 	if kCFTypeDictKeyCallBacks, err = purego.Dlsym(cf, "kCFTypeDictionaryKeyCallBacks"); err != nil {
@@ -138,19 +127,11 @@ func bind() error {
 		{&attrFocused, "AXFocused"}, {&actionPress, "AXPress"},
 	} {
 		if *a.dst = cfStringCreateWithCString(0, a.name, cfStringUTF8); *a.dst == 0 {
-			return fmt.Errorf("axmac: create %s", a.name)
+			return fmt.Errorf("create %s", a.name)
 		}
 		attrNamed[a.name] = *a.dst
 	}
 	return nil
-}
-
-func dataSymbol(h uintptr, name string) (uintptr, error) {
-	addr, err := purego.Dlsym(h, name)
-	if err != nil {
-		return 0, fmt.Errorf("axmac: %s: %w", name, err)
-	}
-	return **(**uintptr)(unsafe.Pointer(&addr)), nil
 }
 
 // IsTrusted reports whether this process may use the accessibility API

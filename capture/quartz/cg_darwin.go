@@ -2,10 +2,11 @@ package quartz
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/reprise-dev/reprise/internal/dylib"
 )
 
 // Frameworks, opened once.
@@ -92,60 +93,21 @@ var (
 	kCFNumberSInt64 int    = 4
 )
 
-var (
-	loadOnce sync.Once
-	loadErr  error
-)
+var loaded dylib.Once
 
-// load opens the frameworks and binds every symbol, once. A missing
-// required symbol is an error, not a panic.
-func load() error {
-	loadOnce.Do(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				loadErr = fmt.Errorf("quartz: bind: %v", r)
-			}
-		}()
-		loadErr = bind()
-	})
-	return loadErr
-}
-
-func open(path string) (uintptr, error) {
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return 0, fmt.Errorf("quartz: open %s: %w", path, err)
-	}
-	return h, nil
-}
-
-// dataSymbol reads a pointer-sized data symbol such as kCFRunLoopCommonModes:
-// Dlsym gives its address, the value is what is stored there.
-func dataSymbol(h uintptr, name string) (uintptr, error) {
-	addr, err := purego.Dlsym(h, name)
-	if err != nil {
-		return 0, fmt.Errorf("quartz: %s: %w", name, err)
-	}
-	return **(**uintptr)(unsafe.Pointer(&addr)), nil
-}
-
-// optional binds fn to name when the symbol exists.
-func optional(fn any, h uintptr, name string) {
-	if addr, err := purego.Dlsym(h, name); err == nil && addr != 0 {
-		purego.RegisterFunc(fn, addr)
-	}
-}
+// load opens the frameworks and binds every symbol, once.
+func load() error { return loaded.Do("quartz", bind) }
 
 func bind() error {
-	cf, err := open(pathCoreFoundation)
+	cf, err := dylib.Open(pathCoreFoundation)
 	if err != nil {
 		return err
 	}
-	cg, err := open(pathCoreGraphics)
+	cg, err := dylib.Open(pathCoreGraphics)
 	if err != nil {
 		return err
 	}
-	objc, err := open(pathObjC)
+	objc, err := dylib.Open(pathObjC)
 	if err != nil {
 		return err
 	}
@@ -167,10 +129,10 @@ func bind() error {
 	purego.RegisterLibFunc(&cfRunLoopRunInMode, cf, "CFRunLoopRunInMode")
 	purego.RegisterLibFunc(&cfRunLoopStop, cf, "CFRunLoopStop")
 	purego.RegisterLibFunc(&cfRunLoopWakeUp, cf, "CFRunLoopWakeUp")
-	if kCFRunLoopCommonModes, err = dataSymbol(cf, "kCFRunLoopCommonModes"); err != nil {
+	if kCFRunLoopCommonModes, err = dylib.DataSymbol(cf, "kCFRunLoopCommonModes"); err != nil {
 		return err
 	}
-	if kCFRunLoopDefaultMode, err = dataSymbol(cf, "kCFRunLoopDefaultMode"); err != nil {
+	if kCFRunLoopDefaultMode, err = dylib.DataSymbol(cf, "kCFRunLoopDefaultMode"); err != nil {
 		return err
 	}
 
@@ -192,11 +154,11 @@ func bind() error {
 	purego.RegisterLibFunc(&cgImageRelease, cg, "CGImageRelease")
 	// Obsoleted in the macOS 15 SDK (ScreenCaptureKit replaces it) but
 	// still exported; optional so that its absence costs frames only.
-	optional(&cgWindowListCreateImage, cg, "CGWindowListCreateImage")
-	optional(&cgPreflightListenEventAccess, cg, "CGPreflightListenEventAccess")
-	optional(&cgRequestListenEventAccess, cg, "CGRequestListenEventAccess")
-	optional(&cgPreflightScreenCaptureAccess, cg, "CGPreflightScreenCaptureAccess")
-	optional(&cgRequestScreenCaptureAccess, cg, "CGRequestScreenCaptureAccess")
+	dylib.Optional(&cgWindowListCreateImage, cg, "CGWindowListCreateImage")
+	dylib.Optional(&cgPreflightListenEventAccess, cg, "CGPreflightListenEventAccess")
+	dylib.Optional(&cgRequestListenEventAccess, cg, "CGRequestListenEventAccess")
+	dylib.Optional(&cgPreflightScreenCaptureAccess, cg, "CGPreflightScreenCaptureAccess")
+	dylib.Optional(&cgRequestScreenCaptureAccess, cg, "CGRequestScreenCaptureAccess")
 	for _, k := range []struct {
 		dst  *uintptr
 		name string
@@ -205,14 +167,14 @@ func bind() error {
 		{&kCGWindowOwnerPID, "kCGWindowOwnerPID"}, {&kCGWindowOwnerName, "kCGWindowOwnerName"},
 		{&kCGWindowName, "kCGWindowName"}, {&kCGWindowBounds, "kCGWindowBounds"},
 	} {
-		if *k.dst, err = dataSymbol(cg, k.name); err != nil {
+		if *k.dst, err = dylib.DataSymbol(cg, k.name); err != nil {
 			return err
 		}
 	}
 	// CGRectInfinite is a CGRect constant, not a pointer.
 	addr, err := purego.Dlsym(cg, "CGRectInfinite")
 	if err != nil {
-		return fmt.Errorf("quartz: CGRectInfinite: %w", err)
+		return fmt.Errorf("CGRectInfinite: %w", err)
 	}
 	cgRectInfinite = **(**cgRect)(unsafe.Pointer(&addr))
 
@@ -227,7 +189,7 @@ func bind() error {
 	purego.RegisterLibFunc(&autoreleasePush, objc, "objc_autoreleasePoolPush")
 	purego.RegisterLibFunc(&autoreleasePop, objc, "objc_autoreleasePoolPop")
 	// NSWorkspace lives in AppKit; loading it registers its classes.
-	if _, err := open(pathAppKit); err != nil {
+	if _, err := dylib.Open(pathAppKit); err != nil {
 		return err
 	}
 	return nil
