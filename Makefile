@@ -49,7 +49,10 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $$p ; \
 	done; done
 
-demo: deps build
+# The demo needs no Windows, so no Wine.
+demo:
+	@scripts/deps --without-wine
+	@$(MAKE) --no-print-directory build
 	@scripts/demo
 
 clean:
