@@ -122,6 +122,15 @@ func TestFrames(t *testing.T) {
 	}
 }
 
+// wrong returns token with its first character changed: always another
+// token ("x"+token[1:] was the token itself whenever it began with x).
+func wrong(token string) string {
+	if token == "" || token[0] == 'A' {
+		return "B" + token[min(1, len(token)):]
+	}
+	return "A" + token[1:]
+}
+
 // TestRefusals is every request the rules turn away, from a client that
 // otherwise behaves.
 func TestRefusals(t *testing.T) {
@@ -132,7 +141,7 @@ func TestRefusals(t *testing.T) {
 	if a := do(t, "GET", o+"/review", nil, nil); a.code != http.StatusForbidden {
 		t.Errorf("GET /review with no token or cookie = %d; want 403", a.code)
 	}
-	if a := do(t, "GET", o+"/review?token=AAAA"+u.Query().Get("token")[4:], nil, nil); a.code != http.StatusForbidden {
+	if a := do(t, "GET", o+"/review?token="+wrong(u.Query().Get("token")), nil, nil); a.code != http.StatusForbidden {
 		t.Errorf("GET /review with a wrong token = %d; want 403", a.code)
 	}
 	if a := do(t, "GET", o+"/review?token=", nil, nil); a.code != http.StatusForbidden {
@@ -154,7 +163,7 @@ func TestRefusals(t *testing.T) {
 		want   int
 	}{
 		{"no CSRF token", url.Values{"remove": {"2"}}, nil, http.StatusForbidden},
-		{"wrong CSRF token", url.Values{"csrf": {"x" + csrf[1:]}, "remove": {"2"}}, nil, http.StatusForbidden},
+		{"wrong CSRF token", url.Values{"csrf": {wrong(csrf)}, "remove": {"2"}}, nil, http.StatusForbidden},
 		{"foreign Origin", good, []string{"Origin", "http://evil.example"}, http.StatusForbidden},
 		{"null Origin", good, []string{"Origin", "null"}, http.StatusForbidden},
 		{"no Origin nor Referer", good, []string{"Origin", ""}, http.StatusForbidden},
