@@ -1,7 +1,10 @@
 package events
 
 import (
+	"bytes"
 	"encoding/binary"
+
+	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/reprise-dev/reprise/internal/mpack"
 )
@@ -33,6 +36,11 @@ func appendRecording(b []byte, r *Recording) []byte {
 }
 
 func appendStep(b []byte, s *Step) []byte {
+	if s.extended() {
+		// A 1.1 step with optional fields set is rare (a submit, an
+		// inferred step): the library writes it, omitting what is empty.
+		return appendReflective(b, s)
+	}
 	b = append(b, 0x80|13)
 	b = append(mpack.Str(b, "seq"), 0xcf)
 	b = binary.BigEndian.AppendUint64(b, s.Seq)
@@ -94,4 +102,23 @@ func appendEnrichment(b []byte, e *Enrichment) []byte {
 	b = mpack.Str(mpack.Str(b, "role"), e.Role)
 	b = mpack.Str(mpack.Str(b, "label"), e.Label)
 	return mpack.Str(mpack.Str(b, "url"), e.URL)
+}
+
+// extended reports whether a step carries any of schema 1.1's optional
+// fields, which the fast path does not write.
+func (s *Step) extended() bool {
+	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || (s.Enrichment != nil && len(s.Enrichment.Options) > 0)
+}
+
+func appendReflective(b []byte, s *Step) []byte {
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	buf.Reset()
+	enc := msgpack.GetEncoder()
+	defer msgpack.PutEncoder(enc)
+	enc.Reset(buf)
+	if err := enc.Encode(s); err != nil {
+		panic("events: encode step: " + err.Error()) // a Step of strings, numbers and slices always encodes
+	}
+	return append(b, buf.Bytes()...)
 }

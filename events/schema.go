@@ -4,7 +4,11 @@
 package events
 
 // SchemaVersion is the trajectory schema version written on every recording.
-const SchemaVersion = "1.0"
+// 1.1 adds optional fields (a step's inferred flag, effect and field
+// inventory, a choice control's options), each omitted when empty, so a 1.0
+// step encodes exactly as before and a 1.0 reader that ignores unknown keys
+// reads 1.1. Readers accept any 1.x.
+const SchemaVersion = "1.1"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
 type Recording struct {
@@ -33,6 +37,56 @@ type Step struct {
 	Narration     *string     `json:"narration" msgpack:"narration"`
 	Outcome       string      `json:"outcome" msgpack:"outcome"`
 	Redacted      bool        `json:"redacted" msgpack:"redacted"`
+
+	// Inferred (1.1) says no event showed the person make this change: a
+	// control's state differed from the last one a step explained when the
+	// page was checked (before a destructive step), so the recorder made
+	// the step from the state.
+	Inferred bool `json:"inferred,omitempty" msgpack:"inferred,omitempty"`
+	// Effect (1.1) is what followed a destructive step, on a submit or a
+	// commit click: how success looked in this demonstration.
+	Effect *Effect `json:"effect,omitempty" msgpack:"effect,omitempty"`
+	// Fields (1.1) is the form's field inventory at a destructive step:
+	// every control the person could have set, touched or not. No values.
+	Fields []Field `json:"fields,omitempty" msgpack:"fields,omitempty"`
+}
+
+// Effect is what the page did after a destructive step, observed until it
+// settled. Texts and URL may quote what was filed, so an effect is sealed
+// and redacted like a value.
+type Effect struct {
+	// URL is the page's address once settled, when it changed; empty when
+	// the page stayed where it was.
+	URL string `json:"url,omitempty" msgpack:"url,omitempty"`
+	// Texts are texts that appeared on the page (a banner, an alert, a
+	// heading of the next page), each cut short, at most a few.
+	Texts []string `json:"texts,omitempty" msgpack:"texts,omitempty"`
+	// FormReset says the form's fields went back to empty or their defaults.
+	FormReset bool `json:"form_reset,omitempty" msgpack:"form_reset,omitempty"`
+	// Status is the HTTP status of the request the step sent (the form's
+	// navigation, or the page's own fetch or XHR); 0 when none was seen.
+	Status int `json:"status,omitempty" msgpack:"status,omitempty"`
+	// Millis is how long after the action the last change came.
+	Millis int `json:"millis,omitempty" msgpack:"millis,omitempty"`
+}
+
+// Field is one control of a form as the page showed it: how it is named
+// and what it offers, never what it holds.
+type Field struct {
+	Label     string     `json:"label" msgpack:"label"`
+	Role      string     `json:"role" msgpack:"role"`
+	Type      string     `json:"type,omitempty" msgpack:"type,omitempty"`
+	Name      string     `json:"name,omitempty" msgpack:"name,omitempty"`
+	Required  bool       `json:"required,omitempty" msgpack:"required,omitempty"`
+	Selectors []Selector `json:"selectors,omitempty" msgpack:"selectors,omitempty"`
+	Options   []Option   `json:"options,omitempty" msgpack:"options,omitempty"`
+}
+
+// Option is one choice of a choice control: the label it shows and, where
+// it differs, the value the page submits.
+type Option struct {
+	Label string `json:"label" msgpack:"label"`
+	Value string `json:"value,omitempty" msgpack:"value,omitempty"`
 }
 
 // Enrichment is what a channel (DOM or accessibility tree) knew about the
@@ -44,6 +98,10 @@ type Enrichment struct {
 	Role      string     `json:"role" msgpack:"role"`
 	Label     string     `json:"label" msgpack:"label"`
 	URL       string     `json:"url" msgpack:"url"`
+	// Options (1.1) are a choice control's options, for a step on a
+	// radio group, list, combo box or menu: the closed set its value is
+	// one of. Empty where the list depends on what is typed (autocomplete).
+	Options []Option `json:"options,omitempty" msgpack:"options,omitempty"`
 }
 
 // Selector is one way to find an element again; a step's selectors are

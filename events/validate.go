@@ -62,6 +62,73 @@ func (s *Step) validate(at string) error {
 			return &SchemaError{at + ".value.raw", "a secret carries no value past the capture source"}
 		}
 	}
+	return s.validateExtensions(at)
+}
+
+// Bounds on schema 1.1's optional fields: a page can make them as long as
+// it likes, and a step is held whole in memory.
+const (
+	maxOptions = 1000
+	maxFields  = 500
+	maxTexts   = 16
+	maxText    = 500
+)
+
+func (s *Step) validateExtensions(at string) error {
+	if e := s.Enrichment; e != nil {
+		if err := validOptions(at+".enrichment.options", e.Options); err != nil {
+			return err
+		}
+	}
+	if ef := s.Effect; ef != nil {
+		if len(ef.Texts) > maxTexts {
+			return &SchemaError{at + ".effect.texts", fmt.Sprintf("holds %d texts; at most %d", len(ef.Texts), maxTexts)}
+		}
+		for i, t := range ef.Texts {
+			if len(t) > maxText {
+				return &SchemaError{fmt.Sprintf("%s.effect.texts[%d]", at, i), fmt.Sprintf("is longer than %d bytes", maxText)}
+			}
+		}
+		if ef.Status < 0 || ef.Status > 999 {
+			return &SchemaError{at + ".effect.status", "must be an HTTP status (100-999) or 0 for none"}
+		}
+		if ef.Millis < 0 {
+			return &SchemaError{at + ".effect.millis", "must not be negative"}
+		}
+	}
+	if len(s.Fields) > maxFields {
+		return &SchemaError{at + ".fields", fmt.Sprintf("holds %d fields; at most %d", len(s.Fields), maxFields)}
+	}
+	for i, f := range s.Fields {
+		field := fmt.Sprintf("%s.fields[%d]", at, i)
+		if f.Role == "" {
+			return &SchemaError{field + ".role", "is missing"}
+		}
+		for j, sel := range f.Selectors {
+			sf := fmt.Sprintf("%s.selectors[%d]", field, j)
+			if err := oneOf(sf+".strategy", sel.Strategy, strategies); err != nil {
+				return err
+			}
+			if sel.Value == "" {
+				return &SchemaError{sf + ".value", "must not be empty"}
+			}
+		}
+		if err := validOptions(field+".options", f.Options); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validOptions(at string, opts []Option) error {
+	if len(opts) > maxOptions {
+		return &SchemaError{at, fmt.Sprintf("holds %d options; at most %d", len(opts), maxOptions)}
+	}
+	for i, o := range opts {
+		if o.Label == "" && o.Value == "" {
+			return &SchemaError{fmt.Sprintf("%s[%d]", at, i), "an option needs a label or a value"}
+		}
+	}
 	return nil
 }
 

@@ -82,7 +82,7 @@ func testSkill(verify bool) *skills.Skill {
 			{Action: "navigate", Value: "http://site.test/new"},
 			{Action: "fill", Label: "Name", Value: "%name%", ReadBack: &skills.ReadBack{Kind: "value", Expect: "%name%"}},
 			{Action: "fill", Label: "Email", Value: "%email%"},
-			{Action: "submit", Destructive: true, Assert: &skills.Condition{Kind: "url_changed"}},
+			{Action: "submit", Destructive: true, Assert: skills.Conditions{{Kind: "url_changed"}}},
 		}}
 	if verify {
 		sk.Verify = &skills.Verification{URL: "http://site.test/find?email=%email%", Expect: skills.Condition{Kind: "text", Value: "%email%"}}

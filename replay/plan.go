@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -67,11 +68,15 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 		expand(&rb.Expect)
 		st.ReadBack = &rb
 	}
-	for _, c := range []**skills.Condition{&st.Wait, &st.Assert} {
-		if *c != nil {
-			cc := **c
-			expand(&cc.Value)
-			*c = &cc
+	if st.Wait != nil {
+		w := *st.Wait
+		expand(&w.Value)
+		st.Wait = &w
+	}
+	if len(st.Assert) > 0 {
+		st.Assert = slices.Clone(st.Assert)
+		for i := range st.Assert {
+			expand(&st.Assert[i].Value)
 		}
 	}
 	if err != nil {

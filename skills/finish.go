@@ -88,7 +88,7 @@ func (g *builder) markDestructive() {
 			continue
 		}
 		st.Destructive = true
-		st.Assert = &Condition{Kind: CondURLChanged, Timeout: assertTimeout}
+		st.Assert = Conditions{{Kind: CondURLChanged, Timeout: assertTimeout}}
 		if i+1 < len(steps) && steps[i+1].Action != events.ActionNavigate &&
 			st.URL != "" && steps[i+1].URL != "" && steps[i+1].URL != st.URL {
 			continue // the recording showed the URL change

@@ -25,7 +25,10 @@ type Skill struct {
 	// DedupeKey names the parameters whose values identify a row, so replay
 	// files every row exactly once (SPEC 11).
 	DedupeKey []string `yaml:"dedupe_key,flow,omitempty"`
-	Steps     []Step   `yaml:"steps"`
+	// Ignore lists the CSV columns no step uses, by the person's answer:
+	// every column of the sample CSV is a parameter's or is listed here.
+	Ignore []Ignored `yaml:"ignore,omitempty"`
+	Steps  []Step    `yaml:"steps"`
 	// Verify tells, against the site, whether a row is already filed.
 	// Replay runs it for a row whose destructive step may have run without
 	// its commit mark (the process died between them); without it such a
@@ -44,7 +47,26 @@ type Verification struct {
 type Parameter struct {
 	Name   string `yaml:"name"`   // snake_case; steps say %name%
 	Column string `yaml:"column"` // the CSV header it is joined to
-	Type   string `yaml:"type"`   // a SPEC 4 value type other than secret
+	// Type is a SPEC 4 value type other than secret, or boolean: a
+	// checkbox's or switch's end state.
+	Type string `yaml:"type"`
+	// Optional lets a row's cell be empty: the field is left empty (a
+	// choice unset) and read back as empty. Without it an empty cell
+	// refuses the row before anything runs.
+	Optional bool `yaml:"optional,omitempty"`
+	// Options maps CSV cells onto what the step sets, as the person
+	// confirmed them: an option's label for a choice, "true" or "false"
+	// for a boolean. A cell that is an option's label or value (ignoring
+	// case, accents and spacing), or a usual boolean word, needs no entry.
+	Options map[string]string `yaml:"options,omitempty"`
+}
+
+// Ignored is a CSV column the person said no step uses, kept so that the
+// skill accounts for every column and the question is not asked again.
+type Ignored struct {
+	Column string `yaml:"column"`
+	// Why is the person's reason, when they gave one.
+	Why string `yaml:"why,omitempty"`
 }
 
 // Step is one action of the skill, with every way to find its element again.
@@ -57,8 +79,13 @@ type Step struct {
 	URL       string     `yaml:"url,omitempty"`
 	// Value is a constant or holds placeholders. For a checkbox click it is
 	// the state the box must end in ("true" or "false"): replay clicks only
-	// when the box is not already in that state.
+	// when the box is not already in that state. For a select it is the
+	// option's label.
 	Value string `yaml:"value,omitempty"`
+	// Options are a choice control's options as recorded (label, and value
+	// where it differs): the closed set a row's cell is mapped onto before
+	// the row runs. Empty for an open list (an autocomplete), matched live.
+	Options []Option `yaml:"options,omitempty"`
 	// Secret marks a password field. It never carries a value, and replay
 	// never types into it (SPEC 11): it hands the step to the person.
 	Secret      bool       `yaml:"secret,omitempty"`
@@ -66,8 +93,20 @@ type Step struct {
 	ReadBack    *ReadBack  `yaml:"read_back,flow,omitempty"`
 	Wait        *Condition `yaml:"wait,flow,omitempty"`
 	Destructive bool       `yaml:"destructive,omitempty"`
-	Assert      *Condition `yaml:"assert,flow,omitempty"`
+	// Assert holds after the step: for a destructive step, what success
+	// looked like in every demonstration. All conditions must hold.
+	Assert Conditions `yaml:"assert,omitempty"`
 }
+
+// Option is one choice of a choice control.
+type Option struct {
+	Label string `yaml:"label"`
+	Value string `yaml:"value,omitempty"`
+}
+
+// Conditions are checked together: all must hold. One condition may be
+// written as a single mapping.
+type Conditions []Condition
 
 // Selector is one way to find the element, as in the trajectory schema.
 type Selector struct {
@@ -107,11 +146,17 @@ const (
 
 // Condition kinds for waits and asserts.
 const (
-	CondURLChanged  = "url_changed"  // the URL differs from the one before the step
-	CondURLContains = "url_contains" // the URL contains Value
-	CondText        = "text"         // Value is visible on the page
-	CondElement     = "element"      // the element Value (a CSS selector) exists
+	CondURLChanged   = "url_changed"   // the URL differs from the one before the step
+	CondURLUnchanged = "url_unchanged" // the URL is the one before the step
+	CondURLContains  = "url_contains"  // the URL contains Value
+	CondText         = "text"          // Value is visible on the page
+	CondElement      = "element"       // the element Value (a CSS selector) exists
+	CondFormReset    = "form_reset"    // the step's form is back to empty or its defaults
+	CondRequestOK    = "request_ok"    // the request the step sent was answered 2xx or 3xx
 )
+
+// TypeBoolean is the parameter type of a checkbox's or switch's state.
+const TypeBoolean = "boolean"
 
 // ErrMissingColumn is returned by CheckHeader when a CSV lacks a column a
 // parameter is joined to.

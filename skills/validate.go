@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
@@ -35,7 +36,7 @@ var (
 	// parameterTypes are the SPEC 4 value types a CSV cell can hold: a
 	// secret never comes from a CSV.
 	parameterTypes = set(events.ValueText, events.ValueEmail, events.ValueNumber, events.ValueDate,
-		events.ValueEnum, events.ValueFile)
+		events.ValueEnum, events.ValueFile, TypeBoolean)
 	actions = set(events.ActionNavigate, events.ActionFill, events.ActionSelect, events.ActionClick,
 		events.ActionSubmit, events.ActionUpload, events.ActionLaunchApp, events.ActionFocusWindow,
 		events.ActionCopy, events.ActionPaste, events.ActionRun, events.ActionFileOp,
@@ -43,7 +44,10 @@ var (
 	strategies = set(events.StrategyID, events.StrategyName, events.StrategyLabel,
 		events.StrategyRoleText, events.StrategyXPath)
 	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked)
-	conditionKinds = set(CondURLChanged, CondURLContains, CondText, CondElement)
+	conditionKinds = set(CondURLChanged, CondURLUnchanged, CondURLContains, CondText, CondElement,
+		CondFormReset, CondRequestOK)
+	// valuelessKinds are the condition kinds that take no value.
+	valuelessKinds = set(CondURLChanged, CondURLUnchanged, CondFormReset, CondRequestOK)
 	// destructiveActions are the click-like verbs that can commit a form.
 	destructiveActions = set(events.ActionSubmit, events.ActionClick)
 )
@@ -71,9 +75,33 @@ func (s *Skill) Validate() error {
 		case p.Column == "":
 			return fieldErr(at+".column", "parameter %s is joined to no CSV column", p.Name)
 		case !parameterTypes[p.Type]:
-			return fieldErr(at+".type", "%s is not a parameter type (text, email, number, date, enum, file)", quoteShort(p.Type))
+			return fieldErr(at+".type", "%s is not a parameter type (text, email, number, date, enum, boolean, file)", quoteShort(p.Type))
+		}
+		for cell, to := range p.Options {
+			switch {
+			case strings.TrimSpace(cell) == "":
+				return fieldErr(at+".options", "a cell to map must not be blank")
+			case p.Type == TypeBoolean && to != "true" && to != "false":
+				return fieldErr(at+".options", "a boolean's cells map to true or false")
+			case p.Type != TypeBoolean && p.Type != events.ValueEnum:
+				return fieldErr(at+".options", "only an enum or boolean parameter maps cells to options")
+			}
 		}
 		declared[p.Name] = true
+	}
+	columns := map[string]bool{}
+	for _, p := range s.Parameters {
+		columns[p.Column] = true
+	}
+	for i, ig := range s.Ignore {
+		at := fmt.Sprintf("ignore[%d].column", i)
+		switch {
+		case strings.TrimSpace(ig.Column) == "":
+			return fieldErr(at, "is missing: the CSV column no step uses")
+		case columns[ig.Column]:
+			return fieldErr(at, "column %q is a parameter's: it cannot also be ignored", ig.Column)
+		}
+		columns[ig.Column] = true
 	}
 	used := map[string]bool{}
 	if len(s.Steps) == 0 {
@@ -168,10 +196,20 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 			return err
 		}
 	}
+	for i, o := range st.Options {
+		if o.Label == "" && o.Value == "" {
+			return fieldErr(fmt.Sprintf("%s.options[%d]", at, i), "an option needs a label or a value")
+		}
+	}
 	if err := st.Wait.validate(at+".wait", declared, used); err != nil {
 		return err
 	}
-	return st.Assert.validate(at+".assert", declared, used)
+	for i := range st.Assert {
+		if err := st.Assert[i].validate(fmt.Sprintf("%s.assert[%d]", at, i), declared, used); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *Condition) validate(at string, declared, used map[string]bool) error {
@@ -179,9 +217,9 @@ func (c *Condition) validate(at string, declared, used map[string]bool) error {
 		return nil
 	}
 	if !conditionKinds[c.Kind] {
-		return fieldErr(at+".kind", "unknown kind %s (url_changed, url_contains, text, element)", quoteShort(c.Kind))
+		return fieldErr(at+".kind", "unknown kind %s (url_changed, url_unchanged, url_contains, text, element, form_reset, request_ok)", quoteShort(c.Kind))
 	}
-	if c.Kind != CondURLChanged && c.Value == "" {
+	if !valuelessKinds[c.Kind] && c.Value == "" {
 		return fieldErr(at+".value", "a %s condition needs a value", c.Kind)
 	}
 	if c.Timeout != "" {

@@ -85,6 +85,47 @@ func (s Selector) MarshalYAML() (any, error) {
 	return &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{k1, v1, k2, v2}}, nil
 }
 
+// MarshalYAML writes an option as a one-line flow mapping.
+func (o Option) MarshalYAML() (any, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	addPair(n, "label", o.Label)
+	if o.Value != "" {
+		addPair(n, "value", o.Value)
+	}
+	return n, nil
+}
+
+// MarshalYAML writes one condition as a flow mapping, several as a list of
+// them: a skill written before lists were allowed reads the same.
+func (cs Conditions) MarshalYAML() (any, error) {
+	one := func(c Condition) *yaml.Node {
+		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		addPair(n, "kind", c.Kind)
+		if c.Value != "" {
+			addPair(n, "value", c.Value)
+		}
+		if c.Timeout != "" {
+			addPair(n, "timeout", c.Timeout)
+		}
+		return n
+	}
+	if len(cs) == 1 {
+		return one(cs[0]), nil
+	}
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, c := range cs {
+		list.Content = append(list.Content, one(c))
+	}
+	return list, nil
+}
+
+func addPair(n *yaml.Node, k, v string) {
+	kn, vn := &yaml.Node{}, &yaml.Node{}
+	kn.SetString(k)
+	vn.SetString(v)
+	n.Content = append(n.Content, kn, vn)
+}
+
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func syntaxError(err error) error {
@@ -137,7 +178,18 @@ func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) error {
 		return nil
 	case reflect.Struct:
 		return d.mapping(n, path, v)
+	case reflect.Map:
+		return d.stringMap(n, path, v)
 	case reflect.Slice:
+		if n.Kind == yaml.MappingNode && v.Type() == reflect.TypeFor[Conditions]() {
+			// One condition, written as a mapping.
+			var c Condition
+			if err := d.decode(n, path+"[0]", reflect.ValueOf(&c).Elem()); err != nil {
+				return err
+			}
+			v.Set(reflect.ValueOf(Conditions{c}))
+			return nil
+		}
 		if n.Kind != yaml.SequenceNode {
 			return fail("want a list")
 		}
@@ -215,6 +267,31 @@ func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// stringMap fills a map of text to text, such as a parameter's options.
+func (d *decoder) stringMap(n *yaml.Node, path string, v reflect.Value) error {
+	if n.Kind != yaml.MappingNode {
+		return &Error{Line: n.Line, Field: path, Problem: "want a mapping of text to text"}
+	}
+	if len(n.Content) == 0 {
+		v.SetZero()
+		return nil
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || val.Kind != yaml.ScalarNode || k.Anchor != "" || val.Anchor != "" {
+			return &Error{Line: k.Line, Field: path, Problem: "want text: text pairs"}
+		}
+		key := reflect.ValueOf(k.Value)
+		if m.MapIndex(key).IsValid() {
+			return &Error{Line: k.Line, Field: path, Problem: "a key is given twice"}
+		}
+		m.SetMapIndex(key, reflect.ValueOf(val.Value))
+	}
+	v.Set(m)
 	return nil
 }
 

@@ -37,9 +37,9 @@ func TestParseErrors(t *testing.T) {
 		{"malformed yaml", "    label: First Name\n", "    label: First Name\n     role: textbox\n",
 			"line 15: malformed YAML: mapping values are not allowed in this context"},
 		{"unknown field", "    label: First Name\n", "    colour: blue\n",
-			"line 14: steps[1].colour: unknown field; known fields are action, selectors, ax_path, role, label, url, value, secret, floor, read_back, wait, destructive, assert"},
+			"line 14: steps[1].colour: unknown field; known fields are action, selectors, ax_path, role, label, url, value, options, secret, floor, read_back, wait, destructive, assert"},
 		{"unknown top field", "name: new customer\n", "nmae: new customer\n",
-			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, steps, verify"},
+			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, ignore, steps, verify"},
 		{"unknown action", "  - action: submit\n", "  - action: fly\n",
 			`line 17: steps[2].action: unknown action "fly"`},
 		{"undeclared placeholder", "    value: '%first_name%'\n", "    value: '%last_name%'\n",
@@ -57,7 +57,7 @@ func TestParseErrors(t *testing.T) {
 		{"dedupe unknown", "dedupe_key: [first_name]\n", "dedupe_key: [email]\n",
 			`line 7: dedupe_key[0]: "email" is not a declared parameter`},
 		{"secret type", "    type: text\n", "    type: secret\n",
-			`line 6: parameters[0].type: "secret" is not a parameter type (text, email, number, date, enum, file)`},
+			`line 6: parameters[0].type: "secret" is not a parameter type (text, email, number, date, enum, boolean, file)`},
 		{"destructive fill", "    label: First Name\n", "    label: First Name\n    destructive: true\n",
 			"line 15: steps[1].destructive: only a submit or click step can be destructive, not fill"},
 		{"secret with value", "    label: First Name\n", "    label: First Name\n    secret: true\n",
@@ -67,7 +67,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate field", "    label: First Name\n", "    label: First Name\n    label: Given Name\n",
 			"line 15: steps[1].label: field given twice"},
 		{"bad timeout", "timeout: 10s", "timeout: soon",
-			"line 19: steps[2].assert.timeout: must be a positive duration such as 10s"},
+			"line 19: steps[2].assert[0].timeout: must be a positive duration such as 10s"},
 		{"list for text", "name: new customer\n", "name: [a, b]\n",
 			"line 2: name: want a single value, not a list or mapping"},
 		{"alias", "name: new customer\n", "name: &n new customer\n",
@@ -115,14 +115,14 @@ func TestParseBase(t *testing.T) {
 }
 
 func TestRoundTripFiles(t *testing.T) {
-	for _, f := range []string{"testdata/parse/valid.yaml", "testdata/parse/minimal.yaml"} {
+	for _, f := range []string{"testdata/parse/valid.yaml", "testdata/parse/minimal.yaml", "testdata/parse/choices.yaml"} {
 		s, err := Parse(readFile(t, f))
 		if err != nil {
 			t.Fatalf("Parse(%s) = %v", f, err)
 		}
 		roundTrip(t, s)
 		// Marshal is stable: what it writes is what the file says.
-		if f == "testdata/parse/valid.yaml" {
+		if f != "testdata/parse/minimal.yaml" {
 			y, _ := Marshal(s)
 			if string(y) != string(readFile(t, f)) {
 				t.Errorf("Marshal(Parse(%s)) differs from the file:\n%s", f, y)

@@ -92,11 +92,13 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		out.OK = true
 		return out, nil
 	case "assert":
-		if st.Assert == nil {
+		if len(st.Assert) == 0 {
 			return out, failure(fmt.Sprintf("step %d (assert) has no condition", st.Index))
 		}
-		if err := e.await(ctx, *st.Assert, prev, 10*time.Second); err != nil {
-			return out, failure(fmt.Sprintf("step %d (assert): %v", st.Index, err))
+		for _, c := range st.Assert {
+			if err := e.await(ctx, c, prev, 10*time.Second); err != nil {
+				return out, failure(fmt.Sprintf("step %d (assert): %v", st.Index, err))
+			}
 		}
 		out.OK = true
 		return out, nil

@@ -73,12 +73,17 @@ func describeCond(c skills.Condition) string {
 // commit checks a destructive step's assert after it ran: held means the
 // row is filed. When it fails, the page's own message says why.
 func (e *Executor) commit(ctx context.Context, st replay.Step, before string, out replay.Outcome) (replay.Outcome, error) {
-	if st.Assert == nil {
+	if len(st.Assert) == 0 {
 		// Nothing to check it against: ran, but not known to be filed.
 		out.OK = true
 		return out, nil
 	}
-	err := e.await(ctx, *st.Assert, before, 10*time.Second)
+	var err error
+	for _, c := range st.Assert {
+		if err = e.await(ctx, c, before, 10*time.Second); err != nil {
+			break
+		}
+	}
 	if err == nil {
 		out.OK, out.Committed = true, true
 		return out, nil

@@ -69,7 +69,7 @@ func eval[T any](t *testing.T, ex *Executor, expr string) T {
 func submitStep(i int) replay.Step {
 	st := step(i, "submit", "Save", "", sel("role+text", "button[name='Save']"))
 	st.Destructive = true
-	st.Assert = &skills.Condition{Kind: skills.CondURLContains, Value: "/customers/42", Timeout: "3s"}
+	st.Assert = skills.Conditions{{Kind: skills.CondURLContains, Value: "/customers/42", Timeout: "3s"}}
 	return st
 }
 
@@ -182,7 +182,7 @@ func TestServerRejectionShowsPageMessage(t *testing.T) {
 	open(t, ex, s.URL+"/customers/new")
 	mustOK(t, ex, step(1, "fill", "Email", "taken@example.com", sel("label", "Email")))
 	st := submitStep(2)
-	st.Assert = &skills.Condition{Kind: skills.CondURLChanged, Timeout: "500ms"}
+	st.Assert = skills.Conditions{{Kind: skills.CondURLChanged, Timeout: "500ms"}}
 	out := run(t, ex, st)
 	if out.OK || out.Committed || out.PageMessage != "Email already exists" || !strings.Contains(out.Error, "Email already exists") {
 		t.Errorf("Do = %+v; want refused with the page's message", out)
@@ -260,7 +260,7 @@ func TestClickWaitsForNavigation(t *testing.T) {
 	wait.Wait = &skills.Condition{Kind: skills.CondText, Value: "Step two", Timeout: "1s"}
 	mustOK(t, ex, wait)
 	assert := step(4, "assert", "", "")
-	assert.Assert = &skills.Condition{Kind: skills.CondElement, Value: "#nope", Timeout: "200ms"}
+	assert.Assert = skills.Conditions{{Kind: skills.CondElement, Value: "#nope", Timeout: "200ms"}}
 	if out := run(t, ex, assert); out.OK || !strings.Contains(out.Error, `the element "#nope" did not hold`) {
 		t.Errorf("assert of a missing element = %+v; want a failure naming it", out)
 	}
