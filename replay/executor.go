@@ -51,10 +51,21 @@ type Outcome struct {
 	// tried and what each matched, or the read-back that did not hold.
 	Error string `json:"error,omitempty" msgpack:"error,omitempty"`
 	// PageMessage is what the page showed when a submit was refused (a
-	// validation message), cut short.
-	PageMessage string `json:"page_message,omitempty" msgpack:"page_message,omitempty"`
+	// validation message), cut short. A site may quote the row's values in
+	// it, so it never goes to the log: Serve hands it to the engine in
+	// memory, for the report only.
+	PageMessage string `json:"-" msgpack:"-"`
 	// Committed says a destructive step ran and its assert held.
 	Committed bool `json:"committed,omitempty" msgpack:"committed,omitempty"`
+	// Sent says a destructive step may have reached the site: a request
+	// left the page after the action (a form post, the page's own fetch or
+	// XHR other than GET) or the page navigated. A destructive step that
+	// ran without its assert holding is unknown when Sent, failed when not
+	// (nothing left the page) or when the site refused it (Status 4xx).
+	Sent bool `json:"sent,omitempty" msgpack:"sent,omitempty"`
+	// Status is the HTTP status of the last request the step sent, 0 when
+	// none was seen or it got no answer.
+	Status int `json:"status,omitempty" msgpack:"status,omitempty"`
 }
 
 // ErrNeedsPerson is returned for a step the executor must never do itself

@@ -8,9 +8,6 @@ import (
 	"github.com/reprise-dev/reprise/events"
 )
 
-// assertTimeout is how long a destructive step's assert waits by default.
-const assertTimeout = "10s"
-
 // finish writes the decided values into the steps, declares the parameters,
 // marks destructive steps and picks the dedupe key.
 func (g *builder) finish() error {
@@ -18,12 +15,15 @@ func (g *builder) finish() error {
 	declared := map[string]bool{}
 	for _, c := range g.cands {
 		st := &g.skill.Steps[c.step]
-		v := Literal(c.values[0])
-		if !c.constant {
+		var v string
+		if c.constant {
+			v = Literal(c.values[0])
+		} else {
 			v = Placeholder(c.name)
 			if !declared[c.name] {
 				declared[c.name] = true
-				g.skill.Parameters = append(g.skill.Parameters, Parameter{Name: c.name, Column: c.column, Type: c.typ})
+				g.skill.Parameters = append(g.skill.Parameters, Parameter{Name: c.name, Column: c.column, Type: c.typ,
+					Optional: c.optional, Options: c.mapping})
 			}
 		}
 		v = Literal(c.prefix) + v + Literal(c.suffix)
@@ -32,7 +32,9 @@ func (g *builder) finish() error {
 			st.ReadBack = &ReadBack{Kind: c.readBack, Expect: v}
 		}
 	}
-	g.markDestructive()
+	if err := g.markDestructive(); err != nil {
+		return err
+	}
 	// A value redacted at capture is secret-shaped (a card number): it must
 	// not become a dedupe key, which replay records in the clear.
 	var keyable []Parameter
@@ -71,30 +73,6 @@ func (g *builder) mergeSameColumn() {
 			g.note("Steps %d and %d take the same column %q: they share the parameter %s.", f.step+1, c.step+1, c.column, f.name)
 			c.name = f.name
 		}
-	}
-}
-
-// markDestructive marks submit steps, and clicks on a commit button after
-// which the page takes no more input (no fill, select, upload or checkbox
-// before the next navigate), as destructive, and gives each an assert.
-func (g *builder) markDestructive() {
-	steps := g.skill.Steps
-	for i := range steps {
-		st := &steps[i]
-		switch {
-		case st.Action == events.ActionSubmit:
-		case st.Action == events.ActionClick && st.ReadBack == nil && commitLabel(buttonText(st)) && endsPage(steps[i+1:]):
-		default:
-			continue
-		}
-		st.Destructive = true
-		st.Assert = Conditions{{Kind: CondURLChanged, Timeout: assertTimeout}}
-		if i+1 < len(steps) && steps[i+1].Action != events.ActionNavigate &&
-			st.URL != "" && steps[i+1].URL != "" && steps[i+1].URL != st.URL {
-			continue // the recording showed the URL change
-		}
-		g.note("Step %d (%s) commits the form; its assert (url_changed) is a guess: edit it to what success looks like.",
-			i+1, describeSkillStep(st))
 	}
 }
 

@@ -6,28 +6,72 @@ import (
 	"github.com/reprise-dev/reprise/events"
 )
 
-// foldClickSubmits makes one submit step of a click on a button and the
-// submit of its form that the click caused: the recorder sees both, but it
-// is one action of the person's. Replayed as two, the click would submit
-// and leave the page, and the submit would find no form. The step keeps the
-// button's selectors, so replay submits through that button. The caller's
-// recordings are left as they are.
-func foldClickSubmits(recs []events.Recording) []events.Recording {
+// foldRecordings rewrites what a recorder saw as several steps into the one
+// action the person did, before alignment. The caller's recordings are left
+// as they are.
+func foldRecordings(recs []events.Recording) []events.Recording {
 	out := make([]events.Recording, len(recs))
 	for i, r := range recs {
-		steps := make([]events.Step, 0, len(r.Steps))
-		for j := 0; j < len(r.Steps); j++ {
-			st := r.Steps[j]
-			if j+1 < len(r.Steps) && st.Action == events.ActionClick && isButton(st) && r.Steps[j+1].Action == events.ActionSubmit {
-				st.Action = events.ActionSubmit
-				j++ // the form's submit is this click's effect
-			}
-			steps = append(steps, st)
-		}
-		r.Steps = slices.Clip(steps)
+		r.Steps = foldSteps(r.Steps)
 		out[i] = r
 	}
 	return out
+}
+
+func foldSteps(in []events.Step) []events.Step {
+	steps := make([]events.Step, 0, len(in))
+	for j := 0; j < len(in); j++ {
+		st := in[j]
+		switch {
+		// A click on a button and the submit of its form that the click
+		// caused are one submit: replayed as two, the click would submit
+		// and leave the page, and the submit would find no form. The step
+		// keeps the button's selectors, so replay submits through it.
+		case j+1 < len(in) && st.Action == events.ActionClick && isButton(st) && in[j+1].Action == events.ActionSubmit:
+			st.Action = events.ActionSubmit
+			if st.Effect == nil {
+				st.Effect, st.Fields = in[j+1].Effect, in[j+1].Fields
+			}
+			j++
+		// A field committed several times in a row (a date typed digit by
+		// digit, a field that reformats) is one fill of its last value.
+		case st.Action == events.ActionFill && j+1 < len(in) && in[j+1].Action == events.ActionFill && similarity(&st, &in[j+1]) >= strongMatch:
+			continue
+		case st.Action == events.ActionClick && radioRole(roleOf(&st)):
+			st = radioAsChoice(st)
+		}
+		steps = append(steps, st)
+	}
+	return slices.Clip(steps)
+}
+
+// radioAsChoice reads a click on a radio button, as recorders before schema
+// 1.1 wrote it, as a choice in its group: two demonstrations choosing
+// different options are then one step whose option is a parameter, not a
+// constant click on the first one's. Only a radio named by its group (a
+// name selector) can be: the group is what replay finds.
+func radioAsChoice(st events.Step) events.Step {
+	e := st.Enrichment
+	if e == nil {
+		return st
+	}
+	group := selector(e, events.StrategyName)
+	if group == "" || st.Value == nil {
+		return st
+	}
+	label := e.Label
+	ec := *e
+	ec.Selectors = []events.Selector{{Strategy: events.StrategyName, Value: group}}
+	ec.Role, ec.Label = "radiogroup", ""
+	st.Enrichment = &ec
+	st.Action = events.ActionSelect
+	v := *st.Value
+	if label != "" {
+		v.Raw = label // the option as the person saw it
+	}
+	v.Type = events.ValueEnum
+	st.Value = &v
+	return st
 }
 
 func isButton(st events.Step) bool {

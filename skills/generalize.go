@@ -97,7 +97,7 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 			return nil, fmt.Errorf("recording %d has no steps: record the task again", i+1)
 		}
 	}
-	recs = foldClickSubmits(recs)
+	recs = foldRecordings(recs)
 	cols, err := align(recs)
 	if err != nil {
 		return nil, err
@@ -113,6 +113,9 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 	if err := g.resolve(); err != nil {
 		return nil, err
 	}
+	if err := g.account(); err != nil {
+		return nil, err
+	}
 	if err := g.finish(); err != nil {
 		return nil, err
 	}
@@ -121,9 +124,12 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 
 // builder carries one generalization.
 type builder struct {
-	n         int
-	opts      Options
-	skill     *Skill
+	n     int
+	opts  Options
+	skill *Skill
+	// cols[i] is what the recordings did for skill step i; nil for a step
+	// added from an answer.
+	cols      []column
 	cands     []*candidate
 	names     map[string]int
 	questions []Question
@@ -144,6 +150,11 @@ type candidate struct {
 	// prefix and suffix surround the value in the step: the constant
 	// parts of a URL whose middle is per row.
 	prefix, suffix string
+	// options are a choice's closed set; mapping the person's cell to
+	// option answers; optional lets a cell be empty.
+	options  []Option
+	mapping  map[string]string
+	optional bool
 }
 
 // column turns one aligned step into a skill step, or a note when dropped.
@@ -164,6 +175,7 @@ func (g *builder) column(c column) {
 	st := stepFrom(rep)
 	at := len(g.skill.Steps)
 	g.skill.Steps = append(g.skill.Steps, st)
+	g.cols = append(g.cols, c)
 	switch {
 	case anySecret(c):
 		g.skill.Steps[at].Secret = true
@@ -184,9 +196,18 @@ func (g *builder) column(c column) {
 			g.note("Step %d (%s) was clicked in %s only: in the others the box is taken to have stayed %s.",
 				at+1, describe(rep), recordingList(c, true), map[string]string{"true": "unchecked", "false": "checked"}[present])
 		}
-		g.add(rep, at, vals, events.ValueEnum, ReadBackChecked)
+		g.add(rep, at, vals, TypeBoolean, ReadBackChecked)
 	case radioRole(roleOf(rep)) && rep.Action == events.ActionClick:
 		g.skill.Steps[at].ReadBack = &ReadBack{Kind: ReadBackChecked, Expect: "true"}
+	case rep.Action == events.ActionSelect:
+		vals := make([]string, g.n)
+		for k, s := range c {
+			vals[k] = valueOf(s)
+		}
+		opts := optionsOf(c)
+		g.skill.Steps[at].Options = opts
+		g.add(rep, at, vals, events.ValueEnum, ReadBackSelected)
+		g.cands[len(g.cands)-1].options = opts
 	case hasValue(rep):
 		vals := make([]string, g.n)
 		for k, s := range c {
@@ -241,6 +262,9 @@ func hasState(s *events.Step) bool {
 func valueOf(s *events.Step) string {
 	if s.Action == events.ActionNavigate {
 		return navURL(s)
+	}
+	if s.Value == nil {
+		return ""
 	}
 	return s.Value.Raw
 }

@@ -23,13 +23,27 @@ const (
 	AskMissingColumn QuestionKind = "missing_column"
 	// AskRedacted: a value was redacted at capture, so it must come from a column.
 	AskRedacted QuestionKind = "redacted"
+	// AskOptions: cells of a choice's or a box's column match no option.
+	AskOptions QuestionKind = "options"
+	// AskOptional: a column has empty cells for a field that needs a value.
+	AskOptional QuestionKind = "optional"
+	// AskUnusedColumn: a CSV column is used by no step.
+	AskUnusedColumn QuestionKind = "unused_column"
+	// AskUntouchedField: a per-row-looking field was left alone in every
+	// demonstration.
+	AskUntouchedField QuestionKind = "untouched_field"
+	// AskSuccess: the demonstrations showed nothing in common after a
+	// destructive step, so success cannot be taken from them.
+	AskSuccess QuestionKind = "success"
 )
 
 // Question is one thing the person must answer before the skill saves. The
-// answer is a Confirm entry for Parameter. No question quotes a value.
+// answer is a Confirm entry for Parameter. No question quotes a field's
+// value; an options question quotes the cells of a choice column (a few
+// short words of the CSV's vocabulary) so the person can map them.
 type Question struct {
 	Kind      QuestionKind
-	Parameter string   // the name to answer for: Parameter=<column> or Parameter=const
+	Parameter string   // the key to answer: Parameter=<column>, Parameter=const, or the key the text names
 	Label     string   // the field's label
 	Step      int      // the step's number in the draft, from 1
 	Columns   []string // the columns that fit, best first; empty when none does
@@ -43,13 +57,20 @@ func (g *builder) resolve() error {
 	for _, c := range g.cands {
 		known[c.name] = true
 	}
-	for name := range g.opts.Confirm {
+	for key := range g.opts.Confirm {
+		if strings.HasPrefix(key, columnKey) || strings.HasPrefix(key, fieldKey) || strings.HasPrefix(key, successKey) {
+			continue // checked where they are used
+		}
+		name, _, _ := strings.Cut(key, "/")
 		if !known[name] {
 			return fmt.Errorf("%w: %s is not a parameter of this draft; the parameters are %s", ErrBadAnswer, name, g.candNames())
 		}
 	}
 	for _, c := range g.cands {
 		if err := g.decide(c); err != nil {
+			return err
+		}
+		if err := g.settle(c); err != nil {
 			return err
 		}
 	}
@@ -66,6 +87,10 @@ func (g *builder) decide(c *candidate) error {
 		return fmt.Errorf("%w: %s=const, but %q (step %d) %s, so it must come from a column", ErrBadAnswer,
 			c.name, c.label, c.step+1, map[bool]string{true: "was redacted", false: "changed between recordings"}[c.unknown])
 	case a.given && a.isCons:
+		if col := g.contradicted(c); col != "" {
+			return fmt.Errorf("%w: %s=const, but column %q of the sample holds other values for %q (step %d): a constant would file the demonstrated value in every row. Answer %s=%s, or column:%s=ignore if that column is not this field's",
+				ErrBadAnswer, c.name, col, c.label, c.step+1, c.name, col, col)
+		}
 		c.constant = true
 	case a.given:
 		if len(g.opts.Header) > 0 && !slices.Contains(g.opts.Header, a.column) {
@@ -79,7 +104,10 @@ func (g *builder) decide(c *candidate) error {
 		c.constant = true
 	case g.n == 1 && dataActions[action]:
 		g.ask(c, AskParameter)
-	case !varies && perRow(c.label, c.typ):
+	// A value every demonstration gave alike is a constant only when
+	// nothing says otherwise: a per-row-looking field, or a CSV column
+	// that fits it (the demonstrations may just have agreed), is asked.
+	case !varies && (perRow(c.label, c.typ) || g.columnFits(c)):
 		g.ask(c, AskSameValue)
 	case !varies:
 		c.constant = true
@@ -87,6 +115,46 @@ func (g *builder) decide(c *candidate) error {
 		g.join(c)
 	}
 	return nil
+}
+
+// contradicted returns the sample CSV column that fits c and holds a cell
+// other than c's constant value (compared as replay would map it), unless
+// the person ignored that column: "" when none does.
+func (g *builder) contradicted(c *candidate) string {
+	if len(g.opts.Header) == 0 || len(c.values) == 0 {
+		return ""
+	}
+	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
+	cols := j.candidates
+	if j.column != "" {
+		cols = []string{j.column}
+	}
+	p := Parameter{Type: c.typ, Optional: true}
+	want, err := p.MapCell(c.values[0], c.options)
+	if err != nil {
+		want = c.values[0]
+	}
+	for _, col := range cols {
+		if g.opts.Confirm[columnKey+col] == IgnoreAnswer {
+			continue
+		}
+		for _, cell := range g.sampleCells(col) {
+			if got, err := p.MapCell(cell, c.options); err != nil || Fold(got) != Fold(want) {
+				return col
+			}
+		}
+	}
+	return ""
+}
+
+// columnFits reports whether a CSV column fits c by its label or by the
+// demonstrated values.
+func (g *builder) columnFits(c *candidate) bool {
+	if len(g.opts.Header) == 0 || c.label == "" && c.typ != events.ValueEnum {
+		return false
+	}
+	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
+	return j.column != "" || len(j.candidates) > 0
 }
 
 // join joins a demonstrated parameter to its column, or asks.
@@ -143,6 +211,16 @@ func (g *builder) ask(c *candidate, kind QuestionKind) {
 		q.Text = fmt.Sprintf("No CSV column fits parameter %s, %s; the columns are %s. Add the column to the CSV, or answer %s=<column>.", n, what, quoteList(g.opts.Header), n)
 	case AskRedacted:
 		q.Text = fmt.Sprintf("The value of %s was redacted when recorded, so it must come from a CSV column. Which one? Answer %s=<column>%s.", what, n, hint)
+	}
+	g.questions = append(g.questions, q)
+}
+
+// askDetail opens a question about c, decided already, with its own text.
+func (g *builder) askDetail(c *candidate, kind QuestionKind, text string) {
+	c.asked = true
+	q := Question{Kind: kind, Parameter: c.name, Label: c.label, Step: c.step + 1, Text: text}
+	if c.column != "" {
+		q.Columns = []string{c.column}
 	}
 	g.questions = append(g.questions, q)
 }

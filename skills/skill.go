@@ -61,10 +61,13 @@ type Parameter struct {
 	Options map[string]string `yaml:"options,omitempty"`
 }
 
-// Ignored is a CSV column the person said no step uses, kept so that the
-// skill accounts for every column and the question is not asked again.
+// Ignored is a CSV column no step uses, or a field of the form that looks
+// per-row but no column fills, by the person's answer: kept so that the
+// skill accounts for every column and field and the question is not asked
+// again. One of Column and Field is set.
 type Ignored struct {
-	Column string `yaml:"column"`
+	Column string `yaml:"column,omitempty"`
+	Field  string `yaml:"field,omitempty"`
 	// Why is the person's reason, when they gave one.
 	Why string `yaml:"why,omitempty"`
 }

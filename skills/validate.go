@@ -96,8 +96,10 @@ func (s *Skill) Validate() error {
 	for i, ig := range s.Ignore {
 		at := fmt.Sprintf("ignore[%d].column", i)
 		switch {
-		case strings.TrimSpace(ig.Column) == "":
-			return fieldErr(at, "is missing: the CSV column no step uses")
+		case (strings.TrimSpace(ig.Column) == "") == (strings.TrimSpace(ig.Field) == ""):
+			return fieldErr(fmt.Sprintf("ignore[%d]", i), "give either a column no step uses or a field no column fills")
+		case ig.Column == "":
+			continue
 		case columns[ig.Column]:
 			return fieldErr(at, "column %q is a parameter's: it cannot also be ignored", ig.Column)
 		}

@@ -1,0 +1,80 @@
+package skills
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/reprise-dev/reprise/events"
+)
+
+func TestFold(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"Côte d'Ivoire", "cote d'ivoire"},
+		{"  COTE   D'IVOIRE: ", "côte d'ivoire"},
+		{"Plan*", "plan"},
+		{"Ångström", "angstrom"},
+		{"São Paulo", "SAO PAULO"},
+	}
+	for _, tt := range tests {
+		if Fold(tt.a) != Fold(tt.b) {
+			t.Errorf("Fold(%q) = %q, Fold(%q) = %q; want them equal", tt.a, Fold(tt.a), tt.b, Fold(tt.b))
+		}
+	}
+	if Fold("Pro") == Fold("Pro Plus") {
+		t.Errorf("Fold makes Pro and Pro Plus one")
+	}
+}
+
+func TestMapCell(t *testing.T) {
+	plans := []Option{{Label: "Basic", Value: "basic"}, {Label: "Pro", Value: "pro"}, {Label: "Côte d'Ivoire", Value: "CI"}}
+	enum := Parameter{Name: "plan", Type: events.ValueEnum, Options: map[string]string{"gold": "Pro"}}
+	optional := enum
+	optional.Optional = true
+	boolean := Parameter{Name: "news", Type: TypeBoolean, Options: map[string]string{"oui": "true"}}
+	text := Parameter{Name: "notes", Type: events.ValueText}
+	tests := []struct {
+		p       Parameter
+		opts    []Option
+		cell    string
+		want    string
+		wantErr error
+	}{
+		{enum, plans, "Pro", "Pro", nil},
+		{enum, plans, "pro", "Pro", nil},
+		{enum, plans, " PRO ", "Pro", nil},
+		{enum, plans, "CI", "Côte d'Ivoire", nil},
+		{enum, plans, "cote d'ivoire", "Côte d'Ivoire", nil},
+		{enum, plans, "gold", "Pro", nil},
+		{enum, plans, "GOLD", "Pro", nil},
+		{enum, plans, "Enterprise", "", ErrNoOption},
+		{enum, plans, "", "", ErrEmptyCell},
+		{optional, plans, "", "", nil},
+		{enum, nil, "Nevada", "Nevada", nil}, // an open list: matched live
+		{boolean, nil, "yes", "true", nil},
+		{boolean, nil, "N", "false", nil},
+		{boolean, nil, "x", "true", nil},
+		{boolean, nil, "", "false", nil},
+		{boolean, nil, "Checked", "true", nil},
+		{boolean, nil, "0", "false", nil},
+		{boolean, nil, "oui", "true", nil},
+		{boolean, nil, "maybe", "", ErrNotBool},
+		{text, nil, "", "", ErrEmptyCell},
+		{text, nil, "  Ada ", "Ada", nil},
+	}
+	for _, tt := range tests {
+		got, err := tt.p.MapCell(tt.cell, tt.opts)
+		if got != tt.want || !errors.Is(err, tt.wantErr) {
+			t.Errorf("%s.MapCell(%q) = %q, %v; want %q, %v", tt.p.Name, tt.cell, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestMatchOptionNeverGuesses(t *testing.T) {
+	opts := []Option{{Label: "Resume"}, {Label: "Résumé"}}
+	if o, ok := MatchOption("Résumé", opts); !ok || o.Label != "Résumé" {
+		t.Errorf("MatchOption(exact) = %v, %v; want Résumé", o, ok)
+	}
+	if o, ok := MatchOption("RESUME", opts); ok {
+		t.Errorf("MatchOption(RESUME) = %v; want no match: two options fold alike", o)
+	}
+}
