@@ -86,7 +86,13 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 				return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "row %d has no value for %s (column %q)", i+1, p.Name, p.Column)
 			}
 		}
-		plan.Rows = append(plan.Rows, replay.Row{N: i + 1, Values: values})
+		mapped, bad := skill.Cells(values)
+		for _, p := range skill.Parameters {
+			if err := bad[p.Name]; err != nil {
+				return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "row %d: %s (column %q) %v", i+1, p.Name, p.Column, err)
+			}
+		}
+		plan.Rows = append(plan.Rows, replay.Row{N: i + 1, Values: mapped})
 	}
 	ex, err := browser.New(ctx, browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile"), Logger: s.d.log})
 	if err != nil {

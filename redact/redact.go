@@ -10,7 +10,11 @@
 // it returns carries a value; kinds name detectors, never what they matched.
 package redact
 
-import "github.com/reprise-dev/reprise/events"
+import (
+	"slices"
+
+	"github.com/reprise-dev/reprise/events"
+)
 
 // Detector kinds, as Step and Scan report them. They are safe to audit: they
 // say which detector fired, not what it matched.
@@ -122,6 +126,13 @@ func Step(s *events.Step) (changed bool, kinds []string) {
 		k |= tk
 		changed = true
 	}
+	if ef := s.Effect; ef != nil {
+		if ne, ek := redactEffect(ef); ek != 0 {
+			s.Effect = ne
+			k |= ek
+			changed = true
+		}
+	}
 	if s.Value != nil && s.Value.Type == events.ValueSecret && !s.Redacted {
 		changed = true
 	}
@@ -129,6 +140,32 @@ func Step(s *events.Step) (changed bool, kinds []string) {
 		s.Redacted = true
 	}
 	return changed, k.names()
+}
+
+// redactEffect scrubs what a page showed after a destructive step (its
+// texts and new URL may quote what was filed), into a fresh copy when any
+// detector fires.
+func redactEffect(ef *events.Effect) (*events.Effect, kindSet) {
+	var k kindSet
+	ne := *ef
+	if ef.URL != "" {
+		if u, uk := redactURL(ef.URL); uk != 0 {
+			ne.URL, k = u, k|uk
+		}
+	}
+	copied := false
+	for i, t := range ef.Texts {
+		if r, tk := redactText(t); tk != 0 {
+			if !copied {
+				ne.Texts, copied = slices.Clone(ef.Texts), true
+			}
+			ne.Texts[i], k = r, k|tk
+		}
+	}
+	if k == 0 {
+		return ef, 0
+	}
+	return &ne, k
 }
 
 // valueKinds decides whether a value must go, and why. A value already of

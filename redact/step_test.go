@@ -223,3 +223,23 @@ func sameStep(a, b *events.Step) bool {
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
 }
+
+func TestStepEffect(t *testing.T) {
+	s := formStep("", "Save")
+	s.Action, s.Value = events.ActionSubmit, nil
+	texts := []string{"Customer created", "Card " + testCard + " saved"}
+	s.Effect = &events.Effect{URL: "https://example.com/done?key=" + testKey, Texts: texts, Status: 201}
+	changed, kinds := Step(s)
+	if !changed || !s.Redacted || !slices.Equal(kinds, []string{KindCard, KindAPIKey}) {
+		t.Errorf("Step = %v, %v; want true, [card_number api_key]", changed, kinds)
+	}
+	if got := s.Effect.Texts; got[0] != "Customer created" || got[1] != "Card "+Mask+" saved" {
+		t.Errorf("effect texts = %q; want the card masked, the rest kept", got)
+	}
+	if strings.Contains(s.Effect.URL, testKey) || s.Effect.Status != 201 {
+		t.Errorf("effect = %+v; want the key gone from its URL and the status kept", s.Effect)
+	}
+	if texts[1] != "Card "+testCard+" saved" {
+		t.Error("Step wrote through the effect's texts")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,8 +62,11 @@ type Options struct {
 	SnapshotDir string
 	// OnError is OnErrorStop (the default) or OnErrorSkip.
 	OnError string
+	// Refused are rows the caller refused before the run (a cell that does
+	// not fit its parameter): they are in the report, skipped, with why.
+	Refused []RowResult
 	// Progress, if set, is told after each row.
-	Progress func(done, failed, skipped int)
+	Progress func(done, failed, skipped, unknown int)
 	Logger   *slog.Logger
 }
 
@@ -70,7 +74,7 @@ type Options struct {
 type RowResult struct {
 	N       int
 	Outcome string
-	Step    int // the failing step's index, -1 for none
+	Step    int // the failing step's index (from 0), -1 for none
 	Action  string
 	Reason  string
 	Via     string
@@ -102,12 +106,12 @@ type engine struct {
 	log      log
 	session  int
 	state    *runState
-	earlier  map[string]string
+	earlier  map[string]earlierRow
 	outcomes chan StepDone
 	seq      int
 
-	mu                    sync.Mutex
-	done, failed, skipped int
+	mu                             sync.Mutex
+	done, failed, skipped, unknown int
 }
 
 // Run runs (or resumes) a plan and returns its report. Its error is for a
@@ -134,7 +138,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	case o.Resume && (e.state.planned.CSV != p.CSV || e.state.planned.SkillDigest != p.Digest):
 		return nil, fmt.Errorf("run %s was planned with another CSV or skill version; resume it with the same ones", p.RunID)
 	}
-	if e.earlier, err = committedKeys(ctx, o.JS, p.SkillID, p.RunID); err != nil {
+	if e.earlier, err = earlierKeys(ctx, o.JS, p.SkillID, p.RunID); err != nil {
 		return nil, err
 	}
 	e.session = e.state.session + 1
@@ -155,6 +159,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer stop()
 
 	res := &Result{RunID: p.RunID}
+	// Every row of the CSV is in the report, refused ones included, in
+	// the CSV's order.
+	defer func() { slices.SortStableFunc(res.Rows, func(a, b RowResult) int { return a.N - b.N }) }()
+	for _, rr := range o.Refused {
+		res.Rows = append(res.Rows, rr)
+		e.count(rr)
+	}
 	rows := p.Rows
 	if !o.DryRun && p.destructive() {
 		if err := e.check(ctx, res); err != nil {
@@ -170,7 +181,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		e.count(rr)
 		if rr.Outcome == OutcomeFailed && o.OnError == OnErrorStop {
 			for _, left := range rows[i+1:] {
-				res.Rows = append(res.Rows, RowResult{N: left.N, Outcome: OutcomeSkipped, Step: -1, Reason: fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N)})
+				rr := RowResult{N: left.N, Outcome: OutcomeSkipped, Step: -1, Reason: fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N)}
+				res.Rows = append(res.Rows, rr)
+				e.count(rr)
 			}
 			break
 		}
@@ -187,15 +200,17 @@ func (e *engine) count(rr RowResult) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch rr.Outcome {
-	case OutcomeFailed, OutcomeUnknown:
+	case OutcomeFailed:
 		e.failed++
+	case OutcomeUnknown:
+		e.unknown++
 	case OutcomeSkipped:
 		e.skipped++
 	default:
 		e.done++
 	}
 	if e.Progress != nil {
-		e.Progress(e.done, e.failed, e.skipped)
+		e.Progress(e.done, e.failed, e.skipped, e.unknown)
 	}
 }
 
@@ -208,14 +223,11 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 	if err != nil {
 		return err
 	}
-	if e.Yes {
-		if !passed {
-			return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
-		}
-		return nil
+	if e.Yes && !passed {
+		return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
 	}
-	if passed && e.Confirm == nil {
-		return nil
+	if passed {
+		return nil // checked once for this version: a resume or a later run never asks again
 	}
 	if e.Confirm == nil {
 		return errors.New("this skill submits forms and its first rows must be checked by a person: run it on a terminal, or pass --yes after a --dry-run")
@@ -275,47 +287,56 @@ func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
 	case st.failed != nil && !st.failed.Before:
 		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: st.failed.Index, Action: st.failed.Action, Reason: st.failed.Reason}, nil
 	case st.inFlight():
-		return e.settle(ctx, r)
+		return e.settle(ctx, r, "the run stopped during this row's submit")
 	}
-	if run, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
-		return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by run " + run + " (--again files it again)"}, nil
+	if prior, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
+		if prior.committed {
+			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by run " + prior.run + " (--again files it again)"}, nil
+		}
+		// Another run began filing this row and never confirmed it: it
+		// is never filed again blindly.
+		return e.settle(ctx, r, "run "+prior.run+" began filing this row and never confirmed it")
 	}
 	return e.fill(ctx, r, e.DryRun)
 }
 
 // settle decides a row whose destructive step may have run without its
-// commit mark: the skill's verification tells, else the person must.
-func (e *engine) settle(ctx context.Context, r Row) (RowResult, error) {
+// commit mark (why says where): the skill's verification tells, else the
+// person must.
+func (e *engine) settle(ctx context.Context, r Row, why string) (RowResult, error) {
 	v, has, err := e.Plan.verification(r.N)
 	if err != nil {
 		return RowResult{}, err
 	}
 	mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}
 	if !has {
-		mark.Reason = "the run stopped during this row's submit and the skill has no verify section"
+		mark.Reason = why + ", and the skill has no verify section"
 		if err := e.log.write(ctx, r.N, EvUnknown, fmt.Sprintf("%d:unknown:%d", r.N, e.session), &mark); err != nil {
 			return RowResult{}, err
 		}
-		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "may have been filed when the run stopped: check it (" + mark.Reason + ")"}, nil
+		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1,
+			Reason: "may have been filed: check it (" + mark.Reason + "); --again files it anyway"}, nil
 	}
 	filed, err := e.Executor.Verify(ctx, v)
 	if err != nil {
 		return RowResult{}, fmt.Errorf("verify row %d: %w", r.N, err)
 	}
 	if !filed {
-		e.Logger.Info("row not filed before the stop; filling it again", "row", r.N)
+		e.Logger.Info("row not filed before; filling it", "row", r.N)
 		return e.fill(ctx, r, false)
 	}
 	mark.Verified = true
 	if err := e.log.write(ctx, r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &mark); err != nil {
 		return RowResult{}, err
 	}
-	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "filed before the stop (verified on the site)"}, nil
+	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "filed before (" + why + "; verified on the site)"}, nil
 }
 
 // fill runs every step of a row. The row's dedupe key is written before
 // its first destructive step, and the row committed after the last step
 // read back: a crash between the two leaves a row to settle, never to redo.
+// A step that fails once a destructive step has begun leaves the row
+// unknown (it may be filed), unless the executor proves nothing was.
 func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 	started := false
 	via := ""
@@ -333,21 +354,30 @@ func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 		if out.Via != "" {
 			via = out.Via
 		}
-		if !out.OK {
-			reason := out.Error
-			if out.PageMessage != "" && !strings.Contains(reason, out.PageMessage) {
-				reason += ": the page says: " + out.PageMessage
-			}
-			f := RowFailed{Row: r.N, Index: i, Action: st.Action, Reason: reason, Before: !started}
-			// The page's message stays in the report, out of the log: a
-			// site may quote the row's values in it.
-			logged := f
-			logged.Reason = out.Error
-			if err := e.log.write(ctx, r.N, EvFailed, fmt.Sprintf("%d:failed:%d", r.N, e.session), &logged); err != nil {
+		if out.OK {
+			continue
+		}
+		reason := out.Error
+		if out.PageMessage != "" && !strings.Contains(reason, out.PageMessage) {
+			reason += ": the page says: " + out.PageMessage
+		}
+		if started && !(st.Destructive && out.NotFiled()) {
+			mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID, Reason: out.Error}
+			if err := e.log.write(ctx, r.N, EvUnknown, fmt.Sprintf("%d:unknown:%d", r.N, e.session), &mark); err != nil {
 				return RowResult{}, err
 			}
-			return RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via}, nil
+			return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: i, Action: st.Action, Via: via,
+				Reason: "may have been filed: check it (" + reason + ")"}, nil
 		}
+		// Nothing was filed: before any destructive step, or one that the
+		// executor saw send nothing or the site refuse.
+		f := RowFailed{Row: r.N, Index: i, Action: st.Action, Reason: out.Error, Before: true}
+		// The page's message stays in the report, out of the log: a site
+		// may quote the row's values in it.
+		if err := e.log.write(ctx, r.N, EvFailed, fmt.Sprintf("%d:failed:%d", r.N, e.session), &f); err != nil {
+			return RowResult{}, err
+		}
+		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via}, nil
 	}
 	if dry {
 		return RowResult{N: r.N, Outcome: OutcomeDryRun, Step: -1, Via: via}, nil
@@ -376,6 +406,9 @@ func (e *engine) do(ctx context.Context, row, index int, dry bool) (Outcome, err
 			}
 			if strings.HasPrefix(d.Outcome.Error, Broken) {
 				return Outcome{}, errors.New(d.Outcome.Error)
+			}
+			if m, ok := e.Plan.messages.LoadAndDelete(messageKey(c.Session, c.Seq)); ok {
+				d.Outcome.PageMessage = m.(string)
 			}
 			return d.Outcome, nil
 		case <-timer.C:

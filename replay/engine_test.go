@@ -20,6 +20,7 @@ type site struct {
 	typed  map[string]string // field label -> value, the form being filled
 	filed  map[string]int    // email -> times filed
 	reject map[string]bool   // emails the site refuses
+	slow   map[string]bool   // emails the site files too slowly for the check
 	// crashAt, when set, cancels the run right after row's submit filed it
 	// (or right before, with crashBefore): the process died in between.
 	crashAt     int
@@ -29,7 +30,7 @@ type site struct {
 }
 
 func newSite() *site {
-	return &site{typed: map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}}
+	return &site{typed: map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}, slow: map[string]bool{}}
 }
 
 func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
@@ -53,9 +54,13 @@ func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
 		}
 		email := s.typed["Email"]
 		if s.reject[email] {
-			return Outcome{Error: "step 4 (submit): the assert url_changed did not hold", PageMessage: "Email already exists"}, nil
+			return Outcome{Error: "step 4 (submit): the assert url_changed did not hold", PageMessage: "Email " + email + " already exists",
+				Watched: true, Sent: true, Status: 422}, nil
 		}
 		s.filed[email]++
+		if s.slow[email] {
+			return Outcome{Error: "step 4 (submit): the assert url_changed did not hold", Watched: true, Sent: true}, nil
+		}
 		if st.Row == s.crashAt {
 			s.cancel()
 			return Outcome{}, context.Canceled
@@ -211,8 +216,13 @@ func TestEngineChecksRejectsAndSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := outcomes(res); got[OutcomeCommitted] != 3 || got[OutcomeFailed] != 1 || res.Rows[1].Outcome != OutcomeFailed ||
-		!strings.Contains(res.Rows[1].Reason, "Email already exists") || res.Rows[1].Step != 3 {
+		!strings.Contains(res.Rows[1].Reason, "Email row2@example.org already exists") || res.Rows[1].Step != 3 {
 		t.Fatalf("rows %+v; want row 2 failed with the page's message, the others committed", res.Rows)
+	}
+	// The page's message quotes the row's email: it is in the report,
+	// never in the log.
+	if n := logHolds(t, js, "already exists"); n > 0 {
+		t.Errorf("%d REPLAY events hold the page's message (it quotes a value)", n)
 	}
 	// The version has passed its check: --yes runs; rows an earlier run
 	// committed are skipped, unless --again.
@@ -234,5 +244,86 @@ func TestEngineChecksRejectsAndSkips(t *testing.T) {
 	res, err = run(plan("stop", testSkill(false), 3), s, Options{Yes: true, Again: true})
 	if err != nil || res.Rows[0].Outcome != OutcomeFailed || res.Rows[1].Outcome != OutcomeSkipped || !strings.Contains(res.Rows[2].Reason, "stopped at row 1") {
 		t.Fatalf("stop on error: %+v, %v", res.Rows, err)
+	}
+}
+
+// logHolds counts the REPLAY events whose bytes contain s.
+func logHolds(t *testing.T, js jetstream.JetStream, s string) int {
+	t.Helper()
+	ctx := context.Background()
+	stream, err := js.Stream(ctx, "REPLAY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && seq > 0; seq++ {
+		m, err := stream.GetMsg(ctx, seq)
+		if err == nil && strings.Contains(string(m.Data), s) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestEngineNeverRefilesAnUnconfirmedRow: a row whose submit ran but whose
+// check did not hold is unknown, never failed, and no later run files it
+// again unless the skill's verify settles it.
+func TestEngineNeverRefilesAnUnconfirmedRow(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	dryRun(t, js, false)
+	s := newSite()
+	s.slow["row2@example.org"] = true
+	run := func(p *Plan, o Options) *Result {
+		t.Helper()
+		stop, err := Serve(ctx, js, p, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		o.JS, o.Plan, o.Executor, o.OnError = js, p, s, OnErrorSkip
+		var last [4]int
+		o.Progress = func(done, failed, skipped, unknown int) { last = [4]int{done, failed, skipped, unknown} }
+		asked := false
+		o.Confirm = func(context.Context, []int, []string) (bool, error) { asked = true; return true, nil }
+		res, err := Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if asked {
+			t.Error("the first-run check was asked again for a version that passed it")
+		}
+		got := outcomes(res)
+		if want := [4]int{got[OutcomeCommitted], got[OutcomeFailed], got[OutcomeSkipped], got[OutcomeUnknown]}; last != want {
+			t.Errorf("progress said %v at the end; the report says %v", last, want)
+		}
+		return res
+	}
+
+	p := plan("first", testSkill(false), 3)
+	res := run(p, Options{Refused: []RowResult{{N: 4, Outcome: OutcomeSkipped, Step: -1, Reason: `refused before the run: row 4 (line 5): parameter email (column "Email") is empty`}}})
+	if got := fmt.Sprint(res.Rows[0].Outcome, res.Rows[1].Outcome, res.Rows[2].Outcome, res.Rows[3].Outcome); got != "committedunknowncommittedskipped" || len(res.Rows) != 4 {
+		t.Fatalf("first run %+v; want row 2 unknown and row 4 (refused) skipped, in order", res.Rows)
+	}
+	if !strings.Contains(res.Rows[1].Reason, "may have been filed") {
+		t.Errorf("row 2's reason %q does not say it may have been filed", res.Rows[1].Reason)
+	}
+	// A fresh run without --again: the unknown row is not filed again.
+	res = run(plan("second", testSkill(false), 3), Options{Yes: true})
+	if res.Rows[1].Outcome != OutcomeUnknown || outcomes(res)[OutcomeSkipped] != 2 {
+		t.Fatalf("second run %+v; want rows 1 and 3 skipped, row 2 unknown", res.Rows)
+	}
+	// With a verify section the site settles it: filed, so not again.
+	dryRun(t, js, true)
+	res = run(plan("third", testSkill(true), 3), Options{Yes: true})
+	if res.Rows[1].Outcome != OutcomeCommitted || !strings.Contains(res.Rows[1].Reason, "verified") {
+		t.Fatalf("third run %+v; want row 2 committed, verified on the site", res.Rows)
+	}
+	if n := s.filed["row2@example.org"]; n != 1 {
+		t.Errorf("row 2 filed %d times; want once", n)
 	}
 }

@@ -66,6 +66,17 @@ type Outcome struct {
 	// Status is the HTTP status of the last request the step sent, 0 when
 	// none was seen or it got no answer.
 	Status int `json:"status,omitempty" msgpack:"status,omitempty"`
+	// Watched says the executor watched what left the page during the
+	// step, so Sent false proves nothing did. An executor that cannot
+	// watch leaves it false: a destructive step of its that failed is then
+	// unknown, never failed.
+	Watched bool `json:"watched,omitempty" msgpack:"watched,omitempty"`
+}
+
+// NotFiled reports whether a destructive step that did not succeed surely
+// filed nothing: nothing left the page, or the site refused it (a 4xx).
+func (o Outcome) NotFiled() bool {
+	return o.Watched && !o.Sent || o.Status >= 400 && o.Status < 500
 }
 
 // ErrNeedsPerson is returned for a step the executor must never do itself

@@ -77,24 +77,76 @@ func foldRun(ctx context.Context, js jetstream.JetStream, runID string) (*runSta
 	return s, nil
 }
 
-// committedKeys returns the dedupe keys every other run of skillID
-// committed, with the run that did.
-func committedKeys(ctx context.Context, js jetstream.JetStream, skillID, except string) (map[string]string, error) {
-	keys := map[string]string{}
-	err := readRun(ctx, js, "*", []string{EvCommitted}, func(runID string, _ int, _ string, data []byte) error {
+// earlierRow is what other runs of a skill did with a dedupe key: filed
+// it (committed), or began filing it and never confirmed it (in flight).
+type earlierRow struct {
+	run       string
+	committed bool
+}
+
+// earlierKeys returns, for each dedupe key another run of skillID began
+// filing, whether that run (or any) committed it. A key only ever failed
+// before its destructive step is not in it: nothing was filed.
+func earlierKeys(ctx context.Context, js jetstream.JetStream, skillID, except string) (map[string]earlierRow, error) {
+	type state struct {
+		run                  string
+		started, committed   bool
+		unknown, failedClean bool
+	}
+	rows := map[string]*state{} // run/row -> what happened
+	keys := map[string]string{} // run/row -> dedupe key
+	err := readRun(ctx, js, "*", []string{EvStarted, EvCommitted, EvUnknown, EvFailed}, func(runID string, row int, event string, data []byte) error {
+		if runID == except {
+			return nil
+		}
+		id := fmt.Sprintf("%s/%d", runID, row)
+		st := rows[id]
+		if st == nil {
+			st = &state{run: runID}
+			rows[id] = st
+		}
+		if event == EvFailed {
+			var f RowFailed
+			if err := events.Decode(data, &f); err != nil {
+				return err
+			}
+			st.failedClean = f.Before
+			return nil
+		}
 		var m RowMark
 		if err := events.Decode(data, &m); err != nil {
 			return err
 		}
-		if runID != except && m.SkillID == skillID && m.Key != "" {
-			keys[m.Key] = runID
+		if m.SkillID != skillID || m.Key == "" {
+			return nil
+		}
+		keys[id] = m.Key
+		switch event {
+		case EvStarted:
+			st.started, st.failedClean = true, false // a retried row starts over
+		case EvCommitted:
+			st.committed = true
+		case EvUnknown:
+			st.unknown = true
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read earlier runs of %s: %w", skillID, err)
 	}
-	return keys, nil
+	out := map[string]earlierRow{}
+	for id, key := range keys {
+		st := rows[id]
+		switch {
+		case st.committed:
+			out[key] = earlierRow{run: st.run, committed: true}
+		case (st.started || st.unknown) && !st.failedClean:
+			if _, ok := out[key]; !ok {
+				out[key] = earlierRow{run: st.run}
+			}
+		}
+	}
+	return out, nil
 }
 
 // dryRunPassed says whether a dry run of this skill version passed.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -28,6 +29,11 @@ type Plan struct {
 	Rows   []Row
 	// CSV fingerprints the rows, so a resume runs on the same ones.
 	CSV string
+
+	// messages holds what pages said about refused steps, by session and
+	// command: they may quote a row's values, so they pass from Serve to
+	// Run in memory, never through the log.
+	messages sync.Map
 }
 
 // Digest is the version name of a skill document.

@@ -57,9 +57,15 @@ func Serve(ctx context.Context, js jetstream.JetStream, plan *Plan, exec Executo
 		if err != nil {
 			done.Outcome = Outcome{Error: Broken + err.Error()}
 		}
+		if done.Outcome.PageMessage != "" {
+			plan.messages.Store(messageKey(c.Session, c.Seq), done.Outcome.PageMessage)
+		}
 		id := fmt.Sprintf("%d:%d:%d:step", c.Row, c.Session, c.Seq)
 		if err := out.write(ctx, c.Row, EvStep, id, &done); err != nil {
 			logger.Error("step outcome not written", "run_id", plan.RunID, "row", c.Row, "err", err)
 		}
 	})
 }
+
+// messageKey names a step command's page message in Plan.messages.
+func messageKey(session, seq int) string { return fmt.Sprintf("%d:%d", session, seq) }

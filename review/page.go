@@ -53,6 +53,9 @@ type row struct {
 	Action, Target, Kind, Value string
 	HasValue, Masked, CanRedact bool
 	HasFrame                    bool
+	// Inferred says no event showed the change: the recorder made the
+	// step from the control's state. The person should look at it.
+	Inferred bool
 }
 
 func (s *Server) view() pageView {
@@ -66,7 +69,7 @@ func (s *Server) view() pageView {
 	v.CSRF = s.csrf
 	s.mu.Unlock()
 	for _, st := range s.rec.Steps {
-		r := row{Seq: st.Seq, Action: st.Action, Kind: events.KindNone, HasFrame: st.ScreenshotRef != ""}
+		r := row{Seq: st.Seq, Action: st.Action, Kind: events.KindNone, HasFrame: st.ScreenshotRef != "", Inferred: st.Inferred}
 		// A step without enrichment has only its floor: for replay that is kind none.
 		if e := st.Enrichment; e != nil {
 			r.Target = e.Label

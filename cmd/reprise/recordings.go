@@ -218,7 +218,11 @@ func printSteps(rec *events.Recording) error {
 				value = "(redacted)"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.Seq, s.Action, kind, target, value, s.ActiveApp)
+		action := s.Action
+		if s.Inferred {
+			action += " (inferred from state)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.Seq, action, kind, target, value, s.ActiveApp)
 	}
 	return tw.Flush()
 }

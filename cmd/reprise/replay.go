@@ -34,6 +34,7 @@ import (
 type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
 	again, dryRun, yes, show                                         bool
+	ignoreColumns                                                    []string
 }
 
 func newReplayCmd(g *globals) *cobra.Command {
@@ -65,6 +66,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.dryRun, "dry-run", false, "fill every row, submit none")
 	fl.BoolVar(&f.yes, "yes", false, "run unattended without checking rows 1-2 (needs a passed dry run of this skill version)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
+	fl.StringSliceVar(&f.ignoreColumns, "ignore-column", nil, "a CSV column no step uses that this run may leave out (repeatable); the skill's ignore list is kept the same way")
 	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
@@ -109,26 +111,29 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if plan.RunID == "" {
 		plan.RunID = newRunID()
 	}
+	if left := unaccounted(skill, table.Header, f.ignoreColumns); len(left) > 0 {
+		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
+			f.rows, quoteJoin(left))
+	}
 	var bad []string
+	var refused []replay.RowResult
 	for _, r := range table.Rows {
-		if err := r.Check(skill); err != nil {
-			bad = append(bad, err.Error())
+		values, err := r.Fill(skill)
+		if err != nil {
+			why := strings.ReplaceAll(err.Error(), "\n", "; ")
+			bad = append(bad, why)
+			refused = append(refused, replay.RowResult{N: r.N, Outcome: replay.OutcomeSkipped, Step: -1, Reason: "refused before the run: " + why})
 			continue
 		}
 		key, err := rows.DedupeKey(salt.Data, skill, r)
 		if err != nil {
 			return err
 		}
-		plan.Rows = append(plan.Rows, replay.Row{N: r.N, Values: r.Values, Key: key})
+		plan.Rows = append(plan.Rows, replay.Row{N: r.N, Values: values, Key: key})
 	}
 	out := cmd.OutOrStdout()
-	if len(bad) > 0 {
-		if f.onError == replay.OnErrorStop {
-			return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
-		}
-		for _, b := range bad {
-			fmt.Fprintf(cmd.ErrOrStderr(), "skipped: %s\n", b)
-		}
+	if len(bad) > 0 && f.onError == replay.OnErrorStop {
+		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
 	}
 
 	js, err := jetstream.New(c.nc)
@@ -151,9 +156,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	defer stop()
 
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
-	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows), progress.IsTerminal(os.Stderr))
+	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows)+len(refused), progress.IsTerminal(os.Stderr))
 	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
-		OnError: f.onError, Progress: bar.Update, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
+		OnError: f.onError, Refused: refused, Progress: bar.Update, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
 	if !f.yes {
 		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
 		if err := os.MkdirAll(o.SnapshotDir, 0o700); err != nil {
@@ -225,15 +230,16 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	var rs []report.Row
 	for _, r := range res.Rows {
-		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step, Action: r.Action, Reason: r.Reason, Via: r.Via})
+		// The report numbers steps from 1, as every message does.
+		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via})
 	}
 	committed, failed, skipped, unknown := report.Summary(rs)
 	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)
-	for _, r := range res.Rows {
-		if r.Outcome == replay.OutcomeFailed || r.Outcome == replay.OutcomeUnknown {
+	for _, r := range rs {
+		if r.Outcome == replay.OutcomeFailed || r.Outcome == replay.OutcomeUnknown || strings.HasPrefix(r.Reason, "refused before the run") {
 			step := ""
-			if r.Step >= 0 {
-				step = fmt.Sprintf(" at step %d (%s)", r.Step+1, r.Action)
+			if r.Step > 0 {
+				step = fmt.Sprintf(" at step %d (%s)", r.Step, r.Action)
 			}
 			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, r.Reason)
 		}
@@ -308,4 +314,34 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 		return desktop.New(o)
 	}
 	return nil, fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)
+}
+
+// unaccounted returns the header's columns that no parameter reads and
+// neither the skill nor the person ignores.
+func unaccounted(skill *skills.Skill, header, ignored []string) []string {
+	known := map[string]bool{}
+	for _, p := range skill.Parameters {
+		known[p.Column] = true
+	}
+	for _, ig := range skill.Ignore {
+		known[ig.Column] = true
+	}
+	for _, c := range ignored {
+		known[strings.TrimSpace(c)] = true
+	}
+	var out []string
+	for _, h := range header {
+		if h = strings.TrimSpace(h); h != "" && !known[h] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func quoteJoin(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
 }

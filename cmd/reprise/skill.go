@@ -32,13 +32,23 @@ func newSkillBuildCmd(g *globals) *cobra.Command {
 		Use:   "build REC...",
 		Short: "Generalize reviewed recordings of one task into a skill",
 		Long: `Align the recordings step by step: what changed between them becomes a parameter,
-what did not a constant. Parameters are joined to the columns of --rows by their
-labels (and by the demonstrated values, when the sample has them). Anything that
-cannot be confirmed this way is a question; answer it with --confirm and build
-again. The skill saves only when every parameter is confirmed.
+what did not a constant. A radio group, list or combo box is one choice whose option
+is a parameter; a checkbox or switch, its end state. Parameters are joined to the
+columns of --rows by their labels (and by the demonstrated values, when the sample
+has them), and every column of --rows must be accounted for. What a submit must
+show to count as filed is taken from what every recording showed after it. Anything
+that cannot be confirmed this way is a question; answer it with --confirm and build
+again. The skill saves only when every question is answered.
 
   --confirm first_name="First Name"   read first_name from that CSV column
-  --confirm company=const             company is the same for every row`,
+  --confirm company=const             company is the same for every row
+  --confirm plan/gold=Enterprise      the cell "gold" means the option Enterprise
+  --confirm newsletter/oui=yes        the cell "oui" means checked
+  --confirm notes/optional=yes        an empty cell leaves Notes empty
+  --confirm column:internal=ignore    no field takes the column "internal"
+  --confirm column:middle="Middle name"  the column fills that untouched field
+  --confirm field:Fax=ignore          the untouched field Fax stays as it is
+  --confirm "success:9=text:Customer created"  what shows step 9 worked`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := skillbook.BuildRequest{Name: name, Recordings: args}
@@ -134,6 +144,15 @@ func newSkillShowCmd(g *globals, verb string) *cobra.Command {
 				return reply.Error
 			}
 			if output == "" || output == "-" {
+				if verb == "show" {
+					// What the skill does with a row, in words, as YAML
+					// comments so the output still reads as the skill.
+					if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
+						for _, line := range skills.Summary(s) {
+							fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", line)
+						}
+					}
+				}
 				_, err := fmt.Fprint(cmd.OutOrStdout(), reply.YAML)
 				return err
 			}

@@ -29,13 +29,13 @@ type Bar struct {
 	now   func() time.Time
 	after func(time.Duration, func()) *time.Timer
 
-	start                 time.Time
-	done, failed, skipped int
-	drawn                 time.Time   // when the last line was written
-	drawnPct              int         // plain: the percent step last written
-	width                 int         // tty: the length of the line on screen
-	pending               *time.Timer // tty: a redraw held back by the rate limit
-	finished              bool
+	start                          time.Time
+	done, failed, skipped, unknown int
+	drawn                          time.Time   // when the last line was written
+	drawnPct                       int         // plain: the percent step last written
+	width                          int         // tty: the length of the line on screen
+	pending                        *time.Timer // tty: a redraw held back by the rate limit
+	finished                       bool
 }
 
 // New returns a bar for a run of total rows written to w; isTTY selects the
@@ -50,14 +50,15 @@ func newBar(w io.Writer, total int, tty bool, now func() time.Time, after func(t
 }
 
 // Update records the counts so far. They are disjoint: a row is done
-// (filed), failed or skipped (already filed by an earlier run).
-func (b *Bar) Update(done, failed, skipped int) {
+// (filed), failed, skipped (already filed by an earlier run, or refused
+// before it ran) or unknown (it may have been filed: the person checks).
+func (b *Bar) Update(done, failed, skipped, unknown int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.finished {
 		return
 	}
-	b.done, b.failed, b.skipped = done, failed, skipped
+	b.done, b.failed, b.skipped, b.unknown = done, failed, skipped, unknown
 	now := b.now()
 	if b.tty {
 		b.redraw(now)
@@ -141,9 +142,12 @@ func (b *Bar) status(now time.Time) string {
 		fmt.Fprintf(&s, "rows %d: ", b.processed())
 	}
 	fmt.Fprintf(&s, "%d done, %d failed, %d skipped", b.done, b.failed, b.skipped)
+	if b.unknown > 0 {
+		fmt.Fprintf(&s, ", %d unknown", b.unknown)
+	}
 	// Skipped rows cost no time, so they count neither in the rate nor
 	// against the estimate: a resumed run would otherwise look fast.
-	worked := b.done + b.failed
+	worked := b.done + b.failed + b.unknown
 	elapsed := now.Sub(b.start)
 	if worked == 0 || elapsed <= 0 {
 		return s.String()
@@ -157,7 +161,7 @@ func (b *Bar) status(now time.Time) string {
 	return s.String()
 }
 
-func (b *Bar) processed() int { return b.done + b.failed + b.skipped }
+func (b *Bar) processed() int { return b.done + b.failed + b.skipped + b.unknown }
 
 func (b *Bar) percentStep() int {
 	if b.total <= 0 {

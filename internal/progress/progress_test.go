@@ -37,19 +37,19 @@ func testBar(total int, tty bool) (*Bar, *syncbuf.Buffer, *clock) {
 func TestPlain(t *testing.T) {
 	b, w, c := testBar(200, false)
 	c.add(10 * time.Second)
-	b.Update(1, 0, 0) // the first update always shows
+	b.Update(1, 0, 0, 0) // the first update always shows
 	c.add(time.Second)
-	b.Update(2, 0, 0) // too soon, same 10% step: nothing
+	b.Update(2, 0, 0, 0) // too soon, same 10% step: nothing
 	c.add(4 * time.Second)
-	b.Update(3, 0, 0) // 5 s since the last line
+	b.Update(3, 0, 0, 0) // 5 s since the last line
 	c.add(time.Second)
-	b.Update(38, 1, 1) // crossed 20%
+	b.Update(38, 1, 1, 0) // crossed 20%
 	c.add(time.Second)
-	b.Update(39, 1, 1) // same step, too soon
+	b.Update(39, 1, 1, 0) // same step, too soon
 	c.add(time.Second)
 	b.Finish()
 	b.Finish()
-	b.Update(200, 0, 0)
+	b.Update(200, 0, 0, 0)
 	want := []string{
 		"rows 1/200: 1 done, 0 failed, 0 skipped, 0.1 rows/s, eta 33m10s",
 		"rows 3/200: 3 done, 0 failed, 0 skipped, 0.2 rows/s, eta 16m25s",
@@ -68,13 +68,13 @@ func TestPlain(t *testing.T) {
 func TestTTY(t *testing.T) {
 	b, w, c := testBar(10, true)
 	c.add(2 * time.Second)
-	b.Update(5, 0, 0)
+	b.Update(5, 0, 0, 0)
 	first := "\r[##########----------] rows 5/10: 5 done, 0 failed, 0 skipped, 2.5 rows/s, eta 2s"
 	if got := w.String(); got != first {
 		t.Fatalf("first draw = %q; want %q", got, first)
 	}
 	c.add(time.Second)
-	b.Update(10, 0, 0)
+	b.Update(10, 0, 0, 0)
 	second := "\r[####################] rows 10/10: 10 done, 0 failed, 0 skipped, 3.3 rows/s"
 	pad := strings.Repeat(" ", len(first)-1-len(second)+1)
 	if got := w.String(); got != first+second+pad {
@@ -88,10 +88,10 @@ func TestTTY(t *testing.T) {
 
 func TestTTYRateLimit(t *testing.T) {
 	b, w, c := testBar(0, true)
-	b.Update(1, 0, 0)
+	b.Update(1, 0, 0, 0)
 	c.add(10 * time.Millisecond)
-	b.Update(2, 0, 0) // held back, then drawn by the timer
-	b.Update(3, 0, 0) // folded into the same held-back draw
+	b.Update(2, 0, 0, 0) // held back, then drawn by the timer
+	b.Update(3, 0, 0, 0) // folded into the same held-back draw
 	if n := strings.Count(w.String(), "\r"); n != 1 {
 		t.Fatalf("draws = %d (%q); want 1 within the interval", n, w.String())
 	}
@@ -114,7 +114,7 @@ func TestConcurrent(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			for j := range 100 {
-				b.Update(i*100+j, 0, 0)
+				b.Update(i*100+j, 0, 0, 0)
 			}
 		})
 	}

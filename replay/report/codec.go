@@ -45,13 +45,13 @@ func readJSON(r io.Reader) ([]Row, error) {
 }
 
 // writeCSV writes one line per row; a row with no failing step has an
-// empty step cell, which a spreadsheet shows better than -1.
+// empty step cell, which a spreadsheet shows better than 0.
 func writeCSV(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	for _, r := range rows {
 		step := ""
-		if r.Step >= 0 {
+		if r.Step > 0 {
 			step = strconv.Itoa(r.Step)
 		}
 		cw.Write([]string{strconv.Itoa(r.N), defuse(r.Outcome), step, defuse(r.Action), defuse(r.Reason), defuse(r.Via)})
@@ -74,7 +74,7 @@ func readCSV(r io.Reader) ([]Row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: the row is not a number", i+2)
 		}
-		step := -1
+		step := 0
 		if rec[2] != "" {
 			if step, err = strconv.Atoi(rec[2]); err != nil {
 				return nil, fmt.Errorf("line %d: the step is not a number", i+2)

@@ -29,7 +29,7 @@ var ErrFormat = errors.New("unknown report format")
 type Row struct {
 	N       int    `json:"n"`       // the CSV data row, from 1
 	Outcome string `json:"outcome"` // one of the outcomes above
-	Step    int    `json:"step"`    // the index of the step it stopped at, -1 for none
+	Step    int    `json:"step"`    // the number of the step it stopped at, from 1; 0 for none
 	Action  string `json:"action,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	Via     string `json:"via,omitempty"` // how the last step found its element

@@ -11,12 +11,12 @@ import (
 )
 
 var sample = []Row{
-	{N: 1, Outcome: Committed, Step: -1, Via: "dom"},
+	{N: 1, Outcome: Committed, Step: 0, Via: "dom"},
 	{N: 2, Outcome: Failed, Step: 3, Action: "fill", Reason: "selector \"#a, #b\" matched 0 elements;\nlabel \"Name\" matched 2", Via: "ax"},
-	{N: 3, Outcome: Failed, Step: 0, Action: "submit", Reason: "=HYPERLINK(\"x\")", Via: ""},
-	{N: 4, Outcome: Skipped, Step: -1, Reason: "''-already 'filed'"},
+	{N: 3, Outcome: Failed, Step: 1, Action: "submit", Reason: "=HYPERLINK(\"x\")", Via: ""},
+	{N: 4, Outcome: Skipped, Step: 0, Reason: "''-already 'filed'"},
 	{N: 5, Outcome: Unknown, Step: 5, Action: "submit", Reason: "'@x"},
-	{N: 6, Outcome: DryRun, Step: -1, Reason: "'"},
+	{N: 6, Outcome: DryRun, Step: 0, Reason: "'"},
 }
 
 func TestRoundTrip(t *testing.T) {

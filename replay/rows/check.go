@@ -44,24 +44,76 @@ func (e *ValueError) Error() string {
 // Unwrap lets callers test for ErrBadValue.
 func (e *ValueError) Unwrap() error { return ErrBadValue }
 
-// Check reports every cell of r that does not fit its parameter in skill:
-// every parameter is required, and number, email and date cells must parse.
-// It returns nil or the errors.Join of one *ValueError per bad cell, so the
-// person fixes the row in one pass.
+// Check reports every cell of r that does not fit its parameter in skill;
+// see Fill.
 func (r Row) Check(skill *skills.Skill) error {
+	_, err := r.Fill(skill)
+	return err
+}
+
+// Fill returns the values r's steps set, by parameter name: each cell
+// checked against its parameter and mapped (skills.Parameter.MapCell) onto
+// a choice's option or a box's state. A cell is required unless its
+// parameter is optional (a box's empty cell is unchecked); number, email
+// and date cells must parse; a choice's cell must name one of its options.
+// The error is nil or the errors.Join of one *ValueError per bad cell, so
+// the person fixes the row in one pass.
+func (r Row) Fill(skill *skills.Skill) (map[string]string, error) {
 	var errs []error
+	values := make(map[string]string, len(skill.Parameters))
 	for _, p := range skill.Parameters {
-		if problem := checkValue(p.Type, r.Values[p.Name]); problem != "" {
+		cell := r.Values[p.Name]
+		problem := ""
+		if strings.TrimSpace(cell) != "" || !p.Optional {
+			problem = checkValue(p.Type, cell)
+		}
+		if problem == "" {
+			v, err := p.MapCell(cell, skill.OptionsOf(p.Name))
+			switch {
+			case errors.Is(err, skills.ErrNoOption):
+				problem = fmt.Sprintf("matches none of the options of the field (%s): use one of them, or map it in the skill's options", optionList(skill.OptionsOf(p.Name)))
+			case errors.Is(err, skills.ErrNotBool):
+				problem = "is not yes/no, true/false, 1/0, y/n, x/empty or checked/unchecked: use one of them, or map it in the skill's options"
+			case err != nil:
+				problem = err.Error()
+			}
+			values[p.Name] = v
+		}
+		if problem != "" {
 			errs = append(errs, &ValueError{Row: r.N, Line: r.Line, Param: p.Name, Column: p.Column, Type: p.Type, Problem: problem})
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return values, nil
+}
+
+// optionList names a field's options for an error: they are the form's
+// words, not the row's.
+func optionList(opts []skills.Option) string {
+	const most = 8
+	var b strings.Builder
+	for i, o := range opts {
+		if i == most {
+			fmt.Fprintf(&b, ", and %d more", len(opts)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", o.Label)
+	}
+	return b.String()
 }
 
 // checkValue says what is wrong with v as a t, or "" when nothing is.
 func checkValue(t, v string) string {
+	if t == skills.TypeBoolean {
+		return "" // an empty cell is unchecked; MapCell reads the rest
+	}
 	if strings.TrimSpace(v) == "" {
-		return "is empty: every parameter needs a value in every row"
+		return "is empty: the field needs a value in every row (or make the parameter optional in the skill)"
 	}
 	switch t {
 	case events.ValueText, events.ValueEnum, events.ValueFile:

@@ -2,8 +2,11 @@ package rows
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/reprise-dev/reprise/skills"
 )
 
 func TestCheckValue(t *testing.T) {
@@ -90,5 +93,57 @@ func TestRowCheck(t *testing.T) {
 	good := Row{N: 1, Line: 2, Values: map[string]string{"name": "A", "email": "a@example.com", "amount": "1", "due": "2025-01-01"}}
 	if err := good.Check(testSkill()); err != nil {
 		t.Errorf("Check(good row) = %v; want nil", err)
+	}
+}
+
+func TestRowFill(t *testing.T) {
+	skill := &skills.Skill{
+		Name: "choices",
+		Parameters: []skills.Parameter{
+			{Name: "email", Column: "E-mail", Type: "email"},
+			{Name: "plan", Column: "Plan", Type: "enum", Options: map[string]string{"gold": "Enterprise"}},
+			{Name: "news", Column: "News", Type: skills.TypeBoolean},
+			{Name: "notes", Column: "Notes", Type: "text", Optional: true},
+			{Name: "state", Column: "State", Type: "enum"},
+		},
+		Steps: []skills.Step{
+			{Action: "select", Value: "%plan%", Options: []skills.Option{{Label: "Basic", Value: "b"}, {Label: "Pro", Value: "p"}, {Label: "Enterprise"}}},
+			{Action: "select", Value: "%state%"}, // an open list: matched live
+		},
+	}
+	tests := []struct {
+		cells map[string]string
+		want  map[string]string
+		bad   []string // the parameters the error names
+	}{
+		{map[string]string{"email": "a@example.com", "plan": "p", "news": "yes", "notes": "", "state": "Nevada"},
+			map[string]string{"email": "a@example.com", "plan": "Pro", "news": "true", "notes": "", "state": "Nevada"}, nil},
+		{map[string]string{"email": "a@example.com", "plan": "GOLD", "news": "", "notes": "hi", "state": "Ohio"},
+			map[string]string{"email": "a@example.com", "plan": "Enterprise", "news": "false", "notes": "hi", "state": "Ohio"}, nil},
+		{map[string]string{"email": "a@example.com", "plan": secret, "news": secret, "notes": "", "state": ""},
+			nil, []string{"parameter plan", "parameter news", "parameter state"}},
+	}
+	for i, tt := range tests {
+		got, err := Row{N: i + 1, Line: i + 2, Values: tt.cells}.Fill(skill)
+		if tt.bad == nil {
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Fill(%v) = %v, %v; want %v", tt.cells, got, err, tt.want)
+			}
+			continue
+		}
+		if err == nil || got != nil {
+			t.Fatalf("Fill(%v) = %v, %v; want an error", tt.cells, got, err)
+		}
+		for _, b := range tt.bad {
+			if !strings.Contains(err.Error(), b) {
+				t.Errorf("Fill error %q does not name %s", err, b)
+			}
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("Fill error %q quotes the cell", err)
+		}
+		if !strings.Contains(err.Error(), `"Basic", "Pro", "Enterprise"`) {
+			t.Errorf("Fill error %q does not name the options", err)
+		}
 	}
 }
