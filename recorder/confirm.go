@@ -26,8 +26,8 @@ func (r *Recorder) Confirm(ctx context.Context, recID string, answers map[string
 		return ops.Errorf(ops.CodeInvalidRequest, "answers: give 1 to %d, parameter name to column or const", maxAnswers)
 	}
 	for name, a := range answers {
-		if name == "" || len(name) > 64 || a == "" || len(a) > 256 {
-			return ops.Errorf(ops.CodeInvalidRequest, "answers: a parameter name (1-64 bytes) to a column or const (1-256 bytes)")
+		if name == "" || len(name) > 256 || a == "" || len(a) > 256 {
+			return ops.Errorf(ops.CodeInvalidRequest, "answers: a key (a parameter name, name/cell, column:NAME, field:LABEL or success:STEP; 1-256 bytes) to an answer (1-256 bytes)")
 		}
 	}
 	c := events.RecordingConfirmed{ConfirmedAt: capture.Stamp(r.cfg.Now()), Answers: maps.Clone(answers)}

@@ -1,0 +1,79 @@
+// Package paired opens Chromium with the reprise extension loaded and paired
+// with a running daemon, as a person does with `reprise extension pair`:
+// for the demo and for tests that play a person in a real browser.
+package paired
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/extension"
+	"github.com/reprise-dev/reprise/internal/chromium"
+)
+
+// pairTimeout bounds the pairing page's work: store the link's credentials
+// and say hello to the daemon.
+const pairTimeout = 10 * time.Second
+
+// Browser is a Chromium with the extension, paired with one daemon.
+type Browser struct {
+	// Ctx is a chromedp context on the browser's first tab.
+	Ctx   context.Context
+	close func()
+}
+
+// Launch writes the extension under dir, starts Chromium with it on a
+// fresh profile under dir, and pairs it with the daemon serving home.
+func Launch(ctx context.Context, home, dir string, show bool) (*Browser, error) {
+	ext, err := extension.WriteTo(filepath.Join(dir, "extension"))
+	if err != nil {
+		return nil, err
+	}
+	br, err := chromium.Launch(ctx, chromium.Options{Extension: ext, ProfileDir: filepath.Join(dir, "profile"), Show: show})
+	if err != nil {
+		return nil, err
+	}
+	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
+	bctx, bcancel := chromedp.NewContext(actx)
+	b := &Browser{Ctx: bctx, close: func() { bcancel(); acancel(); br.Close() }}
+	if err := b.pair(home); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("pair the extension: %w", err)
+	}
+	return b, nil
+}
+
+// pair opens the link `reprise extension pair` prints and waits until the
+// extension says it stored the daemon's address and credentials.
+func (b *Browser) pair(home string) error {
+	p, err := daemon.RequestPairing(home)
+	if err != nil {
+		return err
+	}
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(extension.PairingURL(p.URL, p.User, p.Password)), chromedp.WaitVisible("#status")); err != nil {
+		return err
+	}
+	paired, err := chromedp.Run(b.Ctx, chromedp.Poll[string](`document.getElementById("status").dataset.paired`, chromedp.WithPollingTimeout(pairTimeout)))
+	if err != nil {
+		return err
+	}
+	if paired != "true" {
+		return errors.New("the extension did not pair")
+	}
+	return nil
+}
+
+// Close closes the browser. It is safe to call twice.
+func (b *Browser) Close() {
+	if b.close != nil {
+		b.close()
+		b.close = nil
+	}
+}
