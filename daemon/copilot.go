@@ -110,7 +110,7 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 	}
 	out := ops.DryRunResult{Rows: []ops.DryRunRow{}}
 	for _, r := range res.Rows {
-		out.Rows = append(out.Rows, ops.DryRunRow{Row: r.N, Outcome: r.Outcome, Step: r.Step, Reason: r.Reason})
+		out.Rows = append(out.Rows, ops.DryRunRow{Row: r.N, Outcome: r.Outcome, Step: r.Step + 1, Reason: r.Reason})
 	}
 	return out, nil
 }

@@ -207,7 +207,8 @@ type DryRunRequest struct {
 	Rows       [][]string `json:"rows"`
 }
 
-// DryRunRow is one row of a dry run.
+// DryRunRow is one row of a dry run. Step is the number of the step it
+// stopped at, from 1; 0 when it stopped at none.
 type DryRunRow struct {
 	Row     int    `json:"row"`
 	Outcome string `json:"outcome"`

@@ -59,7 +59,7 @@ func (p *Plan) row(n int) (Row, bool) {
 func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 	r, ok := p.row(n)
 	if !ok || index < 0 || index >= len(p.Skill.Steps) {
-		return Step{}, fmt.Errorf("no step %d of row %d in this run", index, n)
+		return Step{}, fmt.Errorf("no step %d of row %d in this run", index+1, n)
 	}
 	st := p.Skill.Steps[index] // a copy; its pointers are copied below before a change
 	var err error
