@@ -72,6 +72,9 @@ func (p Parameter) MapCell(cell string, opts []Option) (string, error) {
 		return cell, nil
 	}
 	if o, ok := MatchOption(cell, opts); ok {
+		if o.Label == "" {
+			return o.Value, nil // an option shown with no text: its value names it
+		}
 		return o.Label, nil
 	}
 	return "", ErrNoOption
@@ -106,6 +109,9 @@ func MatchOption(text string, opts []Option) (Option, bool) {
 		}
 	}
 	f := Fold(text)
+	if f == "" {
+		return Option{}, false // a cell of only spaces or marks names nothing
+	}
 	var hit *Option
 	for i, o := range opts {
 		if Fold(o.Label) == f || (o.Value != "" && Fold(o.Value) == f) {
