@@ -46,6 +46,16 @@ type Status struct {
 	// Keys says where keys live: "keychain", or "file" where no OS keychain is reachable.
 	Keys    string         `json:"keys"`
 	Streams []StreamStatus `json:"streams"`
+	// Recording is the recording now running, if one is.
+	Recording *RecordingStatus `json:"recording,omitempty"`
+}
+
+// RecordingStatus is the running recording, and whether the browser
+// extension knows of it: until it does, what the person does in the
+// browser is not recorded.
+type RecordingStatus struct {
+	ID            string `json:"id"`
+	BrowserJoined bool   `json:"browser_joined"`
 }
 
 // StreamStatus is one stream's size.
@@ -66,6 +76,11 @@ func (d *Daemon) status(ctx context.Context) Status {
 		WebSocketURL:  d.srv.WebSocketURL(),
 		Platform:      d.platform,
 		Keys:          d.keysKind,
+	}
+	if d.rec != nil {
+		if id, ok := d.rec.Active(); ok {
+			st.Recording = &RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id)}
+		}
 	}
 	for _, cfg := range events.StreamConfigs() {
 		s, err := d.js.Stream(ctx, cfg.Name)

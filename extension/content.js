@@ -1,170 +1,620 @@
 // reprise content script: turns what the person does in this page into
 // semantic steps (fill, select, click, submit, navigate, upload) and hands
 // them to the service worker. Committed values only, never keystrokes; no
-// value at all for password and one-time-code fields.
+// value at all for password and one-time-code fields. The DOM model
+// (dom.js, loaded first) says what a control is, its group, its options
+// and its state, the same way the replayer reads them.
+//
+// One step per thing the person set: a field's fill when they leave it, a
+// choice's select (a radio group, a list, a combobox, a menu) when they
+// leave the widget or its popup closes, a checkbox's or switch's end
+// state. Whatever is pending is sent before any other step, so steps keep
+// the person's order. Before each destructive step (a submit, a click on a
+// button that is not a toggle) every control is checked against the last
+// state a step explained: a difference no event explained becomes an
+// inferred step. The destructive step carries the form's field inventory,
+// and what followed it (the effect) is observed here and by the service
+// worker, which holds the step until the effect settles.
 (() => {
   if (window.__reprise) return;
   window.__reprise = true;
+  const D = RepriseDOM;
 
-  const GENERATED = [/^[a-f0-9-]{16,}$/i, /\d{4,}/, /^(ember|react|mui|ng|headlessui|radix|rc|yui)[-_]?\d*/i, /^:r[0-9a-z]+:$/, /[-_][a-z0-9]{8,}$/i];
-  const looksGenerated = (s) => GENERATED.some((re) => re.test(s));
-  const text = (el) => (el && (el.innerText || el.textContent) || "").replace(/\s+/g, " ").trim().slice(0, 120);
-
-  function labelOf(el) {
-    const by = el.getAttribute && el.getAttribute("aria-labelledby");
-    if (by) {
-      const t = by.split(/\s+/).map((id) => text(el.getRootNode().getElementById?.(id) || document.getElementById(id))).join(" ").trim();
-      if (t) return t;
-    }
-    const aria = el.getAttribute && el.getAttribute("aria-label");
-    if (aria) return aria.trim();
-    if (el.id) {
-      const root = el.getRootNode();
-      const l = (root.querySelector ? root : document).querySelector(`label[for="${CSS.escape(el.id)}"]`);
-      if (l) return text(l);
-    }
-    const wrap = el.closest && el.closest("label");
-    if (wrap) {
-      const clone = wrap.cloneNode(true);
-      clone.querySelectorAll("input,select,textarea").forEach((n) => n.remove());
-      const t = text(clone);
-      if (t) return t;
-    }
-    return (el.getAttribute && (el.getAttribute("placeholder") || el.getAttribute("title"))) || "";
-  }
-
-  function roleOf(el) {
-    const r = el.getAttribute("role");
-    if (r) return r;
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "select") return "combobox";
-    if (tag === "textarea") return "textbox";
-    if (tag === "a") return "link";
-    if (tag === "button") return "button";
-    if (tag === "form") return "form";
-    if (tag === "input") {
-      if (["checkbox", "radio"].includes(type)) return type;
-      if (["submit", "button", "reset", "image"].includes(type)) return "button";
-      return "textbox";
-    }
-    return tag;
-  }
-
-  function xpathOf(el) {
-    const parts = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentNode) {
-      let i = 1;
-      for (let s = n.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === n.tagName) i++;
-      parts.unshift(`${n.tagName.toLowerCase()}[${i}]`);
-    }
-    return "/" + parts.join("/");
-  }
-
-  // Most stable first: id > name > label > role+text > xpath.
-  function selectorsOf(el, label) {
-    const out = [];
-    if (el.id && !looksGenerated(el.id)) out.push({ strategy: "id", value: "#" + CSS.escape(el.id) });
-    const name = el.getAttribute("name");
-    if (name && !looksGenerated(name)) out.push({ strategy: "name", value: name });
-    if (label) out.push({ strategy: "label", value: label });
-    const role = roleOf(el);
-    const t = label || text(el);
-    if (role && t) out.push({ strategy: "role+text", value: `${role}[name='${t.replace(/'/g, "\\'")}']` });
-    out.push({ strategy: "xpath", value: xpathOf(el) });
-    return out;
-  }
-
-  function isSecret(el) {
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    const ac = (el.getAttribute("autocomplete") || "").toLowerCase();
-    return type === "password" || ac.includes("one-time-code") || ac.includes("password");
-  }
-
-  function valueOf(el) {
-    if (isSecret(el)) return { raw: "", type: "secret", is_parameter: null };
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "select") return { raw: Array.from(el.selectedOptions).map((o) => o.text.trim()).join(", "), type: "enum", is_parameter: null };
-    if (type === "file") return { raw: Array.from(el.files || []).map((f) => `${f.name} (${f.size} bytes)`).join(", "), type: "file", is_parameter: null };
-    if (type === "checkbox") return { raw: el.checked ? "checked" : "unchecked", type: "enum", is_parameter: null };
-    if (type === "radio") return { raw: el.value, type: "enum", is_parameter: null };
-    const kind = { email: "email", number: "number", date: "date", "datetime-local": "date", month: "date" }[type] || "text";
-    return { raw: el.value, type: kind, is_parameter: null };
-  }
+  // ---- Frames and gestures --------------------------------------------
 
   // Each pointerdown and focus asks the service worker for a pre-action
-  // frame, named by an id. A fill names the frame from when its field got
-  // focus (its value commits only when the person leaves it); any other step
+  // frame, named by an id. A field names the frame from when it got focus
+  // (its value commits only when the person leaves it); any other step
   // names the newest one.
-  const target = (e) => (e.composedPath && e.composedPath()[0]) || e.target;
+  const deep = (e) => (e.composedPath && e.composedPath()[0]) || e.target;
   let cursor = [0, 0];
   let latestFrame = "";
   let latestAt = 0;
-  const focusFrames = new WeakMap();
-  function pre() {
+  const focusFrames = new Map(); // unit key -> frame id from when it got focus
+  // The person's last gesture: where and when. A widget's state that
+  // changes soon after a gesture inside it is the person's doing.
+  let gesture = { el: null, t: -Infinity };
+  const GESTURE_MS = 1500;
+  // While an effect is observed in this tab, the person's next action ends it.
+  let observing = 0; // until when (performance.now())
+
+  function pre(action) {
     latestFrame = crypto.randomUUID();
     latestAt = performance.now();
-    chrome.runtime.sendMessage({ type: "pre", id: latestFrame }).catch(() => {});
+    chrome.runtime.sendMessage({ type: "pre", id: latestFrame, action: !!action && observing > performance.now() }).catch(() => {});
+  }
+  function acted() {
+    if (observing > performance.now()) {
+      observing = 0;
+      stopEffect();
+      chrome.runtime.sendMessage({ type: "action" }).catch(() => {});
+    }
   }
   addEventListener("pointerdown", (e) => {
+    if (!e.isTrusted) return;
     cursor = [Math.round(e.clientX), Math.round(e.clientY)];
-    pre();
+    gesture = { el: deep(e), t: performance.now() };
+    pre(true);
+    observing = 0;
+    stopEffect();
   }, true);
   addEventListener("focusin", (e) => {
-    if (performance.now() - latestAt > 100) pre(); // a click's focus shares its frame
-    focusFrames.set(target(e), latestFrame);
+    if (performance.now() - latestAt > 100) pre(false); // a click's focus shares its frame
+    const u = D.unitOf(D.controlOf(deep(e)));
+    if (u && !pending.has(u.key)) focusFrames.set(u.key, latestFrame);
   }, true);
 
-  // A button or link is named by its text when nothing labels it.
-  function nameOf(el) {
-    const l = labelOf(el);
-    if (l) return l;
-    return ["button", "link"].includes(roleOf(el)) ? (text(el) || el.value || "") : "";
+  // ---- What steps explained ---------------------------------------------
+
+  const explained = new Map(); // unit key -> the state the last step (or the first sight) explained
+  const firstSeen = new Map(); // unit key -> the state when first seen, for form_reset
+  const knownOpts = new Map(); // choice key -> options seen (a popup may leave the page)
+  function see(units) {
+    for (const u of units) {
+      if (u.kind === "action" || explained.has(u.key)) continue;
+      const s = D.stateOf(u, known(u));
+      explained.set(u.key, s);
+      firstSeen.set(u.key, s);
+      if (u.kind === "choice") remember(u);
+    }
+  }
+  const known = (u) => (knownOpts.get(u.key) || []).map((o) => o.label);
+  function remember(u) {
+    const os = D.optionsOf(u).filter((o) => o.label || o.value);
+    if (!os.length) return;
+    const have = knownOpts.get(u.key) || [];
+    const labels = new Set(have.map((o) => o.label));
+    for (const o of os) if (!labels.has(o.label) && have.length < 1000) { have.push({ label: o.label, value: o.value }); labels.add(o.label); }
+    knownOpts.set(u.key, have);
   }
 
-  function send(action, el, value) {
-    const label = el ? nameOf(el) : "";
+  // ---- Steps ------------------------------------------------------------
+
+  function valueOf(u) {
+    const el = u.el;
+    if (u.kind === "text" && D.isSecret(el)) return { raw: "", type: "secret", is_parameter: null };
+    const s = D.stateOf(u, known(u));
+    switch (u.kind) {
+      case "choice": case "toggle": return { raw: s, type: "enum", is_parameter: null };
+      case "range": return { raw: s, type: "number", is_parameter: null };
+      case "file": return { raw: Array.from(el.files || []).map((f) => `${f.name} (${f.size} bytes)`).join(", "), type: "file", is_parameter: null };
+    }
+    const kind = { email: "email", number: "number", date: "date", "datetime-local": "date", month: "date" }[D.typeOf(el)] || "text";
+    return { raw: s, type: kind, is_parameter: null };
+  }
+
+  // The options a step on a choice offers: the closed set, or none for an
+  // autocomplete (its list depends on what is typed).
+  function optionsFor(u) {
+    if (u.kind !== "choice" || u.how === "autocomplete") return undefined;
+    remember(u);
+    const os = (knownOpts.get(u.key) || []).slice(0, 1000).map((o) => {
+      const out = { label: o.label.slice(0, 200) };
+      if (o.value !== "" && o.value !== o.label) out.value = String(o.value).slice(0, 200);
+      return out;
+    }).filter((o) => o.label || o.value);
+    return os.length ? os : undefined;
+  }
+
+  function enrichment(u) {
+    if (!u) return { kind: "dom", selectors: [], ax_path: null, role: "", label: "", url: location.href };
+    const label = D.labelOf(u);
+    const e = { kind: "dom", selectors: D.selectorsOf(u, label), ax_path: null, role: u.kind === "action" ? D.roleOf(u.el) : u.role, label, url: location.href };
+    const os = optionsFor(u);
+    if (os) e.options = os;
+    return e;
+  }
+
+  // The opener of a popup a person clicked, held until we know what it
+  // opened: dropped when the next step is the choice it opens.
+  let heldOpener = null;
+
+  // emit sends one step; key is the unit it explains (and its state).
+  function emit(action, u, value, extra) {
+    if (heldOpener) {
+      const o = heldOpener;
+      heldOpener = null;
+      if (!u || o.key !== u.key) post(o.step, o.frame, null);
+    }
     const step = {
       seq: 0, ts: Date.now() / 1000, actor: "human", action, screenshot_ref: "",
       cursor, active_app: "Chromium", active_window: document.title,
-      enrichment: el
-        ? { kind: "dom", selectors: selectorsOf(el, label), ax_path: null, role: roleOf(el), label, url: location.href }
-        : { kind: "dom", selectors: [], ax_path: null, role: "", label: "", url: location.href },
-      value: value || null, narration: null, outcome: "ok", redacted: !!(value && value.type === "secret"),
+      enrichment: enrichment(u), value: value || null, narration: null, outcome: "ok",
+      redacted: !!(value && value.type === "secret"),
     };
-    const frame = action === "navigate" ? "" : (action === "fill" && focusFrames.get(el)) || latestFrame;
-    chrome.runtime.sendMessage({ type: "step", id: crypto.randomUUID(), origin: location.origin, step, frame }).catch(() => {});
+    if (extra && extra.inferred) step.inferred = true;
+    if (extra && extra.fields) step.fields = extra.fields;
+    if (extra && extra.url) step.enrichment.url = extra.url; // where the action was, if the page moved since
+    if (u && u.kind !== "action") explained.set(u.key, D.stateOf(u, known(u)));
+    const frame = action === "navigate" ? "" : (extra && extra.frame) || latestFrame;
+    return post(step, frame, extra && extra.obs, extra && extra.id);
+  }
+  function post(step, frame, obs, id) {
+    id = id || crypto.randomUUID();
+    chrome.runtime.sendMessage({ type: "step", id, origin: location.origin, step, frame, obs: obs || undefined }).catch(() => {});
+    return id;
   }
 
-  addEventListener("change", (e) => {
-    const el = target(e);
-    if (!el || !el.tagName) return;
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "select") send("select", el, valueOf(el));
-    else if (type === "file") send("upload", el, valueOf(el));
-    else if (type === "checkbox" || type === "radio") send("click", el, valueOf(el));
-    else if (tag === "input" || tag === "textarea") send("fill", el, valueOf(el));
-  }, true);
+  // ---- Pending: one step per visit of a control or widget -----------------
+
+  const pending = new Map(); // unit key -> {unit, kind, frame, picked, n}
+  let pends = 0;
+  function pend(u, kind) {
+    let p = pending.get(u.key);
+    if (!p) {
+      // How to name the control, taken now: a page may replace it (a
+      // framework re-rendering the widget) before the step is sent.
+      p = { unit: u, kind, frame: focusFrames.get(u.key) || latestFrame, picked: "", n: ++pends, enr: enrichment(u) };
+      pending.set(u.key, p);
+    }
+    p.unit = u;
+    if (u.kind === "choice") remember(u);
+    p.state = D.stateOf(u, known(u));
+    p.value = valueOf(u);
+    return p;
+  }
+  function flush(key) {
+    const p = pending.get(key);
+    if (!p) return;
+    pending.delete(key);
+    // What was pending before it goes first: steps keep the person's order.
+    for (const [k, q] of Array.from(pending)) if (q.n < p.n) flush(k);
+    const u = p.unit;
+    if (!u.el.isConnected && !(u.members || []).some((m) => m.isConnected)) {
+      // Replaced since: the step as the control last was.
+      if (p.enr && p.value && p.state !== explained.get(u.key)) {
+        const action = p.kind === "choice" ? "select" : p.kind === "toggle" ? "click" : "fill";
+        post(Object.assign(stepFor(action, null), { enrichment: p.enr, value: p.value, redacted: p.value.type === "secret" }), p.frame);
+      }
+      return;
+    }
+    const before = explained.get(u.key);
+    const now = D.stateOf(u, known(u));
+    switch (p.kind) {
+      case "fill":
+        if (now !== before) emit("fill", u, valueOf(u), { frame: p.frame });
+        return;
+      case "toggle":
+        emit("click", u, valueOf(u), { frame: p.frame });
+        return;
+      case "range":
+        if (now !== before) emit("fill", u, valueOf(u), { frame: p.frame });
+        return;
+      case "activate": {
+        // A tab or tree item made current, by click or keys: a click on
+        // the one current now.
+        const cur = p.unit.members && p.unit.members.find((m) => m.getAttribute("aria-selected") === "true");
+        const el = cur || p.clicked;
+        if (el && el.isConnected) emit("click", D.unitOf(el) || p.unit, null, { frame: p.frame });
+        return;
+      }
+      case "choice": {
+        if (u.how === "autocomplete") {
+          // The option picked, or a text that is one of the options seen;
+          // else what was typed is a free text, a fill.
+          if (now === before && !p.picked) return;
+          const chosen = D.chosenOf(u, known(u));
+          const picked = chosen && (p.picked && D.same(p.picked, chosen.label) ? p.picked : known(u).find((l) => D.same(l, chosen.label)));
+          if (picked) emit("select", u, { raw: picked, type: "enum", is_parameter: null }, { frame: p.frame });
+          else if (now !== before) emit("fill", u, { raw: D.textValue(u.el), type: "text", is_parameter: null }, { frame: p.frame });
+          return;
+        }
+        if (now === before && !p.picked) return; // browsed and came back
+        emit("select", u, { raw: now || p.picked, type: "enum", is_parameter: null }, { frame: p.frame });
+        return;
+      }
+    }
+  }
+  function flushAll(except) {
+    for (const k of Array.from(pending.keys())) if (k !== except) flush(k);
+  }
+  // Flush what focus has left, once the page has handled the move (a
+  // field may reformat itself on blur).
+  function flushLeft() {
+    setTimeout(() => {
+      const a = D.deepActive(document);
+      for (const [k, p] of Array.from(pending)) if (!D.unitContains(p.unit, a)) flush(k);
+    }, 0);
+  }
+  addEventListener("focusout", flushLeft, true);
+  addEventListener("pagehide", () => flushAll(), true);
+  addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushAll(); }, true);
+
+  const attributed = (u) => !!gesture.el && performance.now() - gesture.t < GESTURE_MS && D.unitContains(u, gesture.el);
+  const focusedIn = (u) => D.unitContains(u, D.deepActive(document));
+
+  // ---- Native controls: input and change events ---------------------------
+
+  function onValue(e) {
+    const ctl = D.controlOf(deep(e));
+    const u = D.unitOf(ctl);
+    if (!u) return;
+    switch (u.kind) {
+      case "file":
+        if (e.type !== "change") return;
+        flushAll();
+        emit("upload", u, valueOf(u));
+        return;
+      case "text": pend(u, "fill"); break;
+      case "range": pend(u, "range"); break;
+      case "toggle": pend(u, "toggle"); break;
+      case "choice": {
+        const p = pend(u, "choice");
+        if (u.how === "autocomplete" && e.type === "input") p.picked = "";
+        break;
+      }
+      default: return;
+    }
+    if (!focusedIn(u)) flushLeft(); // set without a visit (a script, a picker)
+  }
+  addEventListener("input", onValue, true);
+  addEventListener("change", onValue, true);
+
+  // ---- Widgets: state that changes after a gesture inside them ---------
+
+  const STATE_ATTRS = ["aria-checked", "aria-selected", "aria-pressed", "aria-valuenow", "aria-expanded"];
+  function onMutations(records) {
+    const cache = new Map();
+    for (const r of records) {
+      if (r.type === "attributes") {
+        const el = r.target;
+        if (r.attributeName === "aria-expanded") {
+          const u = D.unitFor(el, cache);
+          if (u && u.kind === "choice") {
+            remember(u);
+            if (el.getAttribute("aria-expanded") === "false" && pending.has(u.key)) setTimeout(() => flush(u.key), 0);
+          }
+          continue;
+        }
+        const u = D.unitFor(el, cache);
+        if (!u) continue;
+        if (u.kind === "choice") remember(u);
+        if (u.kind === "action") {
+          // A tab or tree item made current by the person's keys or click.
+          const list = D.closest(el, LISTS);
+          if (r.attributeName === "aria-selected" && el.getAttribute("aria-selected") === "true" && list &&
+            attributed({ el: list, members: [] })) activated(el);
+          continue;
+        }
+        if (!attributed(u)) continue; // no gesture explains it: the safety net will
+        if (u.kind === "choice") pend(u, "choice");
+        else if (u.kind === "toggle") pend(u, "toggle");
+        else if (u.kind === "range") pend(u, "range");
+      } else {
+        const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        const combo = el && D.closest(el, "[role=combobox]");
+        if (combo && !/^(INPUT|TEXTAREA)$/.test(combo.tagName)) {
+          const u = D.unitOf(combo, cache);
+          if (u && u.kind === "choice" && attributed(u)) pend(u, "choice");
+        }
+        for (const n of r.addedNodes || []) if (n.nodeType === 1) see(D.unitsIn([n], cache));
+      }
+    }
+  }
+  new MutationObserver(onMutations).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: STATE_ATTRS });
+
+  // A tab or tree item made current: one click step on the one current
+  // when the person moves on (arrowing through tabs is one step).
+  const LISTS = "[role=tablist],[role=tree],[role=grid],[role=treegrid]";
+  function activated(el, clicked) {
+    const list = D.closest(el, LISTS) || el;
+    const key = list;
+    let p = pending.get(key);
+    if (!p) {
+      p = { unit: { kind: "group", el: list, key, members: Array.from(list.querySelectorAll("[role=tab],[role=treeitem],[role=gridcell]")) },
+        kind: "activate", frame: latestFrame, n: ++pends };
+      pending.set(key, p);
+    }
+    if (clicked) p.clicked = clicked;
+  }
+
+  // ---- Clicks and keys ----------------------------------------------------
+
+  const WIDGETS = "[role=listbox],[role=menu],[role=menubar],[role=combobox],[role=grid],[role=tree],[role=treegrid],[role=tablist],[role=toolbar]";
+  let lastActivated = { el: null, t: -Infinity };
+
+  // Whether a click on ctl is a destructive step: a button that is not a
+  // toggle, does not open or disclose anything, and is in no widget.
+  const destructive = (ctl) => D.roleOf(ctl) === "button" && ctl.getAttribute("aria-expanded") === null &&
+    ctl.getAttribute("aria-pressed") === null && !D.opener(ctl) && !D.closest(D.up(ctl), WIDGETS);
+
+  // A click (or a key that clicks) on a control that acts; pre is what
+  // prepare() saw before the page handled the key, for a key.
+  function activate(ctl, pre) {
+    lastActivated = { el: ctl, t: performance.now() };
+    const u = D.unitOf(ctl);
+    if (!u) return;
+    if (u.kind === "choice") {
+      // An option picked in a list: the choice's step says which.
+      const opt = D.closest(ctl, "[role=option],[role=menuitemradio]");
+      if (opt) pend(u, "choice").picked = D.nameOf(opt);
+      return;
+    }
+    if (u.kind !== "action") return; // fields, boxes, switches: their state says it
+    const role = D.roleOf(ctl);
+    if (role === "tab" || role === "treeitem" || role === "gridcell") { activated(ctl, ctl); return; }
+    flushAll();
+    if (D.opener(ctl)) {
+      // A button that opens a list or a menu: held until we know whether
+      // the person chose in it (then the choice is the step).
+      heldOpener = { key: ctl, step: null, frame: latestFrame };
+      heldOpener.step = stepFor("click", u);
+      return;
+    }
+    if (!destructive(ctl)) { emit("click", u, null); return; }
+    destructiveClick(ctl, u, pre);
+  }
+  function stepFor(action, u) {
+    return { seq: 0, ts: Date.now() / 1000, actor: "human", action, screenshot_ref: "", cursor, active_app: "Chromium",
+      active_window: document.title, enrichment: enrichment(u), value: null, narration: null, outcome: "ok", redacted: false };
+  }
 
   addEventListener("click", (e) => {
-    let el = target(e);
-    el = el && el.closest ? el.closest("button, a[href], input[type=submit], input[type=button], [role=button], [role=link]") : null;
-    if (el) send("click", el, null);
+    const t = deep(e);
+    if (e.isTrusted) gesture = { el: t, t: performance.now() };
+    const ctl = D.controlOf(t);
+    if (ctl) activate(ctl, null);
   }, true);
 
-  addEventListener("submit", (e) => send("submit", target(e), null), true);
+  // Keys that click a control the page built from a div: Enter and Space on
+  // a role=button, tab, menu item or tree item fire no click of their own.
+  const ARIA_CLICKABLE = new Set(["button", "link", "tab", "menuitem", "menuitemradio", "option", "treeitem", "gridcell"]);
+  addEventListener("keydown", (e) => {
+    if (!e.isTrusted || e.repeat) return;
+    const t = deep(e);
+    gesture = { el: t, t: performance.now() };
+    acted();
+    const ctl = D.controlOf(t);
+    if (!ctl) return;
+    // Enter on a combobox picks its active option.
+    if (e.key === "Enter" && D.roleOf(ctl) === "combobox") {
+      const u = D.unitOf(ctl);
+      const opt = D.byId(ctl, ctl.getAttribute("aria-activedescendant"));
+      if (u && u.kind === "choice" && opt) pend(u, "choice").picked = D.nameOf(opt);
+      return;
+    }
+    if ((e.key === "Enter" || e.key === " ") && ARIA_CLICKABLE.has(D.roleOf(ctl)) && !/^(BUTTON|A|INPUT|SELECT|TEXTAREA)$/.test(ctl.tagName)) {
+      const at = performance.now();
+      // The page handles the key after this listener: what the form held
+      // is read now, in case the key submits it.
+      const u = D.unitOf(ctl);
+      const pre = u && u.kind === "action" && destructive(ctl) ? prepare(ctl) : null;
+      setTimeout(() => { if (lastActivated.el !== ctl || lastActivated.t < at) activate(ctl, pre); }, 50);
+    }
+  }, true);
 
-  // Navigations: the page load, and single-page-app route changes.
+  // ---- Destructive steps ----------------------------------------------
+
+  // The safety net: every control whose state differs from the last one a
+  // step explained, though no event showed the person change it, becomes
+  // a step made from its state, marked inferred, before the destructive
+  // step. A hidden control (a native select a widget mirrors) is not one
+  // the person set: its new state is only noted.
+  function safetyNet() {
+    const cache = new Map();
+    for (const u of D.unitsIn(D.roots(document, false), cache)) {
+      if (u.kind === "action" || u.kind === "file") continue;
+      const s = D.stateOf(u, known(u));
+      if (!explained.has(u.key)) { explained.set(u.key, s); firstSeen.set(u.key, s); continue; }
+      if (explained.get(u.key) === s) continue;
+      if (!D.unitVisible(u)) { explained.set(u.key, s); continue; }
+      const action = u.kind === "choice" ? "select" : u.kind === "toggle" ? "click" : "fill";
+      emit(action, u, valueOf(u), { inferred: true });
+    }
+  }
+
+  // The field inventory: every control of the form (or the page) a person
+  // could set, named, never with its value.
+  function inventory(form) {
+    const out = [];
+    for (const u of D.unitsOfForm(form, document)) {
+      if (!D.settable(u) || out.length >= 500) continue;
+      const label = D.labelOf(u);
+      const members = u.how === "radio" ? u.members : [u.el];
+      const f = { label, role: u.kind === "choice" || u.kind === "toggle" ? u.role : D.roleOf(u.el) || "textbox",
+        selectors: D.selectorsOf(u, label) };
+      const type = u.how === "radio" ? "radio" : u.el.type && typeof u.el.type === "string" && /^(INPUT|SELECT|TEXTAREA)$/.test(u.el.tagName) ? u.el.type : "";
+      if (type) f.type = type;
+      const name = u.how === "radio" ? u.name : u.el.getAttribute("name");
+      if (name) f.name = name;
+      if (members.some((m) => m.required || m.getAttribute("aria-required") === "true")) f.required = true;
+      const os = optionsFor(u);
+      if (os) f.options = os;
+      out.push(f);
+    }
+    return out;
+  }
+  function atFirstSight(form) {
+    return D.unitsOfForm(form, document).filter((u) => u.kind !== "action").every((u) =>
+      firstSeen.has(u.key) ? D.stateOf(u, known(u)) === firstSeen.get(u.key) : D.atDefault(u));
+  }
+
+  // Before a destructive step: what is pending, then the inferred steps;
+  // the step itself carries the inventory. The effect is watched from
+  // here, before the page handles the action, and reported once the step
+  // is sent (the worker learns of the step first).
+  function prepare(el) {
+    flushAll();
+    safetyNet();
+    const form = el && el.tagName === "FORM" ? el : D.formOf(el);
+    const pre = { id: crypto.randomUUID(), form, fields: inventory(form), dirty: !atFirstSight(form), t0: Date.now(),
+      before: pageText(), url: location.href };
+    startEffect(pre.id, pre, false);
+    return pre;
+  }
+  function sendDestructive(action, u, pre) {
+    emit(action, u, null, { fields: pre.fields, obs: { t0: pre.t0 }, id: pre.id, url: pre.url });
+    if (effect && effect.id === pre.id) {
+      effect.posted = true;
+      checkEffect();
+    }
+  }
+
+  let clickPending = null;
+  function destructiveClick(ctl, u, pre) {
+    pre = pre || prepare(ctl);
+    clickPending = { el: ctl, u, pre, submitted: null };
+    // The click's own submit, if any, fires before this runs: then the
+    // click is a plain step and the submit the destructive one.
+    setTimeout(() => {
+      const c = clickPending;
+      clickPending = null;
+      if (!c) return;
+      if (c.submitted) {
+        emit("click", c.u, null, { url: c.pre.url });
+        sendDestructive("submit", { kind: "action", el: c.submitted, role: "form", key: c.submitted }, c.pre);
+      } else sendDestructive("click", c.u, c.pre);
+    }, 0);
+  }
+  addEventListener("submit", (e) => {
+    const form = deep(e);
+    if (clickPending) {
+      // The click being decided caused it (its own button, or a dialog's
+      // Confirm whose handler submits the form): the submit is the
+      // destructive step, of this form, watched since the click.
+      clickPending.submitted = form;
+      clickPending.pre.fields = inventory(form);
+      if (effect && effect.id === clickPending.pre.id) {
+        effect.form = form;
+        effect.dirty = !atFirstSight(form);
+      }
+      return;
+    }
+    const pre = prepare(form);
+    sendDestructive("submit", { kind: "action", el: form, role: "form", key: form }, pre);
+  }, true);
+
+  // ---- The effect: what followed a destructive step ---------------------
+
+  const TEXT_HOSTS = "[role=alert],[role=alertdialog],[role=status],[role=log],[aria-live]:not([aria-live=off]),[role=dialog],dialog,h1,h2,h3,h4,h5,h6,[role=banner]";
+  // Where new text is a control's state, not a message: fields, lists,
+  // buttons and the like.
+  const QUIET = "input,select,textarea,option,button,[role=listbox],[role=option],[role=combobox],[role=menu],[role=button],[role=switch]," +
+    "[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=menuitemradio],[role=menuitemcheckbox],[role=slider],[role=spinbutton]," +
+    "[contenteditable],script,style,template,noscript";
+  const pageText = () => D.norm(document.body ? document.body.innerText : "");
+  const enc = new TextEncoder();
+  // Cut to about 200 characters, and never past 500 bytes.
+  function cut(t) {
+    t = t.slice(0, 200);
+    while (enc.encode(t).length > 500) t = t.slice(0, -1);
+    return t;
+  }
+  const rank = (el) => (el.matches("[role=alert],[role=alertdialog],[role=status],[role=log],[aria-live]") ? 0
+    : el.matches("[role=dialog],dialog") ? 1 : /^H[1-6]$/.test(el.tagName) ? 2 : /banner|toast|notice|success|message|flash/i.test(el.className || "") ? 3 : 4);
+
+  let effect = null;
+  let effectMO = null;
+  let effectTimer = 0;
+  // startEffect watches, until the next action or for 30 s, the texts
+  // that appear and whether the form went back to its first state.
+  function startEffect(id, pre, posted) {
+    stopEffect();
+    effect = { id, form: pre.form, dirty: pre.dirty, before: pre.before, texts: [], seen: new Set(), reset: false, url: location.href, sent: "", posted };
+    observing = performance.now() + 30000;
+    effectMO = new MutationObserver(onEffect);
+    effectMO.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden", "style", "class", "open", "aria-hidden"] });
+    effectTimer = setInterval(() => {
+      if (performance.now() > observing) return stopEffect();
+      checkEffect();
+    }, 150);
+    addEventListener("reset", checkSoon, true);
+  }
+  const checkSoon = () => setTimeout(checkEffect, 0);
+  function stopEffect() {
+    if (effectMO) effectMO.disconnect();
+    if (effectTimer) clearInterval(effectTimer);
+    removeEventListener("reset", checkSoon, true);
+    effectMO = null;
+    effectTimer = 0;
+    if (effect) effect = null;
+  }
+  function onEffect(records) {
+    if (!effect) return;
+    for (const r of records) {
+      const nodes = r.type === "childList" ? Array.from(r.addedNodes) : [r.target];
+      for (const n of nodes) {
+        const el = n.nodeType === 1 ? n : n.parentElement;
+        if (!el || D.closest(el, QUIET)) continue;
+        noteText(D.closest(el, TEXT_HOSTS) || el);
+      }
+    }
+    checkEffect();
+  }
+  function noteText(el) {
+    if (!D.visible(el)) return;
+    const t = D.text(el, 400);
+    if (!t || effect.seen.has(t) || effect.before.includes(t)) return;
+    effect.seen.add(t);
+    if (effect.texts.length < 64) effect.texts.push({ t: cut(t), r: rank(el) });
+  }
+  function checkEffect() {
+    if (!effect) return;
+    if (effect.dirty && effect.form !== undefined) effect.reset = atFirstSight(effect.form);
+    if (!effect.posted) return;
+    const texts = effect.texts.slice().sort((a, b) => a.r - b.r).slice(0, 16).map((x) => x.t);
+    const msg = { type: "effect", obs: effect.id, texts, form_reset: effect.reset, url: location.href };
+    const key = JSON.stringify(msg);
+    if (key === effect.sent) return;
+    effect.sent = key;
+    msg.at = Date.now();
+    chrome.runtime.sendMessage(msg).catch(() => {});
+  }
+
+  // A new page after a destructive step: its headings, alerts and status
+  // texts, and later ones, belong to that step's effect.
+  function arrived() {
+    const found = [];
+    for (const el of document.querySelectorAll(TEXT_HOSTS)) {
+      const t = D.visible(el) && D.text(el, 400);
+      if (t && !found.some((f) => f.t === cut(t))) found.push({ t: cut(t), r: rank(el) });
+    }
+    const texts = found.sort((a, b) => a.r - b.r).slice(0, 16).map((f) => f.t);
+    chrome.runtime.sendMessage({ type: "arrived", url: location.href, texts }).then((reply) => {
+      if (!reply || !reply.obs) return;
+      startEffect(reply.obs, { form: undefined, dirty: false, before: pageText() }, true);
+      for (const t of texts) effect.seen.add(t);
+    }).catch(() => {});
+  }
+
+  // ---- Navigations --------------------------------------------------------
+
+  // The page load, and single-page-app route changes.
   if (window === window.top) {
     let last = location.href;
     const navigated = () => {
       if (location.href === last) return;
+      // A route change the click being decided caused comes after its steps.
+      if (clickPending) { setTimeout(navigated, 0); return; }
       last = location.href;
-      send("navigate", null, { raw: location.href, type: "text", is_parameter: null });
+      flushAll();
+      emit("navigate", null, { raw: location.href, type: "text", is_parameter: null });
+      if (effect) checkEffect();
     };
-    addEventListener("DOMContentLoaded", () => send("navigate", null, { raw: location.href, type: "text", is_parameter: null }));
+    addEventListener("DOMContentLoaded", () => {
+      emit("navigate", null, { raw: location.href, type: "text", is_parameter: null });
+      arrived();
+    });
     addEventListener("popstate", navigated);
     addEventListener("hashchange", navigated);
     // history.pushState fires no DOM event; the Navigation API reports it,
@@ -172,4 +622,8 @@
     if (window.navigation) navigation.addEventListener("currententrychange", navigated);
     setInterval(navigated, 250);
   }
+  // The controls as the page first shows them: what no step has set yet.
+  const firstLook = () => see(D.unitsIn(D.roots(document, false)));
+  if (document.readyState === "loading") addEventListener("DOMContentLoaded", firstLook);
+  else firstLook();
 })();

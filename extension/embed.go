@@ -19,6 +19,14 @@ import (
 //go:embed manifest.json *.js *.html
 var files embed.FS
 
+// DOMModelJS is the DOM model the recorder and the replayer share
+// (dom.js): a script that defines RepriseDOM, the model's functions. The
+// extension loads it as a content script before content.js; the replayer
+// evaluates it inside a function in an isolated world of its own.
+//
+//go:embed dom.js
+var DOMModelJS string
+
 // WriteTo writes the unpacked extension to dir, replacing files that
 // differ, and returns dir's absolute path for chrome://extensions or
 // --load-extension. The extension's id is fixed by the manifest's key.

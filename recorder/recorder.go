@@ -83,6 +83,16 @@ type Recorder struct {
 	live   sync.Map // recording id -> struct{}, for co-pilot recordings not yet stopped
 }
 
+// Active returns the id of the recording now running, if one is.
+func (r *Recorder) Active() (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.active == nil {
+		return "", false
+	}
+	return r.active.started.RecordingID, true
+}
+
 // session is the active recording's running parts.
 type session struct {
 	started events.RecordingStarted

@@ -131,3 +131,72 @@ func BenchmarkStepToCapture(b *testing.B) {
 	b.ReportMetric(lat[len(lat)*99/100], "p99-ms")
 	b.ReportMetric(float64(framed*100/len(lat)), "framed-%")
 }
+
+const savePage = `<!doctype html><title>save</title><form><input id="n" aria-label="Name"><button type="button" id="save">Save</button></form>
+<p id="done" role="status"></p>
+<script>
+ let n = 0;
+ document.getElementById("save").addEventListener("click", async () => {
+  await fetch("/save", {method: "POST", body: "x"});
+  document.getElementById("done").textContent = "Saved " + (++n);
+ });
+</script>`
+
+// BenchmarkEffectToCapture measures how long a destructive step waits in
+// the extension for its effect to settle: from the click on a button that
+// saves in place (fetch answered at once, a banner) to the step's arrival
+// in CAPTURE. The settling rule makes it the last change plus 1.5 s.
+func BenchmarkEffectToCapture(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	home := b.TempDir()
+	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+			return
+		}
+		fmt.Fprint(w, savePage)
+	}))
+	defer site.Close()
+	bctx := pairedBrowser(ctx, b, home)
+	started := startBrowserRecording(ctx, b, home)
+	waitRecording(b, bctx)
+	nc, err := d.Server().ConnectInProcess("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer nc.Close()
+	arrivals := make(chan time.Time, 64)
+	sub, err := nc.Subscribe(events.CaptureSubject(started.RecordingID), func(*nats.Msg) { arrivals <- time.Now() })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := chromedp.Do(bctx, chromedp.Navigate(site.URL), chromedp.WaitVisible(chromedp.CSS("#save"))); err != nil {
+		b.Fatal(err)
+	}
+	<-arrivals // the navigate step
+	var lat []float64
+	for b.Loop() {
+		start := time.Now()
+		if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#save"))); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case at := <-arrivals:
+			lat = append(lat, float64(at.Sub(start).Milliseconds()))
+		case <-time.After(10 * time.Second):
+			b.Fatal("the destructive step never reached CAPTURE")
+		}
+	}
+	b.StopTimer()
+	stopAndFetch(ctx, b, home, started)
+	slices.Sort(lat)
+	b.ReportMetric(lat[len(lat)/2], "p50-ms")
+	b.ReportMetric(lat[len(lat)-1], "max-ms")
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extension"
 	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/paired"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -49,7 +50,7 @@ const formPage = `<!doctype html><title>New customer</title>
  <label>Email <input type="email" name="email"></label>
  <label for="gen">Company</label><input id="gen">
  <input aria-label="Password" type="password" id="pw">
- <select id="country" name="country"><option>Canada</option><option>France</option></select>
+ <select id="country" name="country"><option>Canada</option><option>France</option><option>Germany</option></select>
  <label><input type="checkbox" id="news"> Newsletter</label>
  <label><input type="radio" name="plan" value="basic"> Basic</label>
  <label><input type="radio" name="plan" value="pro" id="pro"> Pro</label>
@@ -94,7 +95,7 @@ func TestExtensionRecordsAForm(t *testing.T) {
 
 	bctx := pairedBrowser(ctx, t, home)
 	started := startBrowserRecording(ctx, t, home)
-	time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
+	waitRecording(t, bctx)
 
 	rows := []map[string]string{
 		{"first": "Ada", "email": "ada@example.com", "company": "Analytical Engines", "country": "France", "since": "2024-03-01", "notes": "Prefers email", "ref": "REF-1", "vat": "GB123"},
@@ -140,8 +141,7 @@ func TestExtensionRecordsAForm(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Navigate(other.URL), chromedp.WaitVisible("#x"), chromedp.Click("#x"), chromedp.SendKeys("#x", "off-list"), chromedp.Click("label")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	rec := stopAndFetch(ctx, t, home, started)
+	rec := stopAndFetch(ctx, t, home, started) // the stop takes the submit the extension holds for its effect
 	fills := map[string][]string{}
 	var got []string
 	for _, s := range rec.Steps {
@@ -236,19 +236,12 @@ func countStrategies(s events.Step) int {
 // daemon serving home, through the link `reprise extension pair` prints.
 func pairedBrowser(ctx context.Context, t testing.TB, home string) context.Context {
 	t.Helper()
-	bctx := launch(ctx, t, true)
-	p, err := daemon.RequestPairing(home)
+	b, err := paired.Launch(ctx, home, t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(bctx, chromedp.Navigate(extension.PairingURL(p.URL, p.User, p.Password)), chromedp.WaitVisible("#status")); err != nil {
-		t.Fatalf("pairing page: %v", err)
-	}
-	paired, err := chromedp.Run(bctx, chromedp.Poll[string](`document.getElementById("status").dataset.paired`, chromedp.WithPollingTimeout(10*time.Second)))
-	if err != nil || paired != "true" {
-		t.Fatalf("pairing page: %v (paired %q)", err, paired)
-	}
-	return bctx
+	t.Cleanup(b.Close)
+	return b.Ctx
 }
 
 // launch starts Chromium, with the extension when ext is set, and returns a
@@ -313,7 +306,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 	defer site.Close()
 	bctx := pairedBrowser(ctx, t, home)
 	started := startBrowserRecording(ctx, t, home)
-	time.Sleep(2500 * time.Millisecond)
+	waitRecording(t, bctx)
 
 	if err := chromedp.Do(bctx, chromedp.Navigate(site.URL+"/customers/new"), chromedp.WaitVisible("#first_name"),
 		chromedp.Click("#first_name"), chromedp.SendKeys("#first_name", "Ada"),
@@ -335,7 +328,6 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Click("#pro"), chromedp.Click(`button[type=submit]`), chromedp.WaitVisible("#done")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
 	rec := stopAndFetch(ctx, t, home, started)
 	var got []string
 	for _, s := range rec.Steps {

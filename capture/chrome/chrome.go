@@ -28,6 +28,10 @@ const maxSeen = 1 << 16
 // pendingGrace is how long Stop waits for frames that steps already name.
 const pendingGrace = time.Second
 
+// heldGrace is how long Stop waits for the steps the extension holds until
+// their effect settles, once asked to settle them at once.
+const heldGrace = 5 * time.Second
+
 // Source is the browser channel. It listens for the extension for the
 // daemon's whole life, and passes steps on only while a recording runs.
 type Source struct {
@@ -37,6 +41,8 @@ type Source struct {
 
 	mu        sync.Mutex
 	lastHello time.Time
+	held      int  // steps the extension said it holds, at its last hello
+	stopping  bool // Stop is waiting for them
 	sess      *capture.Session
 	started   time.Time
 	sink      capture.Sink
@@ -89,6 +95,15 @@ func (s *Source) Available() (bool, string) {
 	return true, ""
 }
 
+// Joined reports whether the extension knows that the recording id is on:
+// it said hello since the recording started, and the answer told it so.
+// Steps from the browser count only from then.
+func (s *Source) Joined(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess != nil && s.sess.RecordingID == id && s.lastHello.After(s.started)
+}
+
 // Start implements capture.Source. The allowed origins are the session's;
 // with none, the first origin a step comes from is adopted, and steps from
 // any other are dropped.
@@ -104,7 +119,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 			s.sess, s.sink = nil, nil
 		}
 	})
-	s.allowed, s.seen = map[string]bool{}, map[string]bool{}
+	s.allowed, s.seen, s.stopping = map[string]bool{}, map[string]bool{}, false
 	s.book = newFrameBook()
 	for _, o := range sess.AllowedOrigins {
 		if n, ok := normalizeOrigin(o); ok {
@@ -114,10 +129,23 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	return nil
 }
 
-// Stop implements capture.Source. It returns once the frames of the steps
-// already taken are stored, so a stopped recording's refs all resolve: a
+// Stop implements capture.Source. The steps the extension holds until
+// their effect settles (a submit and what followed it) are asked for and
+// taken first, for up to heldGrace. It returns once the frames of the
+// steps taken are stored, so a stopped recording's refs all resolve: a
 // frame still on its way gets a moment to arrive.
 func (s *Source) Stop() error {
+	s.mu.Lock()
+	s.stopping = s.sess != nil
+	s.mu.Unlock()
+	for deadline := time.Now().Add(heldGrace); ; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		waiting := s.stopping && s.held > 0 && time.Since(s.lastHello) < time.Second && time.Now().Before(deadline)
+		s.mu.Unlock()
+		if !waiting {
+			break
+		}
+	}
 	for deadline := time.Now().Add(pendingGrace); ; time.Sleep(10 * time.Millisecond) {
 		s.mu.Lock()
 		if s.book == nil || len(s.book.pending) == 0 || time.Now().After(deadline) {
@@ -134,18 +162,21 @@ func (s *Source) Stop() error {
 			s.log.Warn("steps name frames that never arrived", "steps", len(pending))
 		}
 	}
-	s.sess, s.sink, s.book = nil, nil, nil
+	s.sess, s.sink, s.book, s.stopping = nil, nil, nil, false
 	s.mu.Unlock()
 	s.storing.Wait()
 	return nil
 }
 
 func (s *Source) hello(m *nats.Msg) {
+	var req HelloRequest
+	_ = json.Unmarshal(m.Data, &req) // an older extension sends {}
 	s.mu.Lock()
 	s.lastHello = time.Now()
+	s.held = max(req.Held, 0)
 	h := Hello{AllowedOrigins: []string{}}
 	if s.sess != nil {
-		h.Recording, h.RecordingID = true, s.sess.RecordingID
+		h.Recording, h.RecordingID, h.Stopping = true, s.sess.RecordingID, s.stopping
 		for o := range s.allowed {
 			h.AllowedOrigins = append(h.AllowedOrigins, o)
 		}

@@ -5,7 +5,7 @@
 // The protocol, JSON request/reply (the extension receives on its own
 // _INBOX_ext prefix):
 //
-//	ingest.chrome.hello  {}                       -> Hello
+//	ingest.chrome.hello  HelloRequest             -> Hello
 //	ingest.chrome.frame  FrameRequest             -> StepReply
 //	ingest.chrome.step   StepRequest              -> StepReply
 //
@@ -13,6 +13,13 @@
 // was briefly away is taken once. A pre-action frame travels on its own, as
 // soon as the tab is captured, and steps name it by id, before or after it
 // arrives: a step stays small and never waits on a screenshot.
+//
+// A destructive step (a submit, a click on a button that saves) reaches
+// the daemon only once its effect settled, 1.5 s or more after the action:
+// the extension holds it, and the steps after it, meanwhile, and says so
+// in its hellos (Held), every 250 ms while it does. A recording that stops
+// answers those hellos with Stopping, which settles them at once, and
+// takes them before it ends.
 package chrome
 
 import (
@@ -28,12 +35,22 @@ const (
 	SubjectFrame = embedded.ExtensionSubjectPrefix + ".frame"
 )
 
+// HelloRequest is the extension's periodic hello.
+type HelloRequest struct {
+	// Held counts the steps the extension holds until their effect
+	// settles; it says hello every 250 ms while it holds any.
+	Held int `json:"held,omitempty"`
+}
+
 // Hello is the answer to the extension's periodic hello: whether to record,
 // and where (the badge shows it; other tabs stay silent).
 type Hello struct {
 	Recording      bool     `json:"recording"`
 	RecordingID    string   `json:"recording_id,omitempty"`
 	AllowedOrigins []string `json:"allowed_origins"`
+	// Stopping asks the extension to settle the effects it waits for now
+	// and send what it holds: the recording is stopping.
+	Stopping bool `json:"stopping,omitempty"`
 }
 
 // StepRequest is one step from a tab.

@@ -38,15 +38,15 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 	defer site.Close()
 	bctx := pairedBrowser(ctx, t, home)
 
-	header := []string{"given_name", "E-mail address", "Organisation", "Country", "Remarks"}
+	header := []string{"given_name", "E-mail address", "Organisation", "Country", "Remarks", "Since", "Ref"}
 	rows := [][]string{
-		{"Ada", "ada@example.com", "Analytical Engines", "France", "Prefers email"},
-		{"Grace", "grace@example.com", "Cobol Ltd", "Canada", "Call first"},
+		{"Ada", "ada@example.com", "Analytical Engines", "France", "Prefers email", "2024-03-01", "REF-1"},
+		{"Grace", "grace@example.com", "Cobol Ltd", "Germany", "Call first", "2023-12-09", "REF-2"},
 	}
 	var recIDs []string
 	for _, row := range rows {
 		started := startBrowserRecording(ctx, t, home)
-		time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
+		waitRecording(t, bctx)
 		err := chromedp.Do(bctx,
 			chromedp.Navigate(site.URL+"/customers/new"),
 			chromedp.WaitVisible("#first_name"),
@@ -55,14 +55,15 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 			chromedp.Click(`input[id^="input-"]`), chromedp.SendKeys(`input[id^="input-"]`, row[2]),
 			chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("country"); s.value = "`+row[3]+`"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
 			chromedp.Click("#notes"), chromedp.SendKeys("#notes", row[4]),
+			chromedp.Evaluate[chromedp.Void](`(() => { const d = document.getElementById("since"); d.value = "`+row[5]+`"; d.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+			chromedp.Evaluate[chromedp.Void](`(() => { const i = document.getElementById("host").shadowRoot.getElementById("ref"); i.focus(); i.value = "`+row[6]+`"; i.dispatchEvent(new Event("change", {bubbles: true, composed: true})); })()`),
 			chromedp.Click(`button[type=submit]`),
 			chromedp.WaitVisible(`#done`),
 		)
 		if err != nil {
 			t.Fatalf("play the person: %v", err)
 		}
-		time.Sleep(1500 * time.Millisecond)
-		stopAndFetch(ctx, t, home, started)
+		stopAndFetch(ctx, t, home, started) // the stop takes the submit the extension holds for its effect
 		recIDs = append(recIDs, started.RecordingID)
 	}
 

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // failure is a step the page refused: it becomes an Outcome's Error, not a
@@ -22,6 +23,14 @@ import (
 type failure string
 
 func (f failure) Error() string { return string(f) }
+
+// stepRef names a step for a person, 1-based: step 7 (select "Plan").
+func stepRef(st replay.Step) string {
+	if st.Label != "" {
+		return fmt.Sprintf("step %d (%s %q)", st.Index+1, st.Action, st.Label)
+	}
+	return fmt.Sprintf("step %d (%s)", st.Index+1, st.Action)
+}
 
 // Do runs one step. A step the page refused is an Outcome with OK false;
 // the Go error is kept for a browser that is gone or a ctx that is done.
@@ -45,7 +54,7 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	if err != nil {
 		if _, ok := err.(failure); !ok {
 			if gerr := e.gone(ctx); gerr != nil {
-				return out, fmt.Errorf("step %d (%s): %w", st.Index, st.Action, gerr)
+				return out, fmt.Errorf("step %d (%s): %w", st.Index+1, st.Action, gerr)
 			}
 		}
 		// The browser answers: the page refused the step. A protocol error
@@ -55,31 +64,35 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 		if f, ok := err.(failure); ok {
 			out.Error = string(f)
 		} else {
-			out.Error = fmt.Sprintf("step %d (%s): the browser could not do it: %s", st.Index, st.Action, errKind(err))
+			out.Error = fmt.Sprintf("step %d (%s): the browser could not do it: %s", st.Index+1, st.Action, errKind(err))
 		}
 	}
-	e.log.DebugContext(ctx, "step", keyRow, st.Row, keyStep, st.Index, keyAction, st.Action,
+	e.log.DebugContext(ctx, "step", keyRow, st.Row, keyStep, st.Index+1, keyAction, st.Action,
 		keyVia, out.Via, keySelector, out.Selector, keyOK, out.OK, keyMillis, time.Since(start).Milliseconds())
 	return out, nil
 }
+
+// choiceRoles are the roles of a step on a group of options: the step is
+// found in group mode.
+var choiceRoles = map[string]bool{"radiogroup": true, "listbox": true, "combobox": true, "menu": true}
 
 // do runs st; prev is the URL before the previous step, url the one now.
 func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (replay.Outcome, error) {
 	out := replay.Outcome{Selector: -1}
 	if st.Secret {
-		out.Error = fmt.Sprintf("%s: step %d (%s %q) is a secret field; type it yourself, then go on", replay.ErrNeedsPerson, st.Index, st.Action, st.Label)
+		out.Error = fmt.Sprintf("%s: %s is a secret field; type it yourself, then go on", replay.ErrNeedsPerson, stepRef(st))
 		return out, nil
 	}
 	if st.Wait != nil {
-		if err := e.await(ctx, *st.Wait, prev, 10*time.Second); err != nil {
-			return out, failure(fmt.Sprintf("step %d (%s): waiting before it: %v", st.Index, st.Action, err))
+		if err := e.holds(ctx, skills.Conditions{*st.Wait}, condEnv{before: prev}, 10*time.Second); err != nil {
+			return out, failure(fmt.Sprintf("%s: waiting before it: %v", stepRef(st), err))
 		}
 	}
 	switch st.Action {
 	case "navigate":
 		if err := chromedp.Do(ctx, chromedp.Navigate(st.Value)); err != nil {
 			if le := (*chromedp.LoadError)(nil); errors.As(err, &le) {
-				return out, failure(fmt.Sprintf("step %d (navigate): the page did not load: %s", st.Index, le.ErrorText))
+				return out, failure(fmt.Sprintf("step %d (navigate): the page did not load: %s", st.Index+1, le.ErrorText))
 			}
 			return out, err
 		}
@@ -87,52 +100,59 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		return out, nil
 	case "wait":
 		if st.Wait == nil {
-			return out, failure(fmt.Sprintf("step %d (wait) has no condition", st.Index))
+			return out, failure(fmt.Sprintf("step %d (wait) has no condition", st.Index+1))
 		}
 		out.OK = true
 		return out, nil
 	case "assert":
 		if len(st.Assert) == 0 {
-			return out, failure(fmt.Sprintf("step %d (assert) has no condition", st.Index))
+			return out, failure(fmt.Sprintf("step %d (assert) has no condition", st.Index+1))
 		}
-		for _, c := range st.Assert {
-			if err := e.await(ctx, c, prev, 10*time.Second); err != nil {
-				return out, failure(fmt.Sprintf("step %d (assert): %v", st.Index, err))
-			}
+		if err := e.holds(ctx, st.Assert, condEnv{before: prev, selectors: st.Selectors}, 10*time.Second); err != nil {
+			return out, failure(fmt.Sprintf("step %d (assert): %v", st.Index+1, err))
 		}
 		out.OK = true
 		return out, nil
 	case "fill", "select", "click", "submit", "upload":
 	default:
-		return out, failure(fmt.Sprintf("step %d: the browser executor cannot %q", st.Index, st.Action))
+		return out, failure(fmt.Sprintf("step %d: the browser executor cannot %q", st.Index+1, st.Action))
 	}
 
 	// Before anything else, a navigation the previous step started must end.
 	if err := e.waitLoaded(ctx, 10*time.Second); err != nil {
 		return out, err
 	}
-	f, err := e.find(ctx, st, &out)
+	group := st.Action == "select" || st.Action != "click" && choiceRoles[st.Role]
+	f, err := e.find(ctx, st, group, &out)
 	if err != nil {
 		return out, err
 	}
+	// Not found, nothing done: a destructive step sent nothing.
+	out.Watched = st.Destructive && (!f.Ready || f.Hit < 0)
 	if !f.Ready {
-		return out, failure(fmt.Sprintf("step %d (%s): the page did not finish loading", st.Index, st.Action))
+		return out, failure(fmt.Sprintf("%s: the page did not finish loading", stepRef(st)))
 	}
 	if f.Hit < 0 {
-		return out, failure(notFound(st, f.Counts))
+		return out, failure(notFound(st, f.Counts, group))
 	}
 	if st.Destructive && st.DryRun {
 		out.OK = true // found, not run: a dry run commits nothing
 		return out, nil
 	}
 	seq, _ := e.nav.state()
+	if st.Destructive {
+		e.net.mark()
+	}
 	if err := e.act(ctx, st, f); err != nil {
+		if st.Destructive {
+			e.sentBy(ctx, &out, url, false)
+		}
 		return out, err
 	}
 	if err := e.readBack(ctx, st); err != nil {
 		return out, err
 	}
-	if st.Action == "click" && f.Type != "checkbox" && f.Type != "radio" || st.Action == "submit" {
+	if st.Action == "click" && f.Kind != "toggle" && f.Kind != "choice" && f.Type != "radio" || st.Action == "submit" {
 		if err := e.settle(ctx, seq, 10*time.Second); err != nil {
 			return out, err
 		}
@@ -149,18 +169,16 @@ func (e *Executor) act(ctx context.Context, st replay.Step, f found) error {
 	switch {
 	case st.Action == "upload" || f.Tag == "input" && f.Type == "file" && st.Action == "fill":
 		return e.upload(ctx, st)
-	case st.Action == "select" || f.Tag == "select" && st.Action == "fill":
-		reason, err := chromedp.Run(ctx, pageOp[string]("select", map[string]string{"value": st.Value}))
-		if err == nil && reason != "" {
-			err = failure(fmt.Sprintf("step %d (select %q): %s", st.Index, st.Label, reason))
-		}
-		return err
-	case st.Action == "fill" && (f.Type == "checkbox" || f.Type == "radio"), st.Action == "click":
+	case f.Kind == "choice" && (st.Action == "select" || st.Action == "fill" && f.How != "autocomplete"):
+		return e.choose(ctx, st)
+	case st.Action == "select":
+		return failure(fmt.Sprintf("%s: the element is not a list of options", stepRef(st)))
+	case st.Action == "fill" && (f.Kind == "toggle" || f.Type == "radio"), st.Action == "click":
 		return e.click(ctx, st, f)
 	case st.Action == "submit":
-		reason, err := chromedp.Run(ctx, pageOp[string]("submit", nil))
+		reason, err := chromedp.Run(ctx, pageOp[string](e.world, "submit", nil))
 		if err == nil && reason != "" {
-			err = failure(fmt.Sprintf("step %d (submit): %s", st.Index, reason))
+			err = failure(fmt.Sprintf("%s: %s", stepRef(st), reason))
 		}
 		return err
 	}
@@ -180,11 +198,7 @@ var typed = map[string]bool{"": true, "text": true, "search": true, "email": tru
 func (e *Executor) fill(ctx context.Context, st replay.Step, f found) error {
 	canType := f.Editable || f.Tag == "textarea" || f.Tag == "input" && typed[f.Type] && !strings.ContainsAny(st.Value, "\r\n")
 	if canType {
-		type focus struct {
-			Focused bool `json:"focused"`
-			Empty   bool `json:"empty"`
-		}
-		fo, err := chromedp.Run(ctx, pageOp[focus]("focus", nil))
+		fo, err := e.focus(ctx)
 		if err != nil {
 			return err
 		}
@@ -193,64 +207,93 @@ func (e *Executor) fill(ctx context.Context, st replay.Step, f found) error {
 			if keys == "" && !fo.Empty {
 				keys = kb.Backspace
 			}
-			return chromedp.Do(ctx, chromedp.KeyEvent(keys), pageOp[chromedp.Void]("blur", nil))
+			return chromedp.Do(ctx, chromedp.KeyEvent(keys), pageOp[chromedp.Void](e.world, "blur", nil))
 		}
 		// Focus did not reach the field (a frame that cannot take it): set it.
 	}
 	if f.Tag != "input" && f.Tag != "textarea" && !f.Editable {
-		return failure(fmt.Sprintf("step %d (fill %q): the element is a %s, not a field", st.Index, st.Label, f.Tag))
+		return failure(fmt.Sprintf("%s: the element is a %s, not a field", stepRef(st), f.Tag))
 	}
-	return chromedp.Do(ctx, pageOp[chromedp.Void]("set", map[string]string{"value": st.Value}))
+	return chromedp.Do(ctx, pageOp[chromedp.Void](e.world, "set", map[string]string{"value": st.Value}))
 }
 
-// click clicks with the mouse at the element's centre, as a person does,
-// or with the DOM's click() when something covers that point. For a
-// checkbox, st.Value is the state it must end in: a box already in it is
-// not clicked.
-func (e *Executor) click(ctx context.Context, st replay.Step, f found) error {
-	type pt struct {
-		X, Y    float64
-		Lands   bool  `json:"lands"`
-		Checked *bool `json:"checked"`
+type focusState struct {
+	Focused bool `json:"focused"`
+	Empty   bool `json:"empty"`
+}
+
+// focus focuses the found element and selects its text, so that typing
+// replaces it.
+func (e *Executor) focus(ctx context.Context) (focusState, error) {
+	return chromedp.Run(ctx, pageOp[focusState](e.world, "focus", nil))
+}
+
+// clickPoint is where a person clicks an element, and whether a click
+// there lands on it; State is a two-state control's state (true, false or
+// "mixed"), null for others.
+type clickPoint struct {
+	X, Y  float64
+	Lands bool `json:"lands"`
+	State any  `json:"state"`
+}
+
+// press clicks with the mouse at p, as a person does, or, when something
+// covers that point, with the DOM's click() through op.
+func (e *Executor) press(ctx context.Context, p clickPoint, op string) error {
+	if p.Lands {
+		return chromedp.Do(ctx, chromedp.MouseClickXY(p.X, p.Y))
 	}
-	p, err := chromedp.Run(ctx, pageOp[pt]("point", nil))
+	return chromedp.Do(ctx, pageOp[chromedp.Void](e.world, op, nil))
+}
+
+// click clicks the element as a person does. For a two-state control
+// (checkbox, switch, toggle button), st.Value is the state it must end in
+// ("true"/"false"): a control already in it is not clicked, and one
+// clicked must reach it (a page may take a moment to update it).
+func (e *Executor) click(ctx context.Context, st replay.Step, f found) error {
+	p, err := chromedp.Run(ctx, pageOp[clickPoint](e.world, "point", nil))
 	if err != nil {
 		return err
 	}
-	if f.Type == "checkbox" && (st.Value == "true" || st.Value == "false") && p.Checked != nil {
-		if (st.Value == "true") == *p.Checked {
-			return nil
-		}
-	}
-	if f.Type == "radio" && p.Checked != nil && *p.Checked {
+	want, twoState := map[string]bool{"true": true, "false": false}[st.Value]
+	twoState = twoState && f.Kind == "toggle"
+	if twoState && p.State == want {
 		return nil
 	}
-	if p.Lands {
-		err = chromedp.Do(ctx, chromedp.MouseClickXY(p.X, p.Y))
-	} else {
-		err = chromedp.Do(ctx, pageOp[chromedp.Void]("click", nil))
+	if f.Type == "radio" && p.State == true {
+		return nil
 	}
-	if err != nil || f.Type != "checkbox" || (st.Value != "true" && st.Value != "false") {
+	if err := e.press(ctx, p, "click"); err != nil || !twoState {
 		return err
 	}
-	checked, err := chromedp.Run(ctx, pageOp[bool]("checked", nil))
-	if err == nil && (st.Value == "true") != checked {
-		err = failure(fmt.Sprintf("step %d (click %q): the checkbox did not end in the wanted state", st.Index, st.Label))
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		state, err := chromedp.Run(ctx, pageOp[any](e.world, "checked", nil))
+		if err != nil || state == want {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return failure(fmt.Sprintf("%s: the control did not end in the wanted state", stepRef(st)))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
-	return err
 }
 
 // upload sets the file input's files. The path is the step's value: it
 // never appears in an error.
 func (e *Executor) upload(ctx context.Context, st replay.Step) error {
 	if !filepath.IsAbs(st.Value) {
-		return failure(fmt.Sprintf("step %d (upload %q): the value is not an absolute file path", st.Index, st.Label))
+		return failure(fmt.Sprintf("%s: the value is not an absolute file path", stepRef(st)))
 	}
 	if fi, err := os.Stat(st.Value); err != nil || !fi.Mode().IsRegular() {
-		return failure(fmt.Sprintf("step %d (upload %q): the file to upload does not exist or is not a regular file", st.Index, st.Label))
+		return failure(fmt.Sprintf("%s: the file to upload does not exist or is not a regular file", stepRef(st)))
 	}
 	const group = "reprise-upload"
-	obj, err := chromedp.Run(ctx, chromedp.Evaluate[*runtime.RemoteObject]("window.__repriseTarget", chromedp.EvalObjectGroup(group)))
+	obj, err := chromedp.Run(ctx, pageOp[*runtime.RemoteObject](e.world, "target", nil, chromedp.EvalObjectGroup(group)))
 	if err != nil {
 		return err
 	}

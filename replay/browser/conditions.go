@@ -12,33 +12,52 @@ import (
 	"github.com/reprise-dev/reprise/skills"
 )
 
-// await polls c until it holds or its timeout (def when it has none)
-// passes. before is the URL url_changed compares with. An evaluation that
-// fails while a navigation replaces the page counts as "not yet".
-func (e *Executor) await(ctx context.Context, c skills.Condition, before string, def time.Duration) error {
-	if !knownCond(c.Kind) {
-		return fmt.Errorf("unknown condition kind %q", c.Kind)
-	}
-	limit := def
-	if c.Timeout != "" {
-		d, err := time.ParseDuration(c.Timeout)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("condition %s: timeout %q is not a duration such as 10s", c.Kind, c.Timeout)
+// condEnv is what a condition is checked against: the URL before the
+// step (url_changed, url_unchanged) and the step's selectors (form_reset
+// finds its form again when the page replaced the element).
+type condEnv struct {
+	before    string
+	selectors []skills.Selector
+}
+
+// holds polls conds until all hold at once, or the longest of their
+// timeouts (def for those without) passes. An evaluation that fails while
+// a navigation replaces the page counts as "not yet". A request_ok whose
+// request was answered with an error fails at once: waiting cannot mend it.
+func (e *Executor) holds(ctx context.Context, conds skills.Conditions, env condEnv, def time.Duration) error {
+	limit := time.Duration(0)
+	for _, c := range conds {
+		if !knownCond(c.Kind) {
+			return fmt.Errorf("unknown condition kind %q", c.Kind)
 		}
-		limit = d
+		d := def
+		if c.Timeout != "" {
+			var err error
+			if d, err = time.ParseDuration(c.Timeout); err != nil || d <= 0 {
+				return fmt.Errorf("condition %s: timeout %q is not a duration such as 10s", c.Kind, c.Timeout)
+			}
+		}
+		limit = max(limit, d)
 	}
-	args := map[string]string{"kind": c.Kind, "value": c.Value, "before": before}
 	deadline := time.Now().Add(limit)
 	for {
-		ok, err := chromedp.Run(ctx, pageOp[bool]("cond", args))
-		if err == nil && ok {
+		var failing *skills.Condition
+		final := false
+		for i, c := range conds {
+			ok, done := e.check(ctx, c, env)
+			if !ok {
+				failing, final = &conds[i], done
+				break
+			}
+		}
+		if failing == nil {
 			return nil
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s did not hold within %s", describeCond(c), limit)
+		if final || time.Now().After(deadline) {
+			return fmt.Errorf("%s did not hold within %s", describeCond(*failing), limit)
 		}
 		select {
 		case <-ctx.Done():
@@ -48,9 +67,24 @@ func (e *Executor) await(ctx context.Context, c skills.Condition, before string,
 	}
 }
 
+// check evaluates one condition now; final says a condition that does not
+// hold never will.
+func (e *Executor) check(ctx context.Context, c skills.Condition, env condEnv) (ok, final bool) {
+	if c.Kind == skills.CondRequestOK {
+		return e.net.requestOK()
+	}
+	args := map[string]any{"kind": c.Kind, "value": c.Value, "before": env.before}
+	if c.Kind == skills.CondFormReset {
+		args["selectors"] = jsSelectors(env.selectors)
+	}
+	ok, err := chromedp.Run(ctx, pageOp[bool](e.world, "cond", args))
+	return err == nil && ok, false
+}
+
 func knownCond(kind string) bool {
 	switch kind {
-	case skills.CondURLChanged, skills.CondURLContains, skills.CondText, skills.CondElement:
+	case skills.CondURLChanged, skills.CondURLUnchanged, skills.CondURLContains, skills.CondText, skills.CondElement,
+		skills.CondFormReset, skills.CondRequestOK:
 		return true
 	}
 	return false
@@ -62,41 +96,61 @@ func describeCond(c skills.Condition) string {
 	switch c.Kind {
 	case skills.CondURLChanged:
 		return "the URL change"
+	case skills.CondURLUnchanged:
+		return "the page staying at its URL"
 	case skills.CondURLContains:
 		return fmt.Sprintf("the URL containing %q", c.Value)
 	case skills.CondText:
 		return fmt.Sprintf("the text %q on the page", c.Value)
+	case skills.CondFormReset:
+		return "the form's reset to empty"
+	case skills.CondRequestOK:
+		return "a 2xx or 3xx answer to the request the step sent"
 	}
 	return fmt.Sprintf("the element %q", c.Value)
 }
 
 // commit checks a destructive step's assert after it ran: held means the
-// row is filed. When it fails, the page's own message says why.
+// row is filed. When it fails, the page's own message says why. Either
+// way the outcome says whether a request left for the site, and its answer.
 func (e *Executor) commit(ctx context.Context, st replay.Step, before string, out replay.Outcome) (replay.Outcome, error) {
 	if len(st.Assert) == 0 {
 		// Nothing to check it against: ran, but not known to be filed.
+		e.sentBy(ctx, &out, before, false)
 		out.OK = true
 		return out, nil
 	}
-	var err error
-	for _, c := range st.Assert {
-		if err = e.await(ctx, c, before, 10*time.Second); err != nil {
-			break
-		}
+	err := e.holds(ctx, st.Assert, condEnv{before: before, selectors: st.Selectors}, 10*time.Second)
+	if ctx.Err() != nil {
+		return out, ctx.Err()
 	}
+	e.sentBy(ctx, &out, before, err != nil)
 	if err == nil {
 		out.OK, out.Committed = true, true
 		return out, nil
 	}
-	if ctx.Err() != nil {
-		return out, ctx.Err()
-	}
-	out.PageMessage, _ = chromedp.Run(ctx, pageOp[string]("message", nil))
-	msg := fmt.Sprintf("step %d (%s): ran, but %v", st.Index, st.Action, err)
+	out.PageMessage, _ = chromedp.Run(ctx, pageOp[string](e.world, "message", nil))
+	msg := fmt.Sprintf("step %d (%s): ran, but %v", st.Index+1, st.Action, err)
 	if out.PageMessage != "" {
 		msg += "; the page says: " + out.PageMessage
 	}
 	return out, failure(msg)
+}
+
+// sentBy sets out.Sent and out.Status from what left the page since the
+// action: Sent when a request or a WebSocket frame left, or the page moved
+// from url (or its URL cannot be read), Status the last request's answer.
+// The tab was watched throughout (Watched). When wait is set (the assert
+// failed), an unanswered request gets a few seconds to answer, so a slow
+// site reads as refused or accepted rather than unknown.
+func (e *Executor) sentBy(ctx context.Context, out *replay.Outcome, url string, wait bool) {
+	if wait {
+		e.net.settle(ctx, 5*time.Second)
+	}
+	any, status, _ := e.net.sent()
+	now, err := chromedp.Run(ctx, chromedp.Location())
+	out.Sent = any || err != nil || now != url
+	out.Status, out.Watched = status, true
 }
 
 // Verify opens v.URL and reports whether v.Expect holds there within its
@@ -117,7 +171,7 @@ func (e *Executor) Verify(ctx context.Context, v skills.Verification) (bool, err
 		}
 		return false, fmt.Errorf("verify: open the page: %s", errKind(err))
 	}
-	if err := e.await(cctx, v.Expect, v.URL, 5*time.Second); err != nil {
+	if err := e.holds(cctx, skills.Conditions{v.Expect}, condEnv{before: v.URL}, 5*time.Second); err != nil {
 		if gerr := e.gone(ctx); gerr != nil {
 			return false, gerr
 		}

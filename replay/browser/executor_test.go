@@ -153,7 +153,7 @@ func TestAmbiguousLabelFallsThrough(t *testing.T) {
 func TestNothingMatchesNamesEverySelector(t *testing.T) {
 	ex, s := browser(t)
 	open(t, ex, s.URL+"/dup")
-	st := step(4, "fill", "Name", "Secret-Value-42", sel("id", "#first_name"), sel("label", "Name"), sel("xpath", "/html[1]/body[1]/p[1]"))
+	st := step(3, "fill", "Name", "Secret-Value-42", sel("id", "#first_name"), sel("label", "Name"), sel("xpath", "/html[1]/body[1]/p[1]"))
 	out := run(t, ex, st)
 	if out.OK {
 		t.Fatalf("Do = OK; want a failure")

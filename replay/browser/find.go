@@ -2,8 +2,6 @@ package browser
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -14,29 +12,12 @@ import (
 	"github.com/reprise-dev/reprise/skills"
 )
 
-// pageJS is the page side: one function (op, args) that finds elements,
-// acts on the found one and checks conditions, so each is one evaluation.
-//
-//go:embed page.js
-var pageJS string
-
-// pageOp evaluates one op of page.js in the top frame. args go as a JSON
-// literal, which is also a JavaScript literal (encoding/json escapes U+2028
-// and U+2029), so no value is ever spliced into code.
-func pageOp[T any](op string, args any, opts ...chromedp.EvaluateOption) chromedp.Action[T] {
-	a, err := json.Marshal(args)
-	if err != nil {
-		return func(context.Context, *chromedp.Target) (T, error) {
-			var zero T
-			return zero, fmt.Errorf("encode %s args: %w", op, err)
-		}
-	}
-	return chromedp.Evaluate[T]("("+strings.TrimSpace(pageJS)+")("+fmt.Sprintf("%q", op)+", "+string(a)+")", opts...)
-}
-
 // found is page.js's answer to find: for each selector tried, its visible
-// matches; hit is the index of the first that matched exactly one (-1:
-// none); tag, type and editable describe that element.
+// matches (in group mode, the distinct groups they belong to); hit is the
+// index of the first that matched exactly one (-1: none); tag, type and
+// editable describe that element, kind its unit in the DOM model (text,
+// toggle, range, file, choice, action; member for a radio or option found
+// by itself) and how, for a choice, which kind of list it is.
 type found struct {
 	Ready    bool   `json:"ready"`
 	Counts   []int  `json:"counts"`
@@ -44,6 +25,8 @@ type found struct {
 	Tag      string `json:"tag"`
 	Type     string `json:"type"`
 	Editable bool   `json:"editable"`
+	Kind     string `json:"kind"`
+	How      string `json:"how"`
 }
 
 type jsSelector struct {
@@ -53,17 +36,14 @@ type jsSelector struct {
 
 // find looks for the step's element, retrying until the executor's find
 // timeout while no selector matches exactly one visible element (a page
-// may render its form after its load event). On success the element is
-// window.__repriseTarget in the page.
-func (e *Executor) find(ctx context.Context, st replay.Step, out *replay.Outcome) (found, error) {
-	sels := make([]jsSelector, len(st.Selectors))
-	for i, s := range st.Selectors {
-		sels[i] = jsSelector{s.Strategy, s.Value}
-	}
-	args := map[string]any{"selectors": sels}
+// may render its form after its load event). In group mode (a choice
+// step) each selector's matches count as the groups they belong to. On
+// success the element, or the group, is the target of the page's next ops.
+func (e *Executor) find(ctx context.Context, st replay.Step, group bool, out *replay.Outcome) (found, error) {
+	args := map[string]any{"selectors": jsSelectors(st.Selectors), "group": group}
 	deadline := time.Now().Add(e.findTimeout)
 	for {
-		f, err := chromedp.Run(ctx, pageOp[found]("find", args))
+		f, err := chromedp.Run(ctx, pageOp[found](e.world, "find", args))
 		// An evaluation that failed because a navigation replaced the
 		// page is retried like a page that is not ready.
 		if err == nil && f.Ready && f.Hit >= 0 || time.Now().After(deadline) {
@@ -84,6 +64,14 @@ func (e *Executor) find(ctx context.Context, st replay.Step, out *replay.Outcome
 	}
 }
 
+func jsSelectors(sels []skills.Selector) []jsSelector {
+	out := make([]jsSelector, len(sels))
+	for i, s := range sels {
+		out[i] = jsSelector{s.Strategy, s.Value}
+	}
+	return out
+}
+
 // attempts pairs the selectors tried with their match counts.
 func attempts(sels []skills.Selector, counts []int) []replay.Attempt {
 	out := make([]replay.Attempt, 0, len(counts))
@@ -95,13 +83,14 @@ func attempts(sels []skills.Selector, counts []int) []replay.Attempt {
 
 // notFound says, for a person, which selectors were tried and what each
 // matched. Selectors and labels are the page's, never a field's value.
-func notFound(st replay.Step, counts []int) string {
+func notFound(st replay.Step, counts []int, group bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "step %d (%s", st.Index, st.Action)
-	if st.Label != "" {
-		fmt.Fprintf(&b, " %q", st.Label)
+	b.WriteString(stepRef(st))
+	if group {
+		b.WriteString(": no selector matched exactly one visible list of options")
+	} else {
+		b.WriteString(": no selector matched exactly one visible element")
 	}
-	b.WriteString("): no selector matched exactly one visible element")
 	if len(st.Selectors) == 0 {
 		b.WriteString(" (the step has no selectors)")
 	}

@@ -62,6 +62,8 @@ type Executor struct {
 	cancelAll context.CancelFunc // the allocator's
 	launched  *chromium.Browser  // nil when attached
 	nav       *navWatch
+	world     *world    // the isolated world page.js runs in
+	net       *netWatch // the requests a destructive step sends
 
 	prevURL   string // the URL before the previous step, for url_changed waits
 	closeOnce sync.Once
@@ -76,7 +78,7 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 	if o.FindTimeout <= 0 {
 		o.FindTimeout = 5 * time.Second
 	}
-	e := &Executor{log: o.Logger.WithGroup("browser"), findTimeout: o.FindTimeout, nav: &navWatch{}}
+	e := &Executor{log: o.Logger.WithGroup("browser"), findTimeout: o.FindTimeout, nav: &navWatch{}, world: newWorld(), net: newNetWatch()}
 	url := o.BrowserURL
 	if url == "" {
 		if o.ProfileDir == "" {
@@ -102,9 +104,10 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 	return e, nil
 }
 
-// open creates the tab and starts watching its main frame's navigations.
-// Its first call runs on the tab's own context: chromedp ties the browser
-// connection to the context of the first call.
+// open creates the tab and starts watching its main frame's navigations,
+// its execution contexts and its requests. Its first call runs on the
+// tab's own context: chromedp ties the browser connection to the context
+// of the first call.
 func (e *Executor) open(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, e.cancelTab)
 	defer stop()
@@ -112,8 +115,12 @@ func (e *Executor) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.nav.main = tree.FrameTree.Frame.ID
-	return chromedp.Listen(e.tab, e.nav.observe)
+	e.nav.main, e.world.frame = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.ID
+	return chromedp.Listen(e.tab, func(ev any) {
+		e.nav.observe(ev)
+		e.world.observe(ev)
+		e.net.observe(ev)
+	})
 }
 
 // ErrClosed is returned by every method after Close.

@@ -1,94 +1,15 @@
-// The page side of the browser executor: one function, called as
-// (lib)(op, args) in a single Runtime.evaluate, so a step costs one round
-// trip to find its element and one or two to act on it. The element a step
-// acts on is kept in window.__repriseTarget between calls. Nothing here
-// returns a field's value to Go: read-backs compare in the page and answer
-// with a boolean.
-(op, a) => {
-  const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
-  const same = (x, y) => norm(x).replace(/:$/, "").trim().toLowerCase() === norm(y).replace(/:$/, "").trim().toLowerCase();
-  // The same text as the recorder (extension/content.js): innerText, cut to 120.
-  const text = (el) => norm(el && (el.innerText || el.textContent)).slice(0, 120);
-  const sameName = (got, want) => same(got, want) || (norm(want).length >= 120 && same(norm(got).slice(0, 120), want));
-
-  // Every root the recorder may have recorded in: the document, open shadow
-  // roots and same-origin frames that are themselves visible.
-  function roots() {
-    const out = [];
-    const walk = (root) => {
-      out.push(root);
-      for (const el of root.querySelectorAll("*")) {
-        if (el.shadowRoot) walk(el.shadowRoot);
-        if ((el.tagName === "IFRAME" || el.tagName === "FRAME") && visible(el)) {
-          let doc = null;
-          try { doc = el.contentDocument; } catch (_) { /* cross-origin */ }
-          if (doc && doc.documentElement) walk(doc);
-        }
-      }
-    };
-    walk(document);
-    return out;
-  }
+// The page side of the browser executor: one function (D, S, op, args),
+// where D is the DOM model the recorder uses too (extension/dom.js) and S
+// this document's state between calls (the element found, its unit, the
+// forms' first-seen states). It runs in an isolated world of the page, so
+// the page's scripts can neither see nor change D or S. Nothing here
+// returns a field's value to Go: read-backs and conditions compare in the
+// page and answer with a boolean.
+(D, S, op, a) => {
+  const norm = D.norm;
+  const text = D.text;
+  const sameName = (got, want) => D.same(got, want) || (norm(want).length >= 120 && D.same(norm(got).slice(0, 120), want));
   const all = (rs) => rs.flatMap((r) => Array.from(r.querySelectorAll("*")));
-
-  function visible(el) {
-    if (!el.isConnected) return false;
-    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  }
-
-  function roleOf(el) {
-    const r = el.getAttribute("role");
-    if (r) return r;
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "select") return "combobox";
-    if (tag === "textarea") return "textbox";
-    if (tag === "a") return "link";
-    if (tag === "button") return "button";
-    if (tag === "form") return "form";
-    if (tag === "input") {
-      if (["checkbox", "radio"].includes(type)) return type;
-      if (["submit", "button", "reset", "image"].includes(type)) return "button";
-      return "textbox";
-    }
-    return tag;
-  }
-
-  // Every text that labels el, most specific first; a label matches when any
-  // of them does, so a page that adds an aria-label to a labelled field
-  // still matches its old label.
-  function labelsOf(el) {
-    const out = [];
-    const root = el.getRootNode();
-    const byId = (id) => (root.getElementById ? root.getElementById(id) : null) || el.ownerDocument.getElementById(id);
-    const by = el.getAttribute("aria-labelledby");
-    if (by) out.push(by.split(/\s+/).map((id) => text(byId(id))).join(" "));
-    const aria = el.getAttribute("aria-label");
-    if (aria) out.push(aria);
-    if (el.labels) for (const l of el.labels) out.push(labelText(l));
-    else if (el.id && root.querySelectorAll) {
-      for (const l of root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) out.push(labelText(l));
-    }
-    const wrap = el.parentElement && el.parentElement.closest("label");
-    if (wrap) out.push(labelText(wrap));
-    for (const at of ["placeholder", "title"]) if (el.getAttribute(at)) out.push(el.getAttribute(at));
-    return out.map(norm).filter(Boolean);
-  }
-  function labelText(l) {
-    const clone = l.cloneNode(true);
-    clone.querySelectorAll("input,select,textarea").forEach((n) => n.remove());
-    return text(clone) || text(l);
-  }
-  // A button or link is named by its text when nothing labels it, as the
-  // recorder names it.
-  function nameOf(el) {
-    const ls = labelsOf(el);
-    if (ls.length || !["button", "link"].includes(roleOf(el))) return ls;
-    const own = text(el) || (el.tagName === "INPUT" ? el.value : "") || "";
-    return own ? [own] : [];
-  }
 
   const simpleXPath = /^(\/[a-zA-Z][\w-]*\[\d+\])+$/;
   function xpath(rs, v) {
@@ -115,9 +36,12 @@
     }
     return out;
   }
-
   function css(rs, sel) {
     try { return rs.flatMap((r) => Array.from(r.querySelectorAll(sel))); } catch (_) { return null; }
+  }
+  function parseRoleText(v) {
+    const m = /^([\w-]+)\[name=(['"])([\s\S]*)\2\]$/.exec(v);
+    return m ? { role: m[1], name: m[3].replace(/\\(['"\\])/g, "$1") } : null;
   }
 
   function candidates(rs, s) {
@@ -129,52 +53,106 @@
         const id = v.replace(/^#/, "");
         return all(rs).filter((el) => el.id === id);
       }
-      case "name": {
+      case "name":
         if (v.startsWith("[")) return css(rs, v) || [];
         return all(rs).filter((el) => el.getAttribute("name") === v);
-      }
       case "label":
-        return all(rs).filter((el) => el.tagName !== "LABEL" && nameOf(el).some((l) => sameName(l, v)));
+        return all(rs).filter((el) => el.tagName !== "LABEL" && D.namesOf(el).some((l) => sameName(l, v)));
       case "role+text": {
-        const m = /^([\w-]+)\[name=(['"])([\s\S]*)\2\]$/.exec(v);
-        if (!m) return [];
-        const role = m[1], want = m[3].replace(/\\(['"\\])/g, "$1");
-        return all(rs).filter((el) => roleOf(el) === role && (nameOf(el).some((l) => sameName(l, want)) || sameName(text(el), want)));
+        const rt = parseRoleText(v);
+        if (!rt) return [];
+        return all(rs).filter((el) => D.roleOf(el) === rt.role && (D.namesOf(el).some((l) => sameName(l, rt.name)) || sameName(text(el), rt.name)));
       }
-      case "xpath":
-        return xpath(rs, v);
-      case "css":
-        return css(rs, v) || [];
+      case "xpath": return xpath(rs, v);
+      case "css": return css(rs, v) || [];
     }
     return [];
   }
 
-  function find(sels) {
-    window.__repriseTarget = null;
+  // A choice's handle found by itself (a labelled select or combobox), as
+  // opposed to one of its options or radios.
+  const isHandle = (el) => el.tagName === "SELECT" || el.tagName === "FIELDSET" ||
+    ["combobox", "listbox", "radiogroup", "menu"].includes(D.roleOf(el)) || D.opener(el);
+
+  // In group mode a selector's matches are the choices they belong to, once
+  // each: name=plan matching three radios is one radio group. A label or
+  // role+text also matches a choice by its group's name.
+  function groupHits(rs, s, cache, every) {
+    const m = new Map();
+    const add = (u) => { if (u && u.kind === "choice" && D.unitVisible(u)) m.set(u.key, u); };
+    if (s.strategy === "label" || s.strategy === "role+text") {
+      const rt = s.strategy === "role+text" ? parseRoleText(s.value || "") : { role: "", name: s.value || "" };
+      if (!rt) return m;
+      for (const u of every()) {
+        if (rt.role && rt.role !== u.role && rt.role !== D.roleOf(u.el)) continue;
+        if (sameName(D.labelOf(u), rt.name) || D.namesOf(u.el).some((l) => sameName(l, rt.name))) add(u);
+      }
+      for (const el of candidates(rs, s)) if (isHandle(el)) add(D.unitFor(el, cache, true));
+    } else for (const el of candidates(rs, s)) if (el.nodeType === 1) add(D.unitFor(el, cache, true));
+    return m;
+  }
+
+  function find(sels, group) {
+    S.target = null;
+    S.unit = null;
     if (document.readyState !== "complete") return { ready: false, counts: [], hit: -1 };
-    const rs = roots();
+    const rs = D.roots(document, true);
+    const cache = new Map();
+    let units = null;
+    const every = () => units || (units = D.unitsIn(rs, cache).map((u) => (u.kind === "action" && D.opener(u.el) ? D.unitFor(u.el, cache, true) : u))
+      .filter((u) => u && u.kind === "choice"));
     const counts = [];
     for (const s of sels) {
-      const seen = new Set(candidates(rs, s).filter((el) => el.nodeType === 1 && visible(el)));
+      if (group) {
+        const hits = groupHits(rs, s, cache, every);
+        counts.push(hits.size);
+        if (hits.size === 1) return found(hits.values().next().value, counts);
+        continue;
+      }
+      const seen = new Set(candidates(rs, s).filter((el) => el.nodeType === 1 && D.visible(el)));
       counts.push(seen.size);
       if (seen.size === 1) {
+        // The element itself; its unit when it is the unit's own element
+        // (a field, a checkbox, a select), for how to act on it.
         const el = seen.values().next().value;
-        window.__repriseTarget = el;
-        return { ready: true, counts, hit: counts.length - 1, ...describe(el) };
+        const u = D.unitOf(el, cache);
+        return found(u && u.el === el ? u : { kind: u && u.kind === "choice" ? "member" : "", el, key: el }, counts);
       }
     }
     return { ready: true, counts, hit: -1 };
   }
-  function describe(el) {
+  function found(u, counts) {
+    S.unit = u;
+    S.target = u.el;
+    S.option = null;
+    baseline(D.formOf(u.el));
+    const el = u.el;
     return {
-      tag: el.tagName.toLowerCase(),
-      type: (el.getAttribute("type") || "").toLowerCase(),
-      editable: !!el.isContentEditable,
+      ready: true, counts, hit: counts.length - 1,
+      tag: el.tagName.toLowerCase(), type: (el.getAttribute("type") || "").toLowerCase(), editable: !!el.isContentEditable,
+      kind: u.kind || "", how: u.how || "",
     };
   }
 
+  // A form's state when the executor first saw it, for form_reset.
+  function snapshot(form) {
+    const m = new Map();
+    for (const u of D.unitsOfForm(form, document)) m.set(u.key, D.stateOf(u));
+    return m;
+  }
+  function baseline(form) {
+    const k = form || document;
+    if (!S.base.has(k)) S.base.set(k, snapshot(form));
+  }
+  function formReset(el) {
+    const form = D.formOf(el);
+    const base = S.base.get(form || document);
+    return D.unitsOfForm(form, document).filter((u) => u.kind !== "action").every((u) =>
+      base && base.has(u.key) ? D.stateOf(u) === base.get(u.key) : D.atDefault(u));
+  }
+
   const target = () => {
-    const el = window.__repriseTarget;
+    const el = S.target;
     if (!el || !el.isConnected) throw new Error("stale");
     return el;
   };
@@ -187,15 +165,6 @@
     el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     el.dispatchEvent(new Event("change", { bubbles: true }));
   }
-  const deepActive = (doc) => {
-    let a = doc.activeElement;
-    while (a) {
-      if (a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-      else if (a.contentDocument && a.contentDocument.activeElement) a = a.contentDocument.activeElement;
-      else break;
-    }
-    return a;
-  };
 
   // The point to click in the top page's coordinates, and whether a click
   // there lands on the element (or its label) rather than on an overlay.
@@ -203,42 +172,147 @@
     el.scrollIntoView({ block: "center", inline: "center" });
     const r = el.getBoundingClientRect();
     let x = r.left + r.width / 2, y = r.top + r.height / 2;
-    const hit = el.getRootNode().elementFromPoint(x, y);
+    const hit = r.width > 0 && r.height > 0 ? el.getRootNode().elementFromPoint(x, y) : null;
     const lands = !!hit && (hit === el || el.contains(hit) || (hit.closest && hit.closest("label") && hit.closest("label").control === el));
     for (let w = el.ownerDocument.defaultView; w && w.frameElement; w = w.parent) {
       const f = w.frameElement, fr = f.getBoundingClientRect(), cs = getComputedStyle(f);
       x += fr.left + f.clientLeft + parseFloat(cs.paddingLeft);
       y += fr.top + f.clientTop + parseFloat(cs.paddingTop);
     }
-    return { x, y, lands, checked: "checked" in el ? !!el.checked : null };
+    return { x, y, lands };
+  }
+  // Where a person clicks to pick an option: the option, or for a native
+  // radio that is hidden or covered, its label.
+  function optionPoint(o) {
+    const p = point(o.el);
+    if (p.lands || o.el.tagName !== "INPUT") return p;
+    for (const l of o.el.labels || []) {
+      if (!D.visible(l)) continue;
+      const q = point(l);
+      const hit = l.getRootNode().elementFromPoint(q.x, q.y);
+      if (hit && (hit === l || l.contains(hit))) return { x: q.x, y: q.y, lands: true };
+    }
+    return p;
   }
 
-  function readBack(el, kind, want) {
-    switch (kind) {
-      case "value": return (el.isContentEditable ? el.innerText : el.value) === want;
-      case "selected": {
-        const o = el.selectedOptions && el.selectedOptions[0];
-        return !!o && (norm(o.text) === norm(want) || o.value === want);
+  // The option of u that the wanted text names: its label or value,
+  // exactly first, then by the matching form.
+  function match(opts, want) {
+    return opts.find((o) => norm(o.label) === norm(want)) || opts.find((o) => o.value !== "" && o.value === want) ||
+      opts.find((o) => D.same(o.label, want)) || opts.find((o) => o.value !== "" && D.same(o.value, want)) || null;
+  }
+  const chosenCount = (u) => (u.how === "select" ? Array.from(u.el.options).filter((o) => o.selected).length : D.optionsOf(u).filter((o) => o.selected).length);
+
+  // Whether u shows want chosen, and nothing else ("" wants nothing, or a
+  // native empty option such as "Choose...").
+  function holdsChoice(u, want, known) {
+    const c = D.chosenOf(u, known);
+    if (want === "") return !c || (c.value === "" && (u.how === "select" || u.how === "radio")) || (u.how === "autocomplete" && !D.shownText(u.el));
+    if (!c || !(D.same(c.label, want) || (c.value !== "" && D.same(c.value, want)))) return false;
+    return u.how === "combo" || u.how === "autocomplete" || chosenCount(u) <= 1;
+  }
+
+  // choose plans one move of a person picking want in the choice found:
+  // {done}, {fail: reason}, {click: point} on an option, {open: point} on
+  // the handle, {type: true} into an autocomplete (then phase "typed"), or
+  // {wait: true} while a popup fills. Reasons never quote the value.
+  function choose(want, known, phase) {
+    const u = S.unit;
+    if (!u || !u.el.isConnected) throw new Error("stale");
+    if (u.el.disabled || u.el.getAttribute("aria-disabled") === "true") return { fail: "the list is disabled" };
+    const opts = D.optionsOf(u);
+    if (want === "") {
+      const empty = (u.how === "select" || u.how === "radio") && opts.find((o) => o.value === "" && !o.disabled);
+      if (empty && !empty.selected) return pick(u, empty);
+      if (holdsChoice(u, "", known)) return { done: true };
+      if (u.how === "autocomplete") return { clear: true };
+      return { fail: "the row leaves it empty, but an option is chosen and the list has no empty choice" };
+    }
+    if (holdsChoice(u, want, known) && phase !== "typed") return { done: true };
+    switch (u.how) {
+      case "select": case "radio": case "ariaradio": case "listbox": {
+        const o = match(opts, want);
+        if (!o) return { fail: "no option of the list has that label or value" };
+        if (o.disabled) return { fail: "the option is disabled" };
+        return pick(u, o);
       }
-      case "checked": return String(!!el.checked) === want;
+      case "autocomplete": {
+        if (phase !== "typed") return { type: true };
+        const shown = opts.filter((o) => D.visible(o.el));
+        const o = match(shown, want);
+        if (o) return pick(u, o);
+        return { wait: true, fail: "no suggestion of the list has that label" };
+      }
+      case "combo": case "menu": {
+        const open = u.popup && u.popup.isConnected ? u.popup : D.popupOf(u.el);
+        const shown = open && D.visible(open) ? opts.filter((o) => D.visible(o.el)) : [];
+        if (!shown.length) {
+          if (phase === "opened") return { wait: true, fail: "the list did not open" };
+          return { open: point(u.el) };
+        }
+        const o = match(shown, want);
+        if (!o) return { fail: "no option of the list has that label or value" };
+        if (o.disabled) return { fail: "the option is disabled" };
+        return pick(u, o);
+      }
+    }
+    return { fail: "the element is not a list of options" };
+  }
+  function pick(u, o) {
+    S.option = o.el;
+    if (u.how === "select") {
+      const el = u.el;
+      el.focus();
+      if (!o.el.selected) {
+        o.el.selected = true;
+        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      el.blur();
+      return { done: true };
+    }
+    return { click: optionPoint(o) };
+  }
+
+  // A field read back: the value typed, or for a field that reformats
+  // what is typed (a phone shown as "(555) 123-4567"), the same letters
+  // and digits in the same order, with the same decimal marks.
+  function sameText(got, want) {
+    if (got === want) return true;
+    const core = (s) => s.replace(/[^\p{L}\p{N}]/gu, "");
+    const marks = (s) => (s.match(/\p{N}[.,]\p{N}/gu) || []).join("|");
+    return core(want) !== "" && core(got) === core(want) && marks(got) === marks(want);
+  }
+  function readBack(kind, want, known) {
+    const u = S.unit, el = S.target;
+    switch (kind) {
+      case "value": return sameText(D.textValue(el), want);
+      case "selected": return u && u.kind === "choice" ? holdsChoice(u, want, known) : false;
+      case "checked": return String(D.toggled(el) === true) === want;
     }
     throw new Error("unknown read-back kind");
   }
 
   function deepText() {
     let t = "";
-    for (const r of roots()) {
+    for (const r of D.roots(document, true)) {
       if (r.nodeType === 9) t += " " + (r.body ? r.body.innerText : "");
       else for (const c of r.children) t += " " + (c.innerText || "");
     }
     return norm(t);
   }
-  function cond(kind, v, before) {
+  function cond(kind, v, before, sels) {
     switch (kind) {
       case "url_changed": return location.href !== before;
+      case "url_unchanged": return location.href === before;
       case "url_contains": return location.href.includes(v);
       case "text": return document.readyState !== "loading" && deepText().includes(norm(v));
-      case "element": return (css(roots(), v) || []).length > 0;
+      case "element": return (css(D.roots(document, true), v) || []).length > 0;
+      case "form_reset": {
+        let el = S.target;
+        if ((!el || !el.isConnected) && sels) { find(sels, false); el = S.target; }
+        return !!el && el.isConnected && formReset(el);
+      }
     }
     throw new Error("unknown condition kind");
   }
@@ -246,9 +320,9 @@
   // What the page says about a refused submit: an alert, a live region, an
   // element styled as an error, or the browser's own validation message.
   function message() {
-    const rs = roots();
+    const rs = D.roots(document, true);
     const els = css(rs, '[role=alert], [aria-live]:not([aria-live=off]), [class*=error i], [class*=invalid i], [class*=alert i]') || [];
-    for (const el of els) if (visible(el) && text(el)) return text(el).slice(0, 200);
+    for (const el of els) if (D.visible(el) && text(el)) return text(el, 200);
     for (const f of css(rs, "form") || []) {
       const bad = f.querySelector(":invalid:not(form):not(fieldset)");
       if (bad && bad.validationMessage) return norm(bad.validationMessage).slice(0, 200);
@@ -257,7 +331,9 @@
   }
 
   switch (op) {
-    case "find": return find(a.selectors);
+    case "init": baseline(null); for (const f of document.forms) baseline(f); return true;
+    case "find": return find(a.selectors, !!a.group);
+    case "target": return target();
     case "focus": {
       // Focus and select the current text, so typing replaces it as a
       // person's select-all-and-type would.
@@ -267,29 +343,19 @@
         const sel = el.ownerDocument.getSelection(), rng = el.ownerDocument.createRange();
         rng.selectNodeContents(el); sel.removeAllRanges(); sel.addRange(rng);
       } else if (el.select) el.select();
-      return { focused: deepActive(document) === el, empty: el.isContentEditable ? !el.innerText : !el.value };
+      return { focused: D.deepActive(document) === el, empty: !D.textValue(el) };
     }
     case "blur": target().blur(); return true;
     case "set": { const el = target(); el.focus(); setValue(el, a.value); el.blur(); return true; }
-    case "select": {
+    case "point": {
       const el = target();
-      if (el.tagName !== "SELECT") return "the element is not a drop-down list";
-      const opts = Array.from(el.options);
-      const o = opts.find((o) => norm(o.text) === norm(a.value)) || opts.find((o) => o.value === a.value);
-      if (!o) return "no option of the list has that text or value";
-      if (o.disabled) return "the option is disabled";
-      el.focus();
-      if (!o.selected) {
-        o.selected = true;
-        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-        el.dispatchEvent(new Event("change", { bubbles: true }));
-      }
-      el.blur();
-      return "";
+      const state = S.unit && S.unit.kind === "toggle" ? D.toggled(el) : el.tagName === "INPUT" && el.type === "radio" ? el.checked : null;
+      return { ...point(el), state };
     }
-    case "point": return point(target());
     case "click": target().click(); return true;
-    case "checked": return !!target().checked;
+    case "clickoption": if (!S.option || !S.option.isConnected) throw new Error("stale"); S.option.click(); return true;
+    case "checked": return D.toggled(target());
+    case "choose": return choose(a.value, a.known || [], a.phase || "");
     case "submit": {
       const el = target();
       const form = el.tagName === "FORM" ? el : el.form || el.closest("form");
@@ -301,11 +367,11 @@
     case "readback": {
       // A framework may have replaced the element since the step: Go finds
       // it again and asks once more.
-      const el = window.__repriseTarget;
+      const el = S.target;
       if (!el || !el.isConnected) return "stale";
-      return readBack(el, a.kind, a.expect) ? "held" : "failed";
+      return readBack(a.kind, a.expect, a.known || []) ? "held" : "failed";
     }
-    case "cond": return cond(a.kind, a.value, a.before);
+    case "cond": return cond(a.kind, a.value, a.before, a.selectors);
     case "message": return message();
     case "settle": return new Promise((r) => setTimeout(() => r(true), 0));
   }

@@ -22,14 +22,15 @@ func (e *Executor) readBack(ctx context.Context, st replay.Step) error {
 	switch rb.Kind {
 	case skills.ReadBackValue, skills.ReadBackSelected, skills.ReadBackChecked:
 	default:
-		return failure(fmt.Sprintf("step %d (%s): unknown read-back kind %q", st.Index, st.Action, rb.Kind))
+		return failure(fmt.Sprintf("%s: unknown read-back kind %q", stepRef(st), rb.Kind))
 	}
-	args := map[string]string{"kind": rb.Kind, "expect": rb.Expect}
-	got, err := chromedp.Run(ctx, pageOp[string]("readback", args))
+	args := map[string]any{"kind": rb.Kind, "expect": rb.Expect, "known": known(st.Options)}
+	got, err := chromedp.Run(ctx, pageOp[string](e.world, "readback", args))
 	if err == nil && got == "stale" {
 		var again replay.Outcome
-		if f, ferr := e.find(ctx, st, &again); ferr == nil && f.Hit >= 0 {
-			got, err = chromedp.Run(ctx, pageOp[string]("readback", args))
+		group := st.Action == "select" || st.Action != "click" && choiceRoles[st.Role]
+		if f, ferr := e.find(ctx, st, group, &again); ferr == nil && f.Hit >= 0 {
+			got, err = chromedp.Run(ctx, pageOp[string](e.world, "readback", args))
 		}
 	}
 	if err != nil {
@@ -39,12 +40,12 @@ func (e *Executor) readBack(ctx context.Context, st replay.Step) error {
 	case "held":
 		return nil
 	case "stale":
-		return failure(fmt.Sprintf("step %d (%s %q): read-back: the element left the page", st.Index, st.Action, st.Label))
+		return failure(fmt.Sprintf("%s: read-back: the element left the page", stepRef(st)))
 	}
 	what := map[string]string{
 		skills.ReadBackValue:    "the field does not hold the value typed",
 		skills.ReadBackSelected: "the list does not show the option chosen",
 		skills.ReadBackChecked:  "the box is not in the state wanted",
 	}[rb.Kind]
-	return failure(fmt.Sprintf("step %d (%s %q): read-back failed: %s (the page may have changed it)", st.Index, st.Action, st.Label, what))
+	return failure(fmt.Sprintf("%s: read-back failed: %s (the page may have changed it)", stepRef(st), what))
 }

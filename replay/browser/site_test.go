@@ -2,6 +2,8 @@ package browser
 
 import (
 	"context"
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -67,12 +69,23 @@ const shadowPage = `<!doctype html><div id="host"></div><iframe src="/side" styl
 r.innerHTML = '<label for="ref">Reference</label><input id="ref">';</script>`
 const sidePage = `<!doctype html><label for="vat">VAT number</label><input id="vat">`
 
+// widgetsPage has a control of every kind (testdata/widgets.html): native
+// radios (one styled, its input hidden) and selects (one with an empty
+// choice), an ARIA radio group, checkbox, switch (slow to answer) and
+// toggle button, a listbox, a select-only combobox, an autocomplete whose
+// suggestions come late, a menu of radios. It saves through fetch (201, or
+// 400 for the name "taken"), resets itself and shows "Saved".
+//
+//go:embed testdata/widgets.html
+var widgetsPage string
+
 // site is the test web site: it counts the posts of the form and refuses
 // an email it already has, as a server-side check would.
 type site struct {
 	*httptest.Server
 	mu    sync.Mutex
 	posts []url.Values
+	saved []map[string]string // what the widgets page saved
 }
 
 func newSite() *site {
@@ -103,6 +116,23 @@ func newSite() *site {
 		time.Sleep(300 * time.Millisecond)
 		fmt.Fprint(w, `<!doctype html><p>Step two</p><input id="first_name" aria-label="First Name">`)
 	})
+	mux.HandleFunc("GET /widgets", page(widgetsPage))
+	mux.HandleFunc("POST /widgets/save", func(w http.ResponseWriter, r *http.Request) {
+		var rec map[string]string
+		if err := json.NewDecoder(r.Body).Decode(&rec); err != nil {
+			http.Error(w, "malformed", http.StatusBadRequest)
+			return
+		}
+		if rec["full_name"] == "taken" {
+			http.Error(w, "that name is taken", http.StatusBadRequest)
+			return
+		}
+		s.mu.Lock()
+		s.saved = append(s.saved, rec)
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprint(w, `{"id": 1}`)
+	})
 	mux.HandleFunc("GET /dynamic", page(dynamicPage))
 	mux.HandleFunc("GET /dup", page(dupPage))
 	mux.HandleFunc("GET /hidden", page(hiddenPage))
@@ -118,6 +148,21 @@ func (s *site) postCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.posts)
+}
+
+func (s *site) lastSaved() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.saved) == 0 {
+		return nil
+	}
+	return s.saved[len(s.saved)-1]
+}
+
+func (s *site) savedCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.saved)
 }
 
 func (s *site) lastPost() url.Values {

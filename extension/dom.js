@@ -1,0 +1,617 @@
+// reprise's model of a page's controls, one for the recorder and the
+// replayer, so that what one writes the other reads the same way: roles,
+// accessible names, the control an event belongs to, the group of a choice,
+// its options and the option chosen, a control's state, and the selectors
+// that find it again.
+//
+// Loaded twice: as a content script before content.js (the extension's own
+// isolated world, where RepriseDOM is a global no page can reach), and by
+// the replayer (replay/browser), which evaluates this file inside a function
+// in an isolated world of its own, so nothing here lands in the page's
+// world. Pure functions of the DOM: no listeners, no state between calls
+// but the caches a caller passes in.
+var RepriseDOM = (() => {
+  "use strict";
+
+  // ---- Text ---------------------------------------------------------------
+
+  const norm = (s) => String(s == null ? "" : s).replace(/\s+/g, " ").trim();
+  // An element's text as the person reads it, cut (labels and names: 120).
+  const text = (el, max = 120) => norm(el && (el.innerText || el.textContent)).slice(0, max);
+  // The matching form of an option's or a label's text: case folded,
+  // accents stripped (NFD, combining marks removed), spaces collapsed, a
+  // trailing colon or asterisk dropped ("Plan:", "E-mail *").
+  const fold = (s) => norm(s).normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase().replace(/[\s:*]+$/u, "");
+  const same = (a, b) => fold(a) === fold(b);
+
+  // ---- Elements -----------------------------------------------------------
+
+  const tag = (el) => (el && el.tagName ? el.tagName.toLowerCase() : "");
+  const attr = (el, a) => (el && el.getAttribute ? el.getAttribute(a) : null);
+  const typeOf = (el) => (tag(el) === "input" ? (attr(el, "type") || "text").toLowerCase() : "");
+  // The parent across shadow roots: a shadow root's child goes to its host.
+  const up = (n) => (!n ? null : n.parentNode && n.parentNode.nodeType === 11 ? n.parentNode.host : n.parentElement);
+  function closest(el, sel) {
+    for (let n = el; n; n = up(n)) if (n.matches && n.matches(sel)) return n;
+    return null;
+  }
+  const contains = (a, b) => {
+    for (let n = b; n; n = up(n)) if (n === a) return true;
+    return false;
+  };
+  function byId(el, id) {
+    if (!id) return null;
+    const root = el.getRootNode();
+    return (root.getElementById && root.getElementById(id)) || (el.ownerDocument && el.ownerDocument.getElementById(id)) || null;
+  }
+  const ids = (v) => norm(v).split(" ").filter(Boolean);
+
+  function visible(el) {
+    if (!el || !el.isConnected) return false;
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
+  // The innermost focused element, through open shadow roots and frames.
+  function deepActive(doc) {
+    let a = (doc || document).activeElement;
+    for (;;) {
+      if (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+      else if (a && a.contentDocument && a.contentDocument.activeElement) a = a.contentDocument.activeElement;
+      else return a;
+    }
+  }
+
+  // The document, its open shadow roots and, with frames, the visible
+  // same-origin frames' documents (and theirs).
+  function roots(doc, frames) {
+    const out = [];
+    const walk = (root) => {
+      out.push(root);
+      for (const el of root.querySelectorAll("*")) {
+        if (el.shadowRoot) walk(el.shadowRoot);
+        if (frames && (el.tagName === "IFRAME" || el.tagName === "FRAME") && visible(el)) {
+          let d = null;
+          try { d = el.contentDocument; } catch (_) { /* cross-origin */ }
+          if (d && d.documentElement) walk(d);
+        }
+      }
+    };
+    walk(doc || document);
+    return out;
+  }
+
+  // ---- Roles and names ----------------------------------------------------
+
+  // Roles a person operates: an event inside one belongs to it.
+  const CONTROL_ROLES = new Set(["radio", "checkbox", "switch", "option", "menuitem", "menuitemradio", "menuitemcheckbox",
+    "tab", "treeitem", "gridcell", "slider", "spinbutton", "combobox", "textbox", "searchbox", "button", "link"]);
+  // Roles named by their content when nothing labels them.
+  const CONTENT_NAMED = new Set(["button", "link", "option", "radio", "checkbox", "switch", "tab", "menuitem", "menuitemradio",
+    "menuitemcheckbox", "treeitem", "gridcell", "heading", "cell", "columnheader", "rowheader"]);
+  const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+  // The accessible role: the explicit one, else the element's implicit
+  // role (kept as the recorder has always written it: any text-like input
+  // is a textbox, a one-line select a combobox, an unknown element its tag).
+  function roleOf(el) {
+    if (!el || el.nodeType !== 1) return "";
+    const explicit = norm(attr(el, "role")).split(" ")[0].toLowerCase();
+    if (explicit && explicit !== "presentation" && explicit !== "none") return explicit;
+    const t = tag(el);
+    switch (t) {
+      case "input": {
+        const type = typeOf(el);
+        if (type === "checkbox") return el.hasAttribute("switch") ? "switch" : "checkbox";
+        if (type === "radio") return "radio";
+        if (["submit", "button", "reset", "image"].includes(type)) return "button";
+        if (type === "range") return "slider";
+        return "textbox";
+      }
+      case "select": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "textarea": return "textbox";
+      case "a": return "link";
+      case "button": return "button";
+      case "form": return "form";
+      case "option": return "option";
+      case "dialog": return "dialog";
+      case "fieldset": return radioSetIn(el) ? "radiogroup" : "group";
+    }
+    if (HEADINGS.has(t)) return "heading";
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return "textbox";
+    return t;
+  }
+
+  // A label's own text, without the controls inside it.
+  function labelText(l) {
+    const clone = l.cloneNode(true);
+    clone.querySelectorAll("input,select,textarea,[role=listbox]").forEach((n) => n.remove());
+    return text(clone) || text(l);
+  }
+
+  // Every text that names el, most specific first: aria-labelledby,
+  // aria-label, its labels (for= and wrapping), a fieldset's legend, its
+  // content for roles named by content, title, placeholder.
+  function namesOf(el) {
+    if (!el || el.nodeType !== 1) return [];
+    const out = [];
+    const by = attr(el, "aria-labelledby");
+    if (by) out.push(ids(by).map((id) => text(byId(el, id))).join(" "));
+    const aria = attr(el, "aria-label");
+    if (aria) out.push(aria);
+    if (el.labels && el.labels.length) for (const l of el.labels) out.push(labelText(l));
+    else if (el.id && !el.labels) {
+      const root = el.getRootNode();
+      if (root.querySelectorAll) for (const l of root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) out.push(labelText(l));
+    }
+    const wrap = el.parentElement && el.parentElement.closest("label");
+    if (wrap && !(el.labels && Array.from(el.labels).includes(wrap))) out.push(labelText(wrap));
+    if (tag(el) === "fieldset") {
+      const lg = el.querySelector(":scope > legend");
+      if (lg) out.push(text(lg));
+    }
+    if (CONTENT_NAMED.has(roleOf(el))) {
+      const t = typeOf(el);
+      const own = tag(el) === "input" ? (["submit", "button", "reset"].includes(t) ? el.value : "") : text(el);
+      if (own) out.push(own);
+    }
+    for (const a of ["title", "placeholder"]) if (attr(el, a)) out.push(attr(el, a));
+    return out.map(norm).filter(Boolean);
+  }
+  const nameOf = (el) => namesOf(el)[0] || "";
+
+  // ---- Controls -----------------------------------------------------------
+
+  function isControl(el) {
+    if (!el || el.nodeType !== 1) return false;
+    const t = tag(el);
+    if (t === "input") return typeOf(el) !== "hidden";
+    if (t === "select" || t === "textarea" || t === "button") return true;
+    if (t === "a" && el.hasAttribute("href")) return true;
+    if (el.hasAttribute("role") && CONTROL_ROLES.has(roleOf(el))) return true;
+    return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
+  }
+
+  // The control an event's target belongs to: the closest native input,
+  // select, textarea, button or link, or element with an operable ARIA
+  // role, across shadow roots; a label stands for its control.
+  function controlOf(node) {
+    for (let n = node && node.nodeType === 1 ? node : up(node); n; n = up(n)) {
+      if (isControl(n)) return n;
+      if (tag(n) === "label" && n.control) return n.control;
+    }
+    return null;
+  }
+
+  const TEXT_TYPES = new Set(["text", "email", "tel", "number", "url", "search", "date", "time", "month", "week",
+    "datetime-local", "password", ""]);
+  function isSecret(el) {
+    const ac = (attr(el, "autocomplete") || "").toLowerCase();
+    return typeOf(el) === "password" || ac.includes("one-time-code") || ac.includes("password");
+  }
+
+  // ---- Groups -------------------------------------------------------------
+
+  // The same-name radios of radio's form (or of its root, outside forms).
+  function radioSet(radio) {
+    if (!radio.name) return [radio];
+    const form = radio.form;
+    const pool = form ? Array.from(form.elements) : Array.from(radio.getRootNode().querySelectorAll("input"));
+    return pool.filter((r) => tag(r) === "input" && typeOf(r) === "radio" && r.name === radio.name && r.form === form);
+  }
+  // A container (fieldset, radiogroup) whose radios are one name group.
+  function radioSetIn(c) {
+    const rs = Array.from(c.querySelectorAll("input")).filter((r) => typeOf(r) === "radio");
+    return rs.length > 0 && rs[0].name !== "" && rs.every((r) => r.name === rs[0].name) ? rs : null;
+  }
+  function radioContainer(members) {
+    const c = closest(up(members[0]), "fieldset,[role=radiogroup]");
+    if (!c || !members.every((m) => contains(c, m))) return null;
+    const inside = radioSetIn(c);
+    return inside && inside.length === members.length ? c : null;
+  }
+  // A name for a radio set without a container: the short text just
+  // before the set (a label-like line above the options), when there is one.
+  const SKIP = new Set(["script", "style", "template", "noscript"]);
+  function precedingCaption(first) {
+    let n = first.closest("label") || first;
+    for (let hops = 0; n && hops < 3; hops++, n = n.parentElement) {
+      for (let s = n.previousElementSibling; s; s = s.previousElementSibling) {
+        if (SKIP.has(tag(s)) || !visible(s)) continue;
+        if (isControl(s) || s.querySelector("input,select,textarea,button,[role]")) return "";
+        const t = text(s);
+        if (t) return t.length <= 80 ? t : "";
+      }
+    }
+    return "";
+  }
+
+  // The listbox or menu a combobox or menu button opens.
+  const POPUP_ROLES = new Set(["listbox", "menu", "tree", "grid"]);
+  function popupOf(h) {
+    for (const a of ["aria-controls", "aria-owns"]) {
+      for (const id of ids(attr(h, a))) {
+        const p = byId(h, id);
+        if (!p) continue;
+        if (POPUP_ROLES.has(roleOf(p))) return p;
+        const inner = p.querySelector("[role=listbox],[role=menu]");
+        if (inner) return inner;
+      }
+    }
+    const ad = byId(h, attr(h, "aria-activedescendant"));
+    const lb = ad && closest(ad, "[role=listbox],[role=menu]");
+    if (lb && lb !== h) return lb;
+    const nested = h.querySelector && h.querySelector("[role=listbox],[role=menu]");
+    if (nested) return nested;
+    if (attr(h, "aria-haspopup") || roleOf(h) === "combobox") {
+      const sib = h.nextElementSibling;
+      if (sib && POPUP_ROLES.has(roleOf(sib))) return sib;
+    }
+    return null;
+  }
+  // The combobox or button that opens popup, if any.
+  function openerOf(popup) {
+    const root = popup.getRootNode();
+    const q = root.querySelectorAll ? root : popup.ownerDocument;
+    if (popup.id) {
+      const id = CSS.escape(popup.id);
+      const h = q.querySelector(`[aria-controls~="${id}"],[aria-owns~="${id}"]`);
+      if (h && h !== popup) return h;
+    }
+    for (const id of ids(attr(popup, "aria-labelledby"))) {
+      const h = byId(popup, id);
+      if (h && (attr(h, "aria-haspopup") || roleOf(h) === "combobox")) return h;
+    }
+    const outer = closest(up(popup), "[role=combobox]");
+    if (outer) return outer;
+    const prev = popup.previousElementSibling;
+    if (prev && (attr(prev, "aria-haspopup") || roleOf(prev) === "combobox")) return prev;
+    return null;
+  }
+  // A button that opens a listbox or a menu.
+  const opener = (el) => /^(listbox|menu|true)$/.test(attr(el, "aria-haspopup") || "");
+  const editable = (h) => tag(h) === "input" || tag(h) === "textarea" || !!h.isContentEditable;
+
+  // The unit a control belongs to: what one step sets. kind is text,
+  // toggle, range, file, choice or action; a choice has how (radio, select,
+  // ariaradio, listbox, combo, autocomplete, menu), its handle el (the
+  // element a person points at: the container, the select, the combobox,
+  // the menu button), its members and its popup. key identifies the unit
+  // across calls. cache (a Map) memoizes within one walk of the page.
+  function unitOf(el, cache) {
+    if (!el || el.nodeType !== 1) return null;
+    if (cache && cache.has(el)) return cache.get(el);
+    const u = computeUnit(el, cache);
+    if (cache) cache.set(el, u);
+    return u;
+  }
+  function choice(how, el, members, popup, role, extra) {
+    return Object.assign({ kind: "choice", how, el, members, popup, role, key: el }, extra || {});
+  }
+  // A combobox, or a button that opens a listbox or a menu of radios.
+  // popup is the popup the caller came from, when openerOf found the
+  // handle but the handle does not name its popup.
+  function comboUnit(h, popup) {
+    popup = popupOf(h) || popup || null;
+    const menu = popup ? roleOf(popup) === "menu" || roleOf(popup) === "menubar" : attr(h, "aria-haspopup") === "menu" || attr(h, "aria-haspopup") === "true";
+    const how = editable(h) ? "autocomplete" : roleOf(h) !== "combobox" && menu ? "menu" : "combo";
+    return choice(how, h, popup ? optionEls(popup) : [], popup, how === "menu" ? "menu" : "combobox");
+  }
+  function optionEls(popup) {
+    if (roleOf(popup) === "menu" || roleOf(popup) === "menubar") return Array.from(popup.querySelectorAll("[role=menuitemradio]"));
+    return Array.from(popup.querySelectorAll("[role=option]")).filter((o) => closest(up(o), "[role=listbox]") === popup || !closest(up(o), "[role=listbox]"));
+  }
+  function computeUnit(el, cache) {
+    const t = tag(el), type = typeOf(el), role = roleOf(el);
+    if (t === "input") {
+      if (type === "radio") {
+        const members = radioSet(el);
+        const c = radioContainer(members);
+        return choice("radio", c || members[0], members, null, "radiogroup", { container: c, name: el.name, key: c || members[0] });
+      }
+      if (type === "checkbox") return { kind: "toggle", how: "native", el, role: roleOf(el), key: el };
+      if (type === "file") return { kind: "file", el, role, key: el };
+      if (type === "range") return { kind: "range", el, role: "slider", key: el };
+      if (["submit", "button", "reset", "image"].includes(type)) return { kind: "action", el, role: "button", key: el };
+      if (role === "combobox") return comboUnit(el);
+      return { kind: "text", el, role: "textbox", key: el };
+    }
+    if (t === "select") return choice("select", el, Array.from(el.options), null, role);
+    if (t === "textarea") return { kind: "text", el, role: "textbox", key: el };
+    if (t === "fieldset" || role === "radiogroup") {
+      const natives = radioSetIn(el);
+      if (natives) return unitOf(natives[0], cache);
+      const rs = Array.from(el.querySelectorAll("[role=radio]")).filter((r) => closest(up(r), "[role=radiogroup]") === el);
+      return rs.length ? choice("ariaradio", el, rs, null, "radiogroup") : null;
+    }
+    switch (role) {
+      case "radio": {
+        const g = closest(up(el), "[role=radiogroup]");
+        if (g) return unitOf(g, cache);
+        return choice("ariaradio", el, [el], null, "radiogroup");
+      }
+      case "checkbox": case "switch": case "menuitemcheckbox":
+        return { kind: "toggle", how: "aria", el, role: role === "switch" ? "switch" : "checkbox", key: el };
+      case "slider": case "spinbutton":
+        return { kind: "range", el, role, key: el };
+      case "combobox":
+        return comboUnit(el);
+      case "listbox": {
+        const h = openerOf(el);
+        if (h) return editable(h) || roleOf(h) === "combobox" ? unitOf(h, cache) : comboUnit(h, el);
+        return choice("listbox", el, optionEls(el), null, "listbox");
+      }
+      case "option": {
+        const lb = closest(up(el), "[role=listbox]");
+        return lb ? unitOf(lb, cache) : null;
+      }
+      case "menuitemradio": {
+        const menu = closest(up(el), "[role=menu],[role=menubar]");
+        if (!menu) return choice("menu", el, [el], null, "menu");
+        const h = openerOf(menu);
+        if (h) return comboUnit(h, menu);
+        return choice("menu", menu, optionEls(menu), menu, "menu");
+      }
+      case "menu": {
+        const h = openerOf(el);
+        return h ? comboUnit(h, el) : choice("menu", el, optionEls(el), el, "menu");
+      }
+      case "textbox": case "searchbox":
+        return { kind: "text", el, role: "textbox", key: el };
+    }
+    if (role === "button" && attr(el, "aria-pressed") !== null) return { kind: "toggle", how: "pressed", el, role: "switch", key: el };
+    if (role === "button" && opener(el)) {
+      const p = popupOf(el);
+      if (p && optionEls(p).length) return comboUnit(el, p);
+    }
+    if (el.isContentEditable) return { kind: "text", el, role: "textbox", key: el };
+    if (isControl(el)) return { kind: "action", el, role, key: el };
+    return null;
+  }
+
+  // The unit a page element stands for: a choice's handle or container is
+  // its choice, any other element its control's unit. For a choice step
+  // (group), a button that opens a listbox or menu is a choice even while
+  // its popup is not in the page.
+  function unitFor(el, cache, group) {
+    const direct = tag(el) === "fieldset" || ["radiogroup", "listbox", "menu", "combobox"].includes(roleOf(el));
+    const u = (direct ? unitOf(el, cache) : null) || unitOf(controlOf(el), cache);
+    if (group && u && u.kind === "action" && opener(u.el)) return comboUnit(u.el);
+    return u;
+  }
+
+  // What a unit's element does not show by itself: a label for the group.
+  function labelOf(u) {
+    if (u.kind !== "choice") return nameOf(u.el);
+    switch (u.how) {
+      case "radio": return u.container ? nameOf(u.container) : precedingCaption(u.members[0]);
+      case "menu": return (u.popup && attr(u.popup, "aria-label")) || nameOf(u.el);
+    }
+    return nameOf(u.el) || (u.popup ? nameOf(u.popup) : "");
+  }
+
+  function unitVisible(u) {
+    return visible(u.el) || (u.how === "radio" && u.members.some((m) => visible(m) || (m.labels && Array.from(m.labels).some(visible))));
+  }
+  const unitContains = (u, n) => !!n && (contains(u.el, n) || (u.popup && contains(u.popup, n)) || (u.members || []).some((m) => contains(m, n)));
+
+  // ---- Options and state --------------------------------------------------
+
+  const optLabel = (o) => norm(o.label || o.text);
+  const optValue = (el) => attr(el, "value") ?? (el.dataset ? el.dataset.value : undefined) ?? "";
+  const ariaOn = (el, a) => attr(el, a) === "true";
+
+  // A choice's options: {label, value, selected, disabled, el}; value is
+  // what the page submits where it has one ("" otherwise).
+  function optionsOf(u) {
+    if (u.kind !== "choice") return [];
+    switch (u.how) {
+      case "select":
+        return Array.from(u.el.options).map((o) => ({ label: optLabel(o), value: o.value, selected: o.selected, disabled: o.disabled, el: o }));
+      case "radio":
+        return u.members.map((r) => ({ label: nameOf(r), value: r.value, selected: r.checked, disabled: r.disabled, el: r }));
+      case "ariaradio": case "menu": {
+        const ms = u.how === "menu" && u.popup ? optionEls(u.popup) : u.members;
+        return ms.map((r) => ({ label: nameOf(r), value: optValue(r), selected: ariaOn(r, "aria-checked"), disabled: ariaOn(r, "aria-disabled"), el: r }));
+      }
+      case "listbox": case "combo": case "autocomplete": {
+        const lb = u.how === "listbox" ? u.el : popupOf(u.el) || (u.popup && u.popup.isConnected ? u.popup : null);
+        if (!lb) return [];
+        return optionEls(lb).map((o) => ({ label: nameOf(o), value: optValue(o), selected: ariaOn(o, "aria-selected") || ariaOn(o, "aria-checked"),
+          disabled: ariaOn(o, "aria-disabled"), el: o }));
+      }
+    }
+    return [];
+  }
+
+  // What a combobox shows as its value: an input's value, else its text
+  // without its nested popup.
+  function shownText(h) {
+    if (tag(h) === "input" || tag(h) === "textarea") return norm(h.value);
+    const p = h.querySelector && h.querySelector("[role=listbox],[role=menu]");
+    if (!p) return text(h, 200);
+    const clone = h.cloneNode(true);
+    clone.querySelectorAll("[role=listbox],[role=menu]").forEach((n) => n.remove());
+    return text(clone, 200);
+  }
+
+  // The option chosen in a choice, or null when none; known are option
+  // labels known from elsewhere (a recording's closed set, a popup seen
+  // earlier), for a combobox whose list is not in the page now.
+  function chosenOf(u, known) {
+    if (u.kind !== "choice") return null;
+    const opts = optionsOf(u);
+    switch (u.how) {
+      case "select": {
+        const o = u.el.selectedIndex >= 0 ? u.el.options[u.el.selectedIndex] : null;
+        return o ? { label: optLabel(o), value: o.value, el: o } : null;
+      }
+      case "radio": case "ariaradio": case "listbox": case "menu":
+        return opts.find((o) => o.selected) || null;
+      case "combo": case "autocomplete": {
+        const shown = shownText(u.el);
+        const byText = shown && opts.find((o) => same(o.label, shown));
+        if (byText) return byText;
+        const k = shown && (known || []).find((l) => same(l, shown));
+        if (k) return { label: k, value: "" };
+        if (u.how === "autocomplete") return shown ? { label: shown, value: "" } : null;
+        // A select-only combobox: its selected option, else what it shows,
+        // unless the options are known and it shows none of them (a
+        // placeholder such as "Choose a service").
+        const sel = opts.find((o) => o.selected);
+        if (sel) return sel;
+        if (!shown || opts.length || (known || []).length) return null;
+        return { label: shown, value: "" };
+      }
+    }
+    return null;
+  }
+
+  // A two-state control's state: true, false, or "mixed".
+  function toggled(el) {
+    if (tag(el) === "input") return el.indeterminate ? "mixed" : !!el.checked;
+    const v = attr(el, attr(el, "aria-pressed") !== null && attr(el, "aria-checked") === null ? "aria-pressed" : "aria-checked");
+    return v === "mixed" ? "mixed" : v === "true";
+  }
+  function textValue(el) {
+    if (tag(el) === "input" || tag(el) === "textarea") return el.value;
+    if (el.isContentEditable) return el.innerText.replace(/\n$/, "");
+    return norm(el.textContent);
+  }
+  function rangeValue(el) {
+    if (tag(el) === "input") return el.value;
+    return attr(el, "aria-valuenow") || "";
+  }
+
+  // A unit's state as one comparable string.
+  function stateOf(u, known) {
+    switch (u.kind) {
+      case "text": return textValue(u.el);
+      case "toggle": { const s = toggled(u.el); return s === "mixed" ? "mixed" : s ? "checked" : "unchecked"; }
+      case "range": return rangeValue(u.el);
+      case "file": return Array.from(u.el.files || []).map((f) => f.name + "/" + f.size).join("|");
+      case "choice": {
+        if (u.how === "select" && u.el.multiple) return Array.from(u.el.selectedOptions).map(optLabel).join(", ");
+        const c = chosenOf(u, known);
+        return c ? c.label : "";
+      }
+    }
+    return "";
+  }
+
+  // Whether a unit is in its default state, for a form never seen before:
+  // a native field at its default, anything else empty or off.
+  function atDefault(u) {
+    const el = u.el;
+    switch (u.kind) {
+      case "text": return tag(el) === "input" || tag(el) === "textarea" ? el.value === el.defaultValue : textValue(el) === "";
+      case "toggle": return tag(el) === "input" ? el.checked === el.defaultChecked : toggled(el) === false;
+      case "range": return tag(el) === "input" ? el.value === el.defaultValue : true;
+      case "file": return !(el.files && el.files.length);
+      case "choice":
+        if (u.how === "select") {
+          const opts = Array.from(el.options);
+          const dflt = opts.some((o) => o.defaultSelected) ? opts.map((o) => o.defaultSelected) : opts.map((o, i) => i === 0 && !el.multiple);
+          return opts.every((o, i) => o.selected === dflt[i]);
+        }
+        if (u.how === "radio") return u.members.every((r) => r.checked === r.defaultChecked);
+        return !chosenOf(u);
+    }
+    return true;
+  }
+
+  // ---- Units of a page or a form ------------------------------------------
+
+  const CONTROL_SEL = "input,select,textarea,button,a[href],[role],[contenteditable]";
+
+  // Every unit under the given roots (a document, shadow roots, an
+  // element), once each, in document order.
+  function unitsIn(rs, cache) {
+    cache = cache || new Map();
+    const seen = new Set(), out = [];
+    const take = (el) => {
+      if (!isControl(el)) return;
+      const u = unitOf(el, cache);
+      if (u && !seen.has(u.key)) { seen.add(u.key); out.push(u); }
+    };
+    for (const r of rs) {
+      if (r.nodeType === 1 && r.matches(CONTROL_SEL)) take(r);
+      for (const el of r.querySelectorAll(CONTROL_SEL)) take(el);
+      if (r.nodeType === 1) for (const el of r.querySelectorAll("*")) if (el.shadowRoot) for (const x of el.shadowRoot.querySelectorAll(CONTROL_SEL)) take(x);
+    }
+    return out;
+  }
+
+  // The form a control or unit belongs to: its form owner, else the
+  // closest form or role=form, else null (the document).
+  function formOf(el) {
+    if (!el) return null;
+    if (el.form) return el.form;
+    return closest(el, "form,[role=form]");
+  }
+  // The units of a form (with the native fields its form attribute adds),
+  // or of the whole document for null.
+  function unitsOfForm(form, doc, cache) {
+    cache = cache || new Map();
+    if (!form) return unitsIn([doc || document], cache);
+    const us = unitsIn([form], cache);
+    if (form.elements) {
+      const keys = new Set(us.map((u) => u.key));
+      for (const el of form.elements) {
+        if (contains(form, el) || !isControl(el)) continue;
+        const u = unitOf(el, cache);
+        if (u && !keys.has(u.key)) { keys.add(u.key); us.push(u); }
+      }
+    }
+    return us;
+  }
+
+  // Settable units: not hidden, not disabled, not buttons or links.
+  function settable(u) {
+    if (u.kind === "action") return false;
+    const els = u.how === "radio" ? u.members : [u.el];
+    if (els.every((e) => e.disabled || ariaOn(e, "aria-disabled"))) return false;
+    return unitVisible(u);
+  }
+
+  // ---- Selectors ----------------------------------------------------------
+
+  const GENERATED = [/^[a-f0-9-]{16,}$/i, /\d{4,}/, /^(ember|react|mui|ng|headlessui|radix|rc|yui)[-_]?\d*/i, /^:r[0-9a-z]+:$/, /[-_][a-z0-9]{8,}$/i];
+  const looksGenerated = (s) => GENERATED.some((re) => re.test(s));
+
+  function xpathOf(el) {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1; n = n.parentNode) {
+      let i = 1;
+      for (let s = n.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === n.tagName) i++;
+      parts.unshift(`${n.tagName.toLowerCase()}[${i}]`);
+    }
+    return "/" + parts.join("/");
+  }
+
+  // A unit's selectors, most stable first: id > name > label > role+text >
+  // xpath. Ids and names that look generated are left out. A radio set
+  // without a container is found by its name (and its caption); a choice's
+  // role+text names the group's role.
+  function selectorsOf(u, label) {
+    const el = u.el, out = [];
+    const radioSetOnly = u.how === "radio" && !u.container;
+    if (el.id && !radioSetOnly && !looksGenerated(el.id)) out.push({ strategy: "id", value: "#" + CSS.escape(el.id) });
+    const name = u.how === "radio" ? u.name : attr(el, "name");
+    if (name && !looksGenerated(name)) out.push({ strategy: "name", value: name });
+    if (label) out.push({ strategy: "label", value: label });
+    const role = u.kind === "choice" ? u.role : roleOf(el);
+    if (role && label) out.push({ strategy: "role+text", value: `${role}[name='${label.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']` });
+    out.push({ strategy: "xpath", value: xpathOf(el) });
+    return out;
+  }
+
+  return {
+    norm, text, fold, same, tag, attr, typeOf, up, closest, contains, byId, visible, deepActive, roots,
+    roleOf, namesOf, nameOf, isControl, controlOf, isSecret, TEXT_TYPES,
+    unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
+    optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
+    unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf,
+  };
+})();
