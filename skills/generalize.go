@@ -102,7 +102,7 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &builder{n: len(recs), opts: opts, names: map[string]int{}}
+	g := &builder{n: len(recs), recs: recs, opts: opts, names: map[string]int{}}
 	g.skill = &Skill{Version: CurrentVersion, Name: strings.TrimSpace(opts.Name)}
 	for _, r := range recs {
 		g.skill.SourceRecordings = append(g.skill.SourceRecordings, r.RecordingID)
@@ -125,6 +125,7 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 // builder carries one generalization.
 type builder struct {
 	n     int
+	recs  []events.Recording
 	opts  Options
 	skill *Skill
 	// cols[i] is what the recordings did for skill step i; nil for a step
@@ -155,6 +156,9 @@ type candidate struct {
 	options  []Option
 	mapping  map[string]string
 	optional bool
+	// defaulted says a recording left the choice at the page's default:
+	// its value there is unknown, not empty.
+	defaulted bool
 }
 
 // column turns one aligned step into a skill step, or a note when dropped.
@@ -167,7 +171,11 @@ func (g *builder) column(c column) {
 			missing = append(missing, k)
 		}
 	}
-	if len(missing) > 0 && !box {
+	// A field the others' forms listed but no step set was left as it
+	// was there (empty, or at its default): the step is a parameter, not
+	// a one-off to drop, or the rows that need it would be filed without.
+	untouched := len(missing) > 0 && settable(rep) && g.listedIn(rep, missing)
+	if len(missing) > 0 && !box && !untouched {
 		g.note("Step %s was done in %s only: it is left out of the skill as a one-off (a dismissed popup?). If some rows need it, record it in each demonstration.",
 			describe(rep), recordingList(c, true))
 		return
@@ -202,18 +210,30 @@ func (g *builder) column(c column) {
 	case rep.Action == events.ActionSelect:
 		vals := make([]string, g.n)
 		for k, s := range c {
-			vals[k] = valueOf(s)
+			if s != nil {
+				vals[k] = valueOf(s)
+			}
 		}
 		opts := optionsOf(c)
 		g.skill.Steps[at].Options = opts
 		g.add(rep, at, vals, events.ValueEnum, ReadBackSelected)
-		g.cands[len(g.cands)-1].options = opts
+		cand := g.cands[len(g.cands)-1]
+		cand.options = opts
+		if untouched {
+			// Its value there is the page's default, which the recording
+			// does not know: it changed, so it is a parameter, but not an
+			// optional one on that account.
+			cand.defaulted = true
+			g.note("Step %d (%s) was left as the page had it in %s: its choice is a parameter.", at+1, describe(rep), recordingList(c, false))
+		}
 	case hasValue(rep):
 		vals := make([]string, g.n)
 		for k, s := range c {
-			vals[k] = valueOf(s)
+			if s != nil {
+				vals[k] = valueOf(s)
+			}
 		}
-		g.add(rep, at, vals, typeOf(c), readBackFor(rep.Action))
+		g.add(rep, at, vals, typeOf(c), readBackFor(rep.Action)) // an untouched field is optional (settle)
 	}
 }
 
@@ -239,6 +259,37 @@ func (g *builder) add(rep *events.Step, at int, vals []string, typ, readBack str
 	unknown := rep.Redacted && rep.Value != nil && rep.Value.Raw == ""
 	g.cands = append(g.cands, &candidate{name: name, label: label, step: at, values: vals,
 		typ: typ, unknown: unknown, readBack: readBack, prefix: prefix, suffix: suffix})
+}
+
+// settable reports whether a step sets a field's value: a field another
+// recording may have left alone.
+func settable(s *events.Step) bool {
+	switch s.Action {
+	case events.ActionFill, events.ActionSelect, events.ActionUpload:
+		return s.Value != nil
+	}
+	return false
+}
+
+// listedIn reports whether every recording in ks listed the step's field
+// in a form's inventory: the person saw it and left it.
+func (g *builder) listedIn(s *events.Step, ks []int) bool {
+	if s.Enrichment == nil {
+		return false
+	}
+	f := events.Field{Label: s.Enrichment.Label, Role: s.Enrichment.Role, Name: selector(s.Enrichment, events.StrategyName)}
+	for _, k := range ks {
+		found := false
+		for _, st := range g.recs[k].Steps {
+			for _, x := range st.Fields {
+				found = found || sameField(x, f) || (f.Name == "" || x.Name == "") && Fold(x.Label) == Fold(f.Label) && f.Label != "" && roleFamily(x.Role) == roleFamily(f.Role)
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func hasValue(s *events.Step) bool {
@@ -273,6 +324,9 @@ func valueOf(s *events.Step) string {
 func typeOf(c column) string {
 	t := ""
 	for _, s := range c {
+		if s == nil {
+			continue
+		}
 		vt := events.ValueText
 		if s.Value != nil && parameterTypes[s.Value.Type] {
 			vt = s.Value.Type

@@ -32,7 +32,7 @@ func (g *builder) settle(c *candidate) error {
 		c.optional = true
 	case "no", "n", "false":
 	case "":
-		if c.typ != TypeBoolean && slices.Contains(c.values, "") {
+		if c.typ != TypeBoolean && !c.defaulted && slices.Contains(c.values, "") {
 			c.optional = true
 			g.note("Step %d (%q) was left empty in %s: it is optional, and an empty cell leaves it empty.",
 				c.step+1, c.label, recordingsWhere(c.values, ""))

@@ -119,3 +119,17 @@ def redirect(first, plan, rid):
 red1 = recording(1, "Adaline", "Pro", "France", "checked", "Nevada", "n1", redirect("Adaline", "Pro", 17))
 red2 = recording(2, "Robert", "Basic", "Canada", "unchecked", "Ohio", "n2", redirect("Robert", "Basic", 18))
 write("success_redirect", [red1, red2], confirm="field:Fax=ignore\nfield:Middle name=ignore\n")
+
+# The second person left Plan at the page's default and Notes empty: no
+# step, but the form listed both. Each is a parameter, not a one-off.
+def drop(rec, seqs):
+    r = json.loads(json.dumps(rec))
+    r["steps"] = [s for s in r["steps"] if s["seq"] not in seqs]
+    return r
+write("left_alone_in_one", [ada, drop(bob, {3, 7})], SAMPLE, """plan/gold=Enterprise
+newsletter/oui=yes
+column:internal_note=ignore
+column:middle=ignore
+field:Fax=ignore
+field:Middle name=ignore
+""")
