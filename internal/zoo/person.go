@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -34,8 +36,28 @@ func typeInto(css, text string) act {
 	return chromedp.Steps(chromedp.Click(chromedp.CSS(css)), chromedp.KeyEvent(text))
 }
 
-// press types keys (kb constants or text) into whatever has focus.
-func press(keys string) act { return chromedp.KeyEvent(keys) }
+// press types keys (kb constants or text) into whatever has focus. A lone
+// space goes as one key-down carrying its text, as a keyboard sends it:
+// chromedp's separate keypress scrolls the page even when the page
+// handled the key, and the next click then lands elsewhere.
+func press(keys string) act {
+	if keys == " " {
+		return space
+	}
+	return chromedp.KeyEvent(keys)
+}
+
+var space = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	down := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: " ", Code: "Space", Text: " ",
+		UnmodifiedText: " ", WindowsVirtualKeyCode: 32, NativeVirtualKeyCode: 32}
+	if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, down); err != nil {
+		return err
+	}
+	up := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: " ", Code: "Space",
+		WindowsVirtualKeyCode: 32, NativeVirtualKeyCode: 32}
+	_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, up)
+	return err
+})
 
 // click clicks the element.
 func click(css string) act { return chromedp.Click(chromedp.CSS(css)) }
