@@ -46,6 +46,9 @@ type Status struct {
 	// Keys says where keys live: "keychain", or "file" where no OS keychain is reachable.
 	Keys    string         `json:"keys"`
 	Streams []StreamStatus `json:"streams"`
+	// BrowserConnected says the paired browser extension said hello in
+	// the last two minutes: the browser channel can record.
+	BrowserConnected bool `json:"browser_connected"`
 	// Recording is the recording now running, if one is.
 	Recording *RecordingStatus `json:"recording,omitempty"`
 }
@@ -76,6 +79,9 @@ func (d *Daemon) status(ctx context.Context) Status {
 		WebSocketURL:  d.srv.WebSocketURL(),
 		Platform:      d.platform,
 		Keys:          d.keysKind,
+	}
+	if d.browser != nil {
+		st.BrowserConnected, _ = d.browser.Available()
 	}
 	if d.rec != nil {
 		if id, ok := d.rec.Active(); ok {

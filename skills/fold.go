@@ -37,6 +37,12 @@ func foldSteps(in []events.Step) []events.Step {
 		// digit, a field that reformats) is one fill of its last value.
 		case st.Action == events.ActionFill && j+1 < len(in) && in[j+1].Action == events.ActionFill && similarity(&st, &in[j+1]) >= strongMatch:
 			continue
+		// A page load right after a submit or a click on a button or link
+		// is what that action did, not the person's: replay's action
+		// causes it again, and going to the recorded address (a record's
+		// page, /records/17) would be wrong for every other row.
+		case st.Action == events.ActionNavigate && len(steps) > 0 && causesNavigation(steps[len(steps)-1]):
+			continue
 		case st.Action == events.ActionClick && radioRole(roleOf(&st)):
 			st = radioAsChoice(st)
 		}
@@ -72,6 +78,11 @@ func radioAsChoice(st events.Step) events.Step {
 	v.Type = events.ValueEnum
 	st.Value = &v
 	return st
+}
+
+func causesNavigation(st events.Step) bool {
+	return st.Action == events.ActionSubmit || st.Action == events.ActionClick && st.Enrichment != nil &&
+		(st.Enrichment.Role == "button" || st.Enrichment.Role == "link")
 }
 
 func isButton(st events.Step) bool {

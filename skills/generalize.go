@@ -132,6 +132,7 @@ type builder struct {
 	// added from an answer.
 	cols      []column
 	cands     []*candidate
+	demo      []int // the sample row each recording demonstrated, once found
 	names     map[string]int
 	questions []Question
 	notes     []string

@@ -1,9 +1,12 @@
 package skills
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // Joining a parameter to a CSV column: by the demonstrated values found in
@@ -194,4 +197,93 @@ func byValues(values []string, header []string, rows [][]string) []string {
 		}
 	}
 	return cols
+}
+
+// demoRows finds, for each recording, the sample row it demonstrated: the
+// one row holding the most of the recording's text values (two at least,
+// or the only one there is). nil when a recording's row is not found
+// that surely: a join through it would be a guess.
+func (g *builder) demoRows() []int {
+	if g.demo != nil || len(g.opts.SampleRows) == 0 {
+		return g.demo
+	}
+	var texts []*candidate
+	for _, c := range g.cands {
+		if g.skill.Steps[c.step].Action == events.ActionFill && c.typ != TypeBoolean && len(c.values) == g.n {
+			texts = append(texts, c)
+		}
+	}
+	rows := make([]int, g.n)
+	for k := range g.n {
+		have := 0
+		for _, c := range texts {
+			if len(Fold(c.values[k])) >= 2 {
+				have++
+			}
+		}
+		need := min(2, have)
+		if need == 0 {
+			return nil
+		}
+		best, at, tied := 0, -1, false
+		for i, row := range g.opts.SampleRows {
+			score := 0
+			for _, c := range texts {
+				v := Fold(c.values[k])
+				if len(v) >= 2 && slices.ContainsFunc(row, func(cell string) bool { return Fold(cell) == v }) {
+					score++
+				}
+			}
+			switch {
+			case score > best:
+				best, at, tied = score, i, false
+			case score == best && score > 0:
+				tied = true
+			}
+		}
+		if best < need || tied {
+			return nil
+		}
+		rows[k] = at
+	}
+	g.demo = rows
+	return rows
+}
+
+// joinByDemoRows finds the one column whose cells in the demonstrated rows
+// mean what each recording did: a box's state, a choice's option. A yes/no
+// column cannot be told from another by its words; by the rows it can.
+func (g *builder) joinByDemoRows(c *candidate) string {
+	if c.typ != TypeBoolean && c.typ != events.ValueEnum {
+		return ""
+	}
+	rows := g.demoRows()
+	if rows == nil {
+		return ""
+	}
+	p := Parameter{Type: c.typ, Optional: true}
+	var hit string
+	for col, name := range g.opts.Header {
+		fits, known := true, 0
+		for k, r := range rows {
+			if c.values[k] == "" && c.typ != TypeBoolean {
+				continue // left at the page's default: unknown
+			}
+			known++
+			row := g.opts.SampleRows[r]
+			if col >= len(row) {
+				fits = false
+				break
+			}
+			got, err := p.MapCell(row[col], c.options)
+			fits = fits && err == nil && Fold(got) == Fold(c.values[k])
+		}
+		if fits && known > 0 {
+			if hit != "" {
+				return "" // two columns fit alike: never a guess
+			}
+			hit = name
+		}
+	}
+	return hit
 }

@@ -153,6 +153,9 @@ func (g *builder) columnFits(c *candidate) bool {
 	if len(g.opts.Header) == 0 || c.label == "" && c.typ != events.ValueEnum {
 		return false
 	}
+	if g.joinByDemoRows(c) != "" {
+		return true
+	}
 	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
 	return j.column != "" || len(j.candidates) > 0
 }
@@ -164,6 +167,10 @@ func (g *builder) join(c *candidate) {
 		if c.column == "" {
 			c.column = c.name
 		}
+		return
+	}
+	if col := g.joinByDemoRows(c); col != "" {
+		c.column = col
 		return
 	}
 	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
@@ -186,6 +193,9 @@ func (g *builder) ask(c *candidate, kind QuestionKind) {
 		q.Columns = j.candidates
 		if j.column != "" {
 			q.Columns = []string{j.column}
+		}
+		if col := g.joinByDemoRows(c); col != "" {
+			q.Columns = []string{col}
 		}
 	}
 	if len(q.Columns) > 0 {

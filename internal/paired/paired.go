@@ -67,7 +67,17 @@ func (b *Browser) pair(home string) error {
 	if paired != "true" {
 		return errors.New("the extension did not pair")
 	}
-	return nil
+	// The extension says hello on its own schedule; until it has, the
+	// browser channel is not there to record with.
+	for deadline := time.Now().Add(pairTimeout); ; time.Sleep(50 * time.Millisecond) {
+		st, err := daemon.QueryStatus(home)
+		if err == nil && st.BrowserConnected {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the paired extension did not say hello to the daemon in %s", pairTimeout)
+		}
+	}
 }
 
 // Close closes the browser. It is safe to call twice.

@@ -133,3 +133,13 @@ column:middle=ignore
 field:Fax=ignore
 field:Middle name=ignore
 """)
+
+# Columns named unlike their fields: the box and the choice are joined
+# through the rows the recordings demonstrated (found by their names), not
+# by label; yes/no words alone could be any yes/no column.
+ROWS = """given_name,tier_code,Country code,opt_in,vip,US state,remarks
+Ada,pro,FR,y,n,Nevada,Prefers email
+Robert,basic,CI,n,n,Ohio,
+Cleo,basic,ca,y,y,Utah,"Call, then write"
+"""
+write("join_by_demo_rows", [ada, bob], ROWS, "column:vip=ignore\nfield:Fax=ignore\nfield:Middle name=ignore\n")

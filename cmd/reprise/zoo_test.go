@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/paired"
+	"github.com/reprise-dev/reprise/internal/zoo"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/replay/report"
+)
+
+// zooRows is how many generated rows each zoo form's replay files.
+const zooRows = 50
+
+// zooCase is what the person answers for one form of the zoo, and the
+// questions skill build must ask before those answers: the keys it names,
+// exactly (an identical choice with a CSV column is a question, never a
+// constant).
+type zooCase struct {
+	questions []string
+	answers   []string
+}
+
+// TestZoo is reprise on forms written the way people write them (native and
+// ARIA choices, listboxes, combo boxes, dates three ways, saves in place and
+// by redirect, a confirm dialog, a wizard, a reformatting field, a shuffled
+// layout): for each, a person demonstrates it twice through the real
+// extension in real Chromium, skill build asks exactly the expected
+// questions and saves with the scripted answers, and the replay of 50 rows
+// stores every row once and right. No row may be stored wrong while the
+// report says committed, and every row is in the report.
+func TestZoo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the zoo runs real Chromium with the extension: skipped in -short mode")
+	}
+	home := t.TempDir()
+	startDaemonProcess(t, home, "--consent-prompt", "cli")
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	defer cancel()
+	br, err := paired.Launch(ctx, home, t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	site := zoo.Serve()
+	defer site.Close()
+
+	var table []string
+	for _, f := range zoo.Forms() {
+		t.Run(f.Name, func(t *testing.T) {
+			line := zooForm(ctx, t, home, br, site, f)
+			table = append(table, line)
+		})
+	}
+	t.Logf("zoo:\n%-16s %5s %9s %5s %7s %6s %s\n%s", "form", "rows", "committed", "wrong", "unknown", "failed", "questions",
+		strings.Join(table, "\n"))
+}
+
+// zooForm runs one form end to end and returns its line of the table.
+func zooForm(ctx context.Context, t *testing.T, home string, br *paired.Browser, site *zoo.Site, f *zoo.Form) string {
+	dir := t.TempDir()
+	var recs []string
+	for _, row := range f.Demos() {
+		recs = append(recs, demonstrate(ctx, t, home, br, site, f, row))
+	}
+	for _, id := range recs {
+		zooCLI(t, home, nil, "recordings", "review", id)
+	}
+
+	// The person's CSV: the two rows they demonstrated, then the rest.
+	header, rows := f.Rows(zooRows, int64(len(f.Name)))
+	demos := f.Demos()
+	sample := writeCSV(t, filepath.Join(dir, "sample.csv"), header, append([][]string{demos[0], demos[1]}, rows...))
+	data := writeCSV(t, filepath.Join(dir, "rows.csv"), header, rows)
+
+	c := zooCases[f.Name]
+	build := []string{"skill", "build", "--name", "zoo " + f.Name, "--rows", sample}
+	out, err := zooCLIErr(t, home, nil, append(build, recs...)...)
+	asked := questionKeys(out)
+	if !slices.Equal(asked, c.questions) {
+		t.Errorf("skill build asked %q; want %q\n%s", asked, c.questions, out)
+	}
+	if len(asked) > 0 && err == nil {
+		t.Errorf("skill build saved with %d question(s) open", len(asked))
+	}
+	answers := filepath.Join(dir, "answers.txt")
+	if err := os.WriteFile(answers, []byte(strings.Join(c.answers, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = zooCLI(t, home, nil, append(append(build, "--confirm-file", answers), recs...)...)
+	skillID := regexp.MustCompile(`saved skill (\S+),`).FindStringSubmatch(out)
+	if skillID == nil {
+		t.Fatalf("skill build did not save:\n%s", out)
+	}
+	t.Logf("skill:\n%s", zooCLI(t, home, nil, "skill", "show", skillID[1]))
+
+	reportPath := filepath.Join(dir, "report.json")
+	before := len(site.Records(f.Name))
+	out, _ = zooCLIErr(t, home, strings.NewReader("y\n"), "replay", skillID[1], "--rows", data, "--report", reportPath, "--on-error", "skip")
+	t.Logf("replay:\n%s", out)
+	got := readReport(t, reportPath)
+	records := site.Records(f.Name)[before:]
+	return judge(t, f, header, rows, got, records, len(asked))
+}
+
+// judge compares the report with what the site stored, and fails the test
+// for any row stored wrong or twice, any row missing from the report, and
+// any row reported committed that the site does not hold as the CSV says.
+func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int) string {
+	t.Helper()
+	chk, err := zoo.Check(f.Name, header, rows, records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome := map[int]string{}
+	for _, r := range got {
+		outcome[r.N] = r.Outcome
+	}
+	if len(got) != len(rows) {
+		t.Errorf("the report holds %d rows; the CSV has %d", len(got), len(rows))
+	}
+	wrong := map[int]bool{}
+	for _, p := range chk.Problems {
+		wrong[p.Row] = true
+		t.Errorf("stored wrong (reported %s): %s", outcome[p.Row+1], p)
+	}
+	missing := map[int]bool{}
+	for _, p := range chk.Missing {
+		missing[p.Row] = true
+	}
+	count := map[string]int{}
+	for i := range rows {
+		o := outcome[i+1]
+		count[o]++
+		switch {
+		case o == "":
+			t.Errorf("row %d is not in the report", i+1)
+		case o == report.Committed && missing[i]:
+			t.Errorf("row %d reported committed, but the site does not hold it", i+1)
+		case (o == report.Failed || o == report.Skipped) && !missing[i]:
+			t.Errorf("row %d reported %s, but the site holds it", i+1, o)
+		}
+	}
+	for _, r := range got {
+		if r.Outcome != report.Committed {
+			t.Logf("row %d %s at step %d: %s", r.N, r.Outcome, r.Step, r.Reason)
+		}
+	}
+	return fmt.Sprintf("%-16s %5d %9d %5d %7d %6d %d", f.Name, len(rows), count[report.Committed], len(wrong),
+		count[report.Unknown], count[report.Failed], questions)
+}
+
+// demonstrate records the person filling the form for one row and returns
+// the recording's id.
+func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Browser, site *zoo.Site, f *zoo.Form, row []string) string {
+	t.Helper()
+	out := zooCLI(t, home, nil, "record", "start", "--channels", "browser", "--yes")
+	id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
+	if id == "" {
+		t.Fatalf("record start printed no recording id:\n%s", out)
+	}
+	stopped := false
+	defer func() {
+		if !stopped { // a failed demonstration must not keep the next one from starting
+			zooCLIErr(t, home, nil, "record", "stop")
+		}
+	}()
+	waitBrowserJoined(t, home, id)
+	pctx, cancel := context.WithTimeout(br.Ctx, 90*time.Second)
+	defer cancel()
+	if err := f.Person(pctx, site.URL(), row); err != nil {
+		t.Fatalf("the person: %v", err)
+	}
+	waitCommitRecorded(ctx, t, home, id)
+	zooCLI(t, home, nil, "record", "stop")
+	stopped = true
+	return id
+}
+
+// waitBrowserJoined waits until the extension knows the recording is on:
+// before that, what the person does is not recorded.
+func waitBrowserJoined(t *testing.T, home, id string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := daemon.QueryStatus(home)
+		if err == nil && st.Recording != nil && st.Recording.ID == id && st.Recording.BrowserJoined {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension did not join recording %s in 30 s: %v", id, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitCommitRecorded waits until the recording holds a destructive step
+// with what followed it: the extension sends it once the page settled.
+func waitCommitRecorded(ctx context.Context, t *testing.T, home, id string) {
+	t.Helper()
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	oc := ops.NewClient(nc, events.OpsSubject(ci.MachineID))
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var rec events.Recording
+		if err := oc.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err == nil {
+			for _, s := range rec.Steps {
+				if s.Effect != nil {
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			var got []string
+			for _, s := range rec.Steps {
+				if s.Enrichment != nil {
+					got = append(got, fmt.Sprintf("%s %s %q", s.Action, s.Enrichment.Role, s.Enrichment.Label))
+				} else {
+					got = append(got, s.Action)
+				}
+			}
+			t.Fatalf("recording %s holds no step with an effect after 60 s; it holds %q", id, got)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// questionKeys reads the keys skill build asks about: "1. [plan] ...".
+func questionKeys(out string) []string {
+	var keys []string
+	for _, m := range regexp.MustCompile(`(?m)^\d+\. \[([^\]]+)\] `).FindAllStringSubmatch(out, -1) {
+		keys = append(keys, m[1])
+	}
+	return keys
+}
+
+// zooCLI runs the reprise binary and fails the test when it fails.
+func zooCLI(t *testing.T, home string, stdin *strings.Reader, args ...string) string {
+	t.Helper()
+	out, err := zooCLIErr(t, home, stdin, args...)
+	if err != nil {
+		t.Fatalf("reprise %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// zooCLIErr runs the reprise binary and returns its output, both streams.
+func zooCLIErr(t *testing.T, home string, stdin *strings.Reader, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &b, &b
+	err := cmd.Run()
+	return b.String(), err
+}
+
+func writeCSV(t *testing.T, path string, header []string, rows [][]string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(header)
+	w.WriteAll(rows)
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readReport(t *testing.T, path string) []report.Row {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	var doc struct {
+		Rows []report.Row `json:"rows"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Rows
+}
+
+// zooCases are the questions each form's build must ask, and the person's
+// answers. Filled from what a person who knows the form would answer.
+var zooCases = map[string]zooCase{}
