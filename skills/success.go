@@ -262,7 +262,9 @@ func commonPath(urls []string, page string) string {
 		}
 		prefix = prefix[:n]
 	}
-	if len(paths) > 1 {
+	if !allSame(paths) {
+		// Cut where the pages part: /records/17 and /records/18 share
+		// /records/, not /records/1.
 		if cut := strings.LastIndexByte(prefix, '/'); cut >= 0 {
 			prefix = prefix[:cut+1]
 		}

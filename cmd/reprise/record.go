@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -52,8 +54,22 @@ person at this terminal.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\nstop it with: reprise record stop\n",
+			fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\n",
 				started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), cmp.Or(started.InterpretationRoute, result.InterpretationRoute))
+			if slices.Contains(req.Channels, capture.ChannelBrowser) {
+				home, err := g.resolveHome()
+				if err != nil {
+					return err
+				}
+				// What the person does in the browser before the extension
+				// knows is not recorded: say when it does.
+				if waitBrowserJoined(ctx, home, started.RecordingID) {
+					fmt.Fprintln(cmd.OutOrStdout(), "the browser extension is recording (REC on its badge)")
+				} else {
+					fmt.Fprintln(cmd.ErrOrStderr(), "warning: the browser extension has not joined yet; wait for REC on its badge before you start")
+				}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "stop it with: reprise record stop")
 			return nil
 		},
 	}
@@ -98,6 +114,27 @@ person at this terminal.`,
 }
 
 // activeRecording finds the one recording that is running.
+// joinWait bounds how long record start waits for the extension, which
+// says hello every two seconds.
+const joinWait = 10 * time.Second
+
+// waitBrowserJoined reports whether the browser extension joined the
+// recording id within joinWait; true at once when no extension is
+// connected (another source serves the browser channel).
+func waitBrowserJoined(ctx context.Context, home, id string) bool {
+	deadline := time.Now().Add(joinWait)
+	for {
+		st, err := daemon.QueryStatus(home)
+		if err == nil && (!st.BrowserConnected || st.Recording != nil && st.Recording.ID == id && st.Recording.BrowserJoined) {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (c *shimConn) activeRecording() (string, error) {
 	l, err := c.list()
 	if err != nil {

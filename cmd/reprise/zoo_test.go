@@ -179,7 +179,9 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 			zooCLIErr(t, home, nil, "record", "stop")
 		}
 	}()
-	waitBrowserJoined(t, home, id)
+	if !waitBrowserJoined(ctx, home, id) {
+		t.Fatalf("the extension did not join recording %s", id)
+	}
 	pctx, cancel := context.WithTimeout(br.Ctx, 90*time.Second)
 	defer cancel()
 	if err := f.Person(pctx, site.URL(), row); err != nil {
@@ -189,23 +191,6 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 	zooCLI(t, home, nil, "record", "stop")
 	stopped = true
 	return id
-}
-
-// waitBrowserJoined waits until the extension knows the recording is on:
-// before that, what the person does is not recorded.
-func waitBrowserJoined(t *testing.T, home, id string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		st, err := daemon.QueryStatus(home)
-		if err == nil && st.Recording != nil && st.Recording.ID == id && st.Recording.BrowserJoined {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the extension did not join recording %s in 30 s: %v", id, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // waitCommitRecorded waits until the recording holds a destructive step

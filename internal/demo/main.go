@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,11 +21,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
 	"github.com/reprise-dev/reprise/daemon"
-	"github.com/reprise-dev/reprise/extension"
-	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/paired"
 )
 
 func main() {
@@ -81,11 +78,12 @@ func run(ctx context.Context) error {
 	defer site.Close()
 	fmt.Printf("\nthe sample form: %s/customers/new\n", site.URL)
 
-	bctx, closeBrowser, err := browserWithExtension(ctx, home)
+	br, err := paired.Launch(ctx, home, filepath.Join(home, "demo-browser"), false)
 	if err != nil {
 		return err
 	}
-	defer closeBrowser()
+	defer br.Close()
+	bctx := br.Ctx
 
 	var recs []string
 	for _, c := range demonstrated {
@@ -93,13 +91,14 @@ func run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		// record start returns once the extension has joined the recording.
 		id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
-		time.Sleep(2500 * time.Millisecond) // the extension learns at its next hello that a recording is on
 		fmt.Printf("   (the person fills the form for %s %s)\n", c.first, c.last)
 		if err := fill(bctx, site.URL, c); err != nil {
 			return fmt.Errorf("play the person: %w", err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		// record stop takes the submit the extension still holds (it waits
+		// for the page to settle to record what success looked like).
 		if _, err := r.run(nil, "record", "stop"); err != nil {
 			return err
 		}
@@ -134,44 +133,11 @@ func fill(bctx context.Context, base string, c customer) error {
 		chromedp.Click("#first_name"), chromedp.SendKeys("#first_name", c.first),
 		chromedp.Click("#last_name"), chromedp.SendKeys("#last_name", c.last),
 		chromedp.Click("#email"), chromedp.SendKeys("#email", c.email),
-		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("country"); s.value = "`+c.country+`"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+		// A closed select takes the keyboard: focus it and type the name.
+		chromedp.Focus(chromedp.CSS("#country")), chromedp.KeyEvent(c.country),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`#saved`),
 	)
-}
-
-// browserWithExtension opens Chromium with the reprise extension, paired
-// with the daemon as `reprise extension pair` would.
-func browserWithExtension(ctx context.Context, home string) (context.Context, func(), error) {
-	ext, err := extension.WriteTo(filepath.Join(home, "extension"))
-	if err != nil {
-		return nil, nil, err
-	}
-	br, err := chromium.Launch(ctx, chromium.Options{Extension: ext, ProfileDir: filepath.Join(home, "demo-browser")})
-	if err != nil {
-		return nil, nil, err
-	}
-	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
-	bctx, bcancel := chromedp.NewContext(actx)
-	closeAll := func() { bcancel(); acancel(); br.Close() }
-	p, err := daemon.RequestPairing(home)
-	if err != nil {
-		closeAll()
-		return nil, nil, err
-	}
-	err = chromedp.Do(bctx, chromedp.Navigate(extension.PairingURL(p.URL, p.User, p.Password)), chromedp.WaitVisible("#status"))
-	if err == nil {
-		var paired string
-		paired, err = chromedp.Run(bctx, chromedp.Poll[string](`document.getElementById("status").dataset.paired`, chromedp.WithPollingTimeout(10*time.Second)))
-		if err == nil && paired != "true" {
-			err = errors.New("the extension did not pair")
-		}
-	}
-	if err != nil {
-		closeAll()
-		return nil, nil, fmt.Errorf("pair the extension: %w", err)
-	}
-	return bctx, closeAll, nil
 }
 
 func waitReady(home string) error {
