@@ -154,3 +154,26 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestReadAllLeavesNoConsumer: a fold's consumer goes with it. The server
+// takes 1000 consumers a stream, and a daemon folds recordings often.
+func TestReadAllLeavesNoConsumer(t *testing.T) {
+	_, js := ensured(t)
+	ctx := testContext(t)
+	stream, err := js.Stream(ctx, StreamRecordings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 1100 {
+		if err := ReadAll(ctx, js, StreamRecordings, []string{"rec.*.started"}, func(jetstream.Msg) error { return nil }); err != nil {
+			t.Fatalf("ReadAll: %v", err)
+		}
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.Consumers != 0 {
+		t.Errorf("%d consumers left on %s after 1100 reads; want 0", info.State.Consumers, StreamRecordings)
+	}
+}

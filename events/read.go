@@ -8,13 +8,26 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
+// readerIdle is how long the server keeps a ReadAll consumer unused.
+const readerIdle = 10 * time.Second
+
 // ReadAll hands fn every message of stream on subjects, oldest first, as
 // they are now: a fold of the log. It stops at fn's first error.
 func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subjects []string, fn func(jetstream.Msg) error) error {
-	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: subjects})
+	// The server keeps an ordered consumer five minutes after its last use
+	// by default, and a stream takes 1000 (nats-server 2.15): a daemon
+	// folding recordings often ran out within minutes. The reader's
+	// consumer is deleted when it is done, and goes on its own soon after
+	// its last fetch if that fails.
+	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: subjects, InactiveThreshold: readerIdle})
 	if err != nil {
 		return err
 	}
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		_ = js.DeleteConsumer(dctx, stream, cons.CachedInfo().Name)
+	}()
 	info, err := cons.Info(ctx)
 	if err != nil {
 		return err

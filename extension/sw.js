@@ -300,3 +300,8 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
 });
 
 hello();
+
+// What the worker holds, for a test or a person looking at the worker in
+// chrome://extensions: counts and flags, never a step.
+globalThis.repriseState = () => ({ recording, queued: queue.length, held: held(), flushing, connected: !!client,
+  observing: Array.from(observations.values()).filter((o) => !o.final).length });

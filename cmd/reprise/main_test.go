@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
 // binary is the reprise command built once for the tests that run it as a
@@ -56,12 +57,12 @@ func run(t *testing.T, home string, args ...string) (stdout, stderr string, err 
 // startDaemonProcess starts `reprise daemon` and waits until it answers.
 func startDaemonProcess(t *testing.T, home string, args ...string) *exec.Cmd {
 	t.Helper()
-	return startDaemonProcessLogs(t, home, new(bytes.Buffer), args...)
+	return startDaemonProcessLogs(t, home, new(syncbuf.Buffer), args...)
 }
 
 // startDaemonProcessLogs is startDaemonProcess with the daemon's log kept in
-// logs. Read logs only after the process has exited.
-func startDaemonProcessLogs(t *testing.T, home string, logs *bytes.Buffer, args ...string) *exec.Cmd {
+// logs, which may be read while it runs.
+func startDaemonProcessLogs(t *testing.T, home string, logs *syncbuf.Buffer, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"daemon"}, args...)...)
 	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
 // The distinctive values of testdata/distinctive.json: an ordinary value that
@@ -29,7 +30,7 @@ func TestNoPlaintextOnDisk(t *testing.T) {
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"keep_recordings": 1}`), 0o600)
 	script, _ := filepath.Abs(filepath.Join("testdata", "distinctive.json"))
-	var logs bytes.Buffer
+	var logs syncbuf.Buffer
 	d := startDaemonProcessLogs(t, home, &logs, "--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli", "--log-level", "debug")
 
 	record := func() string {
@@ -77,7 +78,7 @@ func TestNoPlaintextOnDisk(t *testing.T) {
 		if n := filesContaining(t, home, v); len(n) > 0 {
 			t.Errorf("%q found in plaintext in %v", v, n)
 		}
-		if bytes.Contains(logs.Bytes(), []byte(v)) {
+		if strings.Contains(logs.String(), v) {
 			t.Errorf("%q found in the daemon's log", v)
 		}
 	}

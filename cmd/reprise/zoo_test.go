@@ -15,9 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/paired"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/zoo"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/report"
@@ -48,7 +51,13 @@ func TestZoo(t *testing.T) {
 		t.Skip("the zoo runs real Chromium with the extension: skipped in -short mode")
 	}
 	home := t.TempDir()
-	startDaemonProcess(t, home, "--consent-prompt", "cli")
+	logs := new(syncbuf.Buffer)
+	startDaemonProcessLogs(t, home, logs, "--consent-prompt", "cli")
+	defer func() {
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", lastLines(logs.String(), 60))
+		}
+	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 	br, err := paired.Launch(ctx, home, t.TempDir(), false)
@@ -176,7 +185,8 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 	stopped := false
 	defer func() {
 		if !stopped { // a failed demonstration must not keep the next one from starting
-			zooCLIErr(t, home, nil, "record", "stop")
+			out, err := zooCLIErr(t, home, nil, "record", "stop")
+			t.Logf("record stop after the failure: %v\n%s", err, out)
 		}
 	}()
 	if !waitBrowserJoined(ctx, home, id) {
@@ -187,7 +197,7 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 	if err := f.Person(pctx, site.URL(), row); err != nil {
 		t.Fatalf("the person: %v", err)
 	}
-	waitCommitRecorded(ctx, t, home, id)
+	waitCommitRecorded(ctx, t, home, br, id)
 	zooCLI(t, home, nil, "record", "stop")
 	stopped = true
 	return id
@@ -195,7 +205,7 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 
 // waitCommitRecorded waits until the recording holds a destructive step
 // with what followed it: the extension sends it once the page settled.
-func waitCommitRecorded(ctx context.Context, t *testing.T, home, id string) {
+func waitCommitRecorded(ctx context.Context, t *testing.T, home string, br *paired.Browser, id string) {
 	t.Helper()
 	nc, ci, err := daemon.Connect(home)
 	if err != nil {
@@ -222,9 +232,10 @@ func waitCommitRecorded(ctx context.Context, t *testing.T, home, id string) {
 					got = append(got, s.Action)
 				}
 			}
-			t.Fatalf("recording %s holds no step with an effect after 60 s; it holds %q", id, got)
+			st, _ := daemon.QueryStatus(home)
+			t.Fatalf("recording %s holds no step with an effect after 60 s; it holds %q; status %+v; the extension: %s", id, got, st.Recording, workerState(br))
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(250 * time.Millisecond)
 	}
 }
 
@@ -292,4 +303,45 @@ func readReport(t *testing.T, path string) []report.Row {
 
 // zooCases are the questions each form's build must ask, and the person's
 // answers. Filled from what a person who knows the form would answer.
-var zooCases = map[string]zooCase{}
+var zooCases = map[string]zooCase{
+	// The CSV's internal_note fills no field; the promo code is left as the
+	// page has it.
+	"native-choices": {
+		questions: []string{"column:internal_note", "field:Promo code"},
+		answers:   []string{"column:internal_note=ignore", "field:Promo code=ignore"},
+	},
+	"aria-choices": {},
+	// Both demonstrations chose Medium; the CSV has a size for every row.
+	"select-values": {
+		questions: []string{"size"},
+		answers:   []string{"size=tshirt_size"},
+	},
+}
+
+// workerState asks the extension's service worker what it holds.
+func workerState(br *paired.Browser) string {
+	targets, err := chromedp.Targets(br.Ctx)
+	if err != nil {
+		return err.Error()
+	}
+	for _, tg := range targets {
+		if tg.Type != "service_worker" || !strings.HasPrefix(tg.URL, "chrome-extension://") {
+			continue
+		}
+		wctx, cancel := chromedp.NewContext(br.Ctx, chromedp.WithTargetID(tg.TargetID))
+		defer cancel()
+		tctx, stop := context.WithTimeout(wctx, 5*time.Second)
+		defer stop()
+		st, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]any]("repriseState()"))
+		if err != nil {
+			return "the worker does not answer: " + err.Error()
+		}
+		return fmt.Sprint(st)
+	}
+	return "no service worker running"
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
