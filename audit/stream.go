@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -92,7 +93,7 @@ func lastSeq(ctx context.Context, js jetstream.JetStream) (uint64, error) {
 // read calls f for each message from stream seq start through end, in
 // order, through an ordered consumer; end 0 means until ctx ends.
 func read(ctx context.Context, js jetstream.JetStream, start, end uint64, f func(Message) error) error {
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
+	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy, InactiveThreshold: 30 * time.Second}
 	if start > 1 {
 		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, start
 	}
@@ -100,6 +101,7 @@ func read(ctx context.Context, js jetstream.JetStream, start, end uint64, f func
 	if err != nil {
 		return fmt.Errorf("read %s: %w", events.StreamAudit, err)
 	}
+	defer events.Forget(ctx, js, events.StreamAudit, c)
 	it, err := c.Messages(jetstream.PullMaxMessages(readBatch))
 	if err != nil {
 		return fmt.Errorf("read %s: %w", events.StreamAudit, err)

@@ -23,11 +23,7 @@ func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subject
 	if err != nil {
 		return err
 	}
-	defer func() {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-		_ = js.DeleteConsumer(dctx, stream, cons.CachedInfo().Name)
-	}()
+	defer Forget(ctx, js, stream, cons)
 	info, err := cons.Info(ctx)
 	if err != nil {
 		return err
@@ -53,4 +49,13 @@ func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subject
 		left -= uint64(got)
 	}
 	return nil
+}
+
+// Forget deletes a reader's consumer now rather than when the server's
+// inactivity threshold reaps it: a stream takes 1000 consumers. It waits a
+// second at most and ignores failure (the threshold still applies).
+func Forget(ctx context.Context, js jetstream.JetStream, stream string, c jetstream.Consumer) {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_ = js.DeleteConsumer(dctx, stream, c.CachedInfo().Name)
 }

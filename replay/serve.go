@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -20,6 +21,9 @@ func consume(ctx context.Context, js jetstream.JetStream, runID, kind string, fn
 	cons, err := js.OrderedConsumer(ctx, events.StreamReplay, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{"run." + runID + ".row.*." + kind},
 		DeliverPolicy:  jetstream.DeliverNewPolicy,
+		// Gone soon after the run stops following (the server's default
+		// keeps it five minutes, and a stream takes 1000).
+		InactiveThreshold: 30 * time.Second,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("follow %s events of run %s: %w", kind, runID, err)
@@ -32,7 +36,10 @@ func consume(ctx context.Context, js jetstream.JetStream, runID, kind string, fn
 	if err != nil {
 		return nil, fmt.Errorf("follow %s events of run %s: %w", kind, runID, err)
 	}
-	return cc.Stop, nil
+	return func() {
+		cc.Stop()
+		events.Forget(ctx, js, events.StreamReplay, cons)
+	}, nil
 }
 
 // Serve makes exec a consumer of run plan.RunID's step commands: for each
