@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -169,12 +170,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	rows := p.Rows
 	if !o.DryRun && p.destructive() {
 		if err := e.check(ctx, res); err != nil {
+			e.notRun(res, rows, "not run: the check of the first rows stopped the run")
 			return res, err
 		}
 	}
 	for i, r := range rows {
 		rr, err := e.row(ctx, r)
 		if err != nil {
+			// The row may have been filed when the run broke: say so, and
+			// that the rest did not run. A resume settles them.
+			stopped := RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "the run stopped while this row was being filled: resume it to settle the row"}
+			res.Rows = append(res.Rows, stopped)
+			e.count(stopped)
+			e.notRun(res, rows[i+1:], "not run: the run stopped at row "+strconv.Itoa(r.N))
 			return res, err
 		}
 		res.Rows = append(res.Rows, rr)
@@ -194,6 +202,22 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// notRun reports the rows of rows not yet in res as skipped, with why:
+// every row of the CSV is in the report, even of a run that stopped early.
+func (e *engine) notRun(res *Result, rows []Row, why string) {
+	in := map[int]bool{}
+	for _, r := range res.Rows {
+		in[r.N] = true
+	}
+	for _, r := range rows {
+		if !in[r.N] {
+			rr := RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: why}
+			res.Rows = append(res.Rows, rr)
+			e.count(rr)
+		}
+	}
 }
 
 func (e *engine) count(rr RowResult) {

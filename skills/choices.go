@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"unicode"
@@ -53,6 +54,19 @@ func (p Parameter) MapCell(cell string, opts []Option) (string, error) {
 	if to, ok := p.mapped(cell); ok {
 		return to, nil
 	}
+	if p.Format != "" && cell != "" {
+		v, err := FormatDate(cell, p.Format)
+		if err != nil {
+			return "", ErrNotDate
+		}
+		if len(opts) == 0 {
+			return v, nil
+		}
+		if o, ok := MatchOption(v, opts); ok {
+			return cmp.Or(o.Label, o.Value), nil
+		}
+		return "", ErrNoOption
+	}
 	if p.Type == TypeBoolean {
 		switch w := Fold(cell); {
 		case trueWords[w]:
@@ -72,10 +86,7 @@ func (p Parameter) MapCell(cell string, opts []Option) (string, error) {
 		return cell, nil
 	}
 	if o, ok := MatchOption(cell, opts); ok {
-		if o.Label == "" {
-			return o.Value, nil // an option shown with no text: its value names it
-		}
-		return o.Label, nil
+		return cmp.Or(o.Label, o.Value), nil // an option shown with no text: its value names it
 	}
 	return "", ErrNoOption
 }

@@ -160,6 +160,8 @@ type candidate struct {
 	// defaulted says a recording left the choice at the page's default:
 	// its value there is unknown, not empty.
 	defaulted bool
+	// format writes a date column's cells the way the field takes them.
+	format string
 }
 
 // column turns one aligned step into a skill step, or a note when dropped.

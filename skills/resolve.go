@@ -98,6 +98,9 @@ func (g *builder) decide(c *candidate) error {
 				c.name, a.column, a.column, quoteList(g.opts.Header))
 		}
 		c.column = a.column
+		if col, f := g.joinByDateParts(c); col == a.column {
+			c.format, c.typ = f, events.ValueDate
+		}
 	case c.unknown:
 		g.ask(c, AskRedacted)
 	case navigation && !varies:
@@ -156,6 +159,9 @@ func (g *builder) columnFits(c *candidate) bool {
 	if g.joinByDemoRows(c) != "" {
 		return true
 	}
+	if col, _ := g.joinByDateParts(c); col != "" {
+		return true
+	}
 	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
 	return j.column != "" || len(j.candidates) > 0
 }
@@ -174,6 +180,16 @@ func (g *builder) join(c *candidate) {
 		return
 	}
 	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
+	if j.how != "sample values" || j.column == "" {
+		// A date the recordings typed or chose in another shape than the
+		// CSV writes it (a mask, three selects) is that column, with a
+		// format: before a label join, which would file the ISO text.
+		if col, f := g.joinByDateParts(c); col != "" {
+			c.column, c.format, c.typ = col, f, events.ValueDate
+			g.note("Step %d (%q) takes column %q written as %s.", c.step+1, c.label, col, f)
+			return
+		}
+	}
 	switch {
 	case j.column != "":
 		c.column = j.column

@@ -59,6 +59,10 @@ type Parameter struct {
 	// for a boolean. A cell that is an option's label or value (ignoring
 	// case, accents and spacing), or a usual boolean word, needs no entry.
 	Options map[string]string `yaml:"options,omitempty"`
+	// Format writes a date parameter's ISO cell the way its field takes
+	// it: "MM/DD/YYYY" for a masked field, "D", "MMMM" or "YYYY" for one
+	// part of a date split across selects (see FormatDate). Empty: as is.
+	Format string `yaml:"format,omitempty"`
 }
 
 // Ignored is a CSV column no step uses, or a field of the form that looks

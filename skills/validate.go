@@ -77,6 +77,9 @@ func (s *Skill) Validate() error {
 		case !parameterTypes[p.Type]:
 			return fieldErr(at+".type", "%s is not a parameter type (text, email, number, date, enum, boolean, file)", quoteShort(p.Type))
 		}
+		if p.Format != "" && (p.Type != events.ValueDate || !ValidDateFormat(p.Format)) {
+			return fieldErr(at+".format", "a format writes a date parameter, with YYYY, YY, MMMM, MMM, MM, M, DD or D")
+		}
 		for cell, to := range p.Options {
 			switch {
 			case strings.TrimSpace(cell) == "":

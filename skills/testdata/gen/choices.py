@@ -143,3 +143,31 @@ Robert,basic,CI,n,n,Ohio,
 Cleo,basic,ca,y,y,Utah,"Call, then write"
 """
 write("join_by_demo_rows", [ada, bob], ROWS, "column:vip=ignore\nfield:Fax=ignore\nfield:Middle name=ignore\n")
+
+# A date three ways, from one ISO column: a native date input (as is), a
+# masked text field (MM/DD/YYYY) and three selects (D, MMMM, YYYY).
+DAYS = [{"label": str(d)} for d in range(1, 32)]
+MONTHS = [{"label": m, "value": str(i + 1)} for i, m in enumerate(
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"])]
+YEARS = [{"label": str(y)} for y in range(1940, 2011)]
+def dated(n, first, iso, masked, day, month, year):
+    steps = [
+        step(1, "navigate", value=URL),
+        step(2, "fill", "textbox", "First Name", sel(("name", "first_name"), ("label", "First Name")), first),
+        step(3, "fill", "textbox", "Start date", sel(("name", "start"), ("label", "Start date")), iso, "date"),
+        step(4, "fill", "textbox", "Renewal (MM/DD/YYYY)", sel(("name", "renewal"), ("label", "Renewal (MM/DD/YYYY)")), masked),
+        step(5, "select", "combobox", "Day", sel(("name", "dob_day"), ("label", "Day")), day, "enum", DAYS),
+        step(6, "select", "combobox", "Month", sel(("name", "dob_month"), ("label", "Month")), month, "enum", MONTHS),
+        step(7, "select", "combobox", "Year", sel(("name", "dob_year"), ("label", "Year")), year, "enum", YEARS),
+        step(8, "click", "button", "Save", sel(("role+text", "button[name='Save']")), effect=saved(first, 500)),
+    ]
+    return {"recording_id": "rec_00000000-0000-4000-8000-00000000000%d" % n, "version": "1.1",
+            "created_at": 1712346000, "machine_id": "m_test0001",
+            "interpretation_route": "extract_then_cloud", "steps": steps, "redaction_applied": True}
+DATES = """given_name,start_on,renews_on,born_on
+Ada,2024-03-01,2025-03-15,1990-03-15
+Robert,2024-11-20,2026-01-02,1985-12-07
+Cleo,2024-05-05,2025-05-05,2001-01-31
+"""
+write("dates_three_ways", [dated(1, "Ada", "2024-03-01", "03/15/2025", "15", "March", "1990"),
+                           dated(2, "Robert", "2024-11-20", "01/02/2026", "7", "December", "1985")], DATES)

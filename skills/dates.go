@@ -1,0 +1,161 @@
+package skills
+
+import (
+	"errors"
+	"strings"
+	"time"
+)
+
+// A date parameter reads an ISO date from its column (2024-03-15) and may
+// write it as the field wants it, by a format of tokens: YYYY, YY, MMMM
+// (March), MMM (Mar), MM (03), M (3), DD (05), D (5), and any other text
+// kept as it is. A masked field takes "MM/DD/YYYY"; three selects take "D",
+// "MMMM" and "YYYY" of one column.
+
+// ErrNotDate is returned for a cell that is not an ISO date, or a format
+// that has no date token.
+var ErrNotDate = errors.New("is not a date written YYYY-MM-DD")
+
+// isoLayouts are the dates a date cell may hold, as replay's row check
+// accepts them.
+var isoLayouts = []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// dateTokens map a format's tokens to Go's layout, longest first so MMMM
+// is read before MM.
+var dateTokens = []struct{ token, layout string }{
+	{"YYYY", "2006"}, {"MMMM", "January"}, {"MMM", "Jan"}, {"YY", "06"},
+	{"MM", "01"}, {"DD", "02"}, {"M", "1"}, {"D", "2"},
+}
+
+// dateFormats are the formats the builder tries against what the
+// recordings typed or chose, most specific first: each part alone (for a
+// select per part), then whole dates as forms commonly write them.
+var dateFormats = []string{
+	"DD", "D", "MMMM", "MMM", "MM", "M", "YYYY", "YY",
+	"MM/DD/YYYY", "M/D/YYYY", "DD/MM/YYYY", "D/M/YYYY", "DD.MM.YYYY", "D.M.YYYY",
+	"MM-DD-YYYY", "DD-MM-YYYY", "YYYY/MM/DD", "MMMM D, YYYY", "D MMMM YYYY", "MMM D, YYYY", "D MMM YYYY",
+}
+
+// goLayout turns a format into Go's layout; ok is false when the format
+// has no date token (it would write the same text for every row).
+func goLayout(format string) (layout string, ok bool) {
+	var b strings.Builder
+	for rest := format; rest != ""; {
+		matched := false
+		for _, t := range dateTokens {
+			if strings.HasPrefix(rest, t.token) {
+				b.WriteString(t.layout)
+				rest = rest[len(t.token):]
+				matched, ok = true, true
+				break
+			}
+		}
+		if !matched {
+			// Go would read a digit as part of a layout: keep digits out.
+			if r := rest[0]; r >= '0' && r <= '9' {
+				return "", false
+			}
+			b.WriteByte(rest[0])
+			rest = rest[1:]
+		}
+	}
+	return b.String(), ok
+}
+
+// ValidDateFormat reports whether format writes a date.
+func ValidDateFormat(format string) bool {
+	_, ok := goLayout(format)
+	return ok
+}
+
+// FormatDate writes the ISO date cell in format.
+func FormatDate(cell, format string) (string, error) {
+	layout, ok := goLayout(format)
+	if !ok {
+		return "", ErrNotDate
+	}
+	d, err := parseISODate(cell)
+	if err != nil {
+		return "", err
+	}
+	return d.Format(layout), nil
+}
+
+func parseISODate(cell string) (time.Time, error) {
+	for _, l := range isoLayouts {
+		if d, err := time.Parse(l, strings.TrimSpace(cell)); err == nil {
+			return d, nil
+		}
+	}
+	return time.Time{}, ErrNotDate
+}
+
+// joinByDateParts finds the one date column, and the format, that wrote
+// what each recording typed or chose for c from the row it demonstrated:
+// a masked "03/15/1990", or "15", "March" and "1990" in three selects. A
+// format is said only when the recordings leave one; where "5" and "05"
+// both fit, the choice's options decide.
+func (g *builder) joinByDateParts(c *candidate) (column, format string) {
+	rows := g.demoRows()
+	if rows == nil || len(c.values) != g.n {
+		return "", ""
+	}
+	type fit struct{ column, format string }
+	var fits []fit
+	for col, name := range g.opts.Header {
+		for _, f := range dateFormats {
+			all := true
+			for k, r := range rows {
+				row := g.opts.SampleRows[r]
+				if col >= len(row) || c.values[k] == "" {
+					all = false
+					break
+				}
+				got, err := FormatDate(row[col], f)
+				all = all && err == nil && Fold(got) == Fold(c.values[k])
+			}
+			if all {
+				fits = append(fits, fit{name, f})
+			}
+		}
+	}
+	if len(fits) == 0 {
+		return "", ""
+	}
+	for _, f := range fits[1:] {
+		if f.column != fits[0].column {
+			return "", "" // two date columns fit: never a guess
+		}
+	}
+	// Several formats agree with what the recordings did (15 and 23 are
+	// both D and DD): the one that writes every option's way wins, else
+	// the zero-padded one, as masks and pickers write dates.
+	best := fits[0].format
+	for _, f := range fits {
+		if writesOptions(f.format, c.options) {
+			return f.column, f.format
+		}
+		if len(f.format) > len(best) {
+			best = f.format
+		}
+	}
+	return fits[0].column, best
+}
+
+// writesOptions reports whether format writes dates the way the options
+// are labelled: the first of the month and of the year are among them.
+func writesOptions(format string, opts []Option) bool {
+	if len(opts) == 0 {
+		return false
+	}
+	for _, probe := range []string{"2000-01-01", "2000-01-09"} {
+		v, err := FormatDate(probe, format)
+		if err != nil {
+			return false
+		}
+		if _, ok := MatchOption(v, opts); !ok {
+			return false
+		}
+	}
+	return true
+}
