@@ -175,6 +175,11 @@ func (e *Executor) act(ctx context.Context, st replay.Step, f found) error {
 		return failure(fmt.Sprintf("%s: the element is not a list of options", stepRef(st)))
 	case st.Action == "fill" && (f.Kind == "toggle" || f.Type == "radio"), st.Action == "click":
 		return e.click(ctx, st, f)
+	case st.Action == "submit" && f.Tag != "form":
+		// The person submitted by clicking this (a form's button, or a
+		// dialog's Confirm outside the form that its handler submits):
+		// clicking it runs the form's validation and handlers alike.
+		return e.click(ctx, st, f)
 	case st.Action == "submit":
 		reason, err := chromedp.Run(ctx, pageOp[string](e.world, "submit", nil))
 		if err == nil && reason != "" {

@@ -65,7 +65,17 @@ func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 			if err := e.press(ctx, *p.Click, "clickoption"); err != nil {
 				return err
 			}
-			return e.confirmChoice(ctx, st)
+			// A list may move under the pointer as it takes the focus (it
+			// selects its first option and scrolls to it), so the click
+			// lands on another option: a person sees that and clicks
+			// again, and so does this, where the option is now.
+			held, err := e.choiceHeld(ctx, st, clickSettle)
+			if err != nil || held {
+				return err
+			}
+			if moves >= 2 {
+				return e.confirmChoice(ctx, st)
+			}
 		case p.Wait:
 			if time.Now().After(deadline) {
 				return failure(fmt.Sprintf("%s: %s", stepRef(st), p.Fail))
@@ -112,31 +122,45 @@ func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 	}
 }
 
+// clickSettle is how long a clicked option has to show as chosen before
+// the click counts as landed elsewhere.
+const clickSettle = 500 * time.Millisecond
+
 // confirmChoice reads the group back until it shows st.Value chosen, and
 // nothing else, for up to chooseWait: a page may update it a moment later.
 func (e *Executor) confirmChoice(ctx context.Context, st replay.Step) error {
+	held, err := e.choiceHeld(ctx, st, chooseWait)
+	if err == nil && !held {
+		err = failure(fmt.Sprintf("%s: read-back failed: the list does not show the option chosen (the page may have changed it)", stepRef(st)))
+	}
+	return err
+}
+
+// choiceHeld reads the group back for up to wait, and reports whether it
+// shows st.Value chosen, and nothing else.
+func (e *Executor) choiceHeld(ctx context.Context, st replay.Step, wait time.Duration) (bool, error) {
 	args := map[string]any{"kind": skills.ReadBackSelected, "expect": st.Value, "known": known(st.Options)}
-	deadline := time.Now().Add(chooseWait)
+	deadline := time.Now().Add(wait)
 	for {
 		got, err := chromedp.Run(ctx, pageOp[string](e.world, "readback", args))
 		if err != nil {
-			return err
+			return false, err
 		}
 		switch {
 		case got == "held":
-			return nil
+			return true, nil
 		case got == "stale":
 			// The page replaced the list as it took the choice: find it again.
 			var again replay.Outcome
 			if f, ferr := e.find(ctx, st, true, &again); ferr != nil || f.Hit < 0 {
-				return failure(fmt.Sprintf("%s: read-back: the list left the page", stepRef(st)))
+				return false, failure(fmt.Sprintf("%s: read-back: the list left the page", stepRef(st)))
 			}
 		case time.Now().After(deadline):
-			return failure(fmt.Sprintf("%s: read-back failed: the list does not show the option chosen (the page may have changed it)", stepRef(st)))
+			return false, nil
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
