@@ -104,17 +104,21 @@ func (g *builder) joinByDateParts(c *candidate) (column, format string) {
 	var fits []fit
 	for col, name := range g.opts.Header {
 		for _, f := range dateFormats {
-			all := true
+			all, known := true, 0
 			for k, r := range rows {
 				row := g.opts.SampleRows[r]
-				if col >= len(row) || c.values[k] == "" {
+				if c.values[k] == "" {
+					continue // an optional date left empty says nothing of its format
+				}
+				known++
+				if col >= len(row) {
 					all = false
 					break
 				}
 				got, err := FormatDate(row[col], f)
 				all = all && err == nil && Fold(got) == Fold(c.values[k])
 			}
-			if all {
+			if all && known > 0 {
 				fits = append(fits, fit{name, f})
 			}
 		}

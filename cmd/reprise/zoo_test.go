@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,41 +52,74 @@ func TestZoo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the zoo runs real Chromium with the extension: skipped in -short mode")
 	}
-	home := t.TempDir()
-	logs := new(syncbuf.Buffer)
-	startDaemonProcessLogs(t, home, logs, "--consent-prompt", "cli")
-	defer func() {
-		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", lastLines(logs.String(), 60))
-		}
-	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
-	br, err := paired.Launch(ctx, home, t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
+	// Forms run two at a time, each on a rig of its own: much of a form's
+	// time is waiting on pages and servers, not on the two cores.
+	rigs := make(chan *zooRig, zooRigs)
+	for range zooRigs {
+		rigs <- newZooRig(ctx, t)
 	}
-	defer br.Close()
 	site := zoo.Serve()
 	defer site.Close()
 
-	var table []string
+	var mu sync.Mutex
+	table := map[string]string{}
+	t.Run("forms", func(t *testing.T) {
+		for _, f := range zoo.Forms() {
+			t.Run(f.Name, func(t *testing.T) {
+				t.Parallel()
+				rig := <-rigs
+				defer func() { rigs <- rig }()
+				defer func() {
+					if t.Failed() {
+						t.Logf("the daemon's log:\n%s", lastLines(rig.logs.String(), 40))
+					}
+				}()
+				line := zooForm(ctx, t, rig, site, f)
+				mu.Lock()
+				table[f.Name] = line
+				mu.Unlock()
+			})
+		}
+	})
+	var lines []string
 	for _, f := range zoo.Forms() {
-		t.Run(f.Name, func(t *testing.T) {
-			line := zooForm(ctx, t, home, br, site, f)
-			table = append(table, line)
-		})
+		lines = append(lines, cmp.Or(table[f.Name], f.Name+" (did not finish)"))
 	}
 	t.Logf("zoo:\n%-16s %5s %9s %5s %7s %6s %s\n%s", "form", "rows", "committed", "wrong", "unknown", "failed", "questions",
-		strings.Join(table, "\n"))
+		strings.Join(lines, "\n"))
+}
+
+// zooRigs is how many forms run at once.
+const zooRigs = 2
+
+// zooRig is a daemon and a Chromium with the extension paired with it: it
+// records one demonstration at a time.
+type zooRig struct {
+	home string
+	logs *syncbuf.Buffer
+	br   *paired.Browser
+}
+
+func newZooRig(ctx context.Context, t *testing.T) *zooRig {
+	t.Helper()
+	r := &zooRig{home: t.TempDir(), logs: new(syncbuf.Buffer)}
+	startDaemonProcessLogs(t, r.home, r.logs, "--consent-prompt", "cli")
+	var err error
+	if r.br, err = paired.Launch(ctx, r.home, t.TempDir(), false); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.br.Close)
+	return r
 }
 
 // zooForm runs one form end to end and returns its line of the table.
-func zooForm(ctx context.Context, t *testing.T, home string, br *paired.Browser, site *zoo.Site, f *zoo.Form) string {
-	dir := t.TempDir()
+func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *zoo.Form) string {
+	dir, home := t.TempDir(), rig.home
 	var recs []string
 	for _, row := range f.Demos() {
-		recs = append(recs, demonstrate(ctx, t, home, br, site, f, row))
+		recs = append(recs, demonstrate(ctx, t, home, rig.br, site, f, row))
 	}
 	for _, id := range recs {
 		zooCLI(t, home, nil, "recordings", "review", id)
