@@ -572,7 +572,11 @@
     if (!effect) return;
     if (effect.dirty && effect.form !== undefined) effect.reset = atFirstSight(effect.form);
     if (!effect.posted) return;
-    const texts = effect.texts.slice().sort((a, b) => a.r - b.r).slice(0, 16).map((x) => x.t);
+    // Only what is still shown: a "Saving…" that gave way to "Customer
+    // created" is not what success looks like, and a check that wants both
+    // at once never holds.
+    const shown = pageText();
+    const texts = effect.texts.filter((x) => shown.includes(D.norm(x.t))).sort((a, b) => a.r - b.r).slice(0, 16).map((x) => x.t);
     const msg = { type: "effect", obs: effect.id, texts, form_reset: effect.reset, url: location.href };
     const key = JSON.stringify(msg);
     if (key === effect.sent) return;

@@ -277,7 +277,12 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     case "effect": {
       const o = observations.get(msg.obs);
       if (!o || o.final || o.tab !== tab.id) return;
-      let changed = addTexts(o, msg.texts);
+      // The page says what is shown now: texts that went away go, texts
+      // the next page showed on arrival stay.
+      const before = o.texts.join("\n");
+      o.texts = (o.arrived || []).slice();
+      addTexts(o, msg.texts);
+      let changed = o.texts.join("\n") !== before;
       if (!!msg.form_reset !== o.reset) { o.reset = !!msg.form_reset; changed = true; }
       if (msg.url && msg.url !== o.url) { o.urlBefore = o.url; o.url = msg.url; changed = true; }
       if (changed) o.last = Math.max(o.last, Math.min(Number(msg.at) || Date.now(), Date.now()));
@@ -291,7 +296,9 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
       if (!o || sender.frameId !== 0 || lastCommit.get(tab.id) === false) { reply({}); return; }
       o.urlBefore = o.url;
       o.url = msg.url;
+      o.texts = [];
       addTexts(o, msg.texts);
+      o.arrived = o.texts.slice();
       touch(o);
       reply({ obs: o.id });
       return;
