@@ -30,7 +30,11 @@ func (g *builder) markDestructive() error {
 	for i := len(steps) - 1; i >= 0; i-- {
 		st := &steps[i]
 		switch {
-		case st.Action == events.ActionSubmit:
+		// A submit that more input follows is a page of a multi-page form
+		// (a wizard's Next): the row is filed by the last one. Were it
+		// destructive, the check of the first rows, which runs no
+		// destructive step, could never reach the next page.
+		case st.Action == events.ActionSubmit && !inputAfter(steps[i+1:]):
 		case st.Action == events.ActionClick && st.ReadBack == nil && commitLabel(buttonText(st)) && endsPage(steps[i+1:]) && !committedAfter(steps[i+1:]):
 		default:
 			continue
@@ -41,6 +45,17 @@ func (g *builder) markDestructive() error {
 		}
 	}
 	return nil
+}
+
+// inputAfter reports whether a later step sets a field.
+func inputAfter(rest []Step) bool {
+	for _, st := range rest {
+		switch {
+		case st.Action == events.ActionFill, st.Action == events.ActionSelect, st.Action == events.ActionUpload, st.ReadBack != nil:
+			return true
+		}
+	}
+	return false
 }
 
 // committedAfter reports whether a destructive step follows before the
