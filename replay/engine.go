@@ -104,12 +104,15 @@ var ErrNotConfirmed = errors.New("the checked rows were not confirmed; nothing w
 // engine is one run in progress.
 type engine struct {
 	Options
-	log      log
-	session  int
-	state    *runState
-	earlier  map[string]earlierRow
-	outcomes chan StepDone
-	seq      int
+	log     log
+	session int
+	state   *runState
+	earlier map[string]earlierRow
+	// checkFailed are rows that failed while filled for the person's
+	// check: reported once, never run again in this session.
+	checkFailed map[int]RowResult
+	outcomes    chan StepDone
+	seq         int
 
 	mu                             sync.Mutex
 	done, failed, skipped, unknown int
@@ -126,7 +129,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		o.OnError = OnErrorStop
 	}
 	p := o.Plan
-	e := &engine{Options: o, log: log{pub: events.NewPublisher(o.JS), runID: p.RunID}, outcomes: make(chan StepDone, 16)}
+	e := &engine{Options: o, log: log{pub: events.NewPublisher(o.JS), runID: p.RunID}, outcomes: make(chan StepDone, 16),
+		checkFailed: map[int]RowResult{}}
 	var err error
 	if e.state, err = foldRun(ctx, o.JS, p.RunID); err != nil {
 		return nil, err
@@ -175,6 +179,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	for i, r := range rows {
+		if rr, ok := e.checkFailed[r.N]; ok {
+			res.Rows = append(res.Rows, rr)
+			e.count(rr)
+			continue
+		}
 		rr, err := e.row(ctx, r)
 		if err != nil {
 			// The row may have been filed when the run broke: say so, and
@@ -265,13 +274,23 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 		if st := e.state.rows[r.N]; st != nil && (st.committed || st.started) {
 			continue
 		}
+		if _, filed := e.earlier[r.Key]; filed && !e.Again {
+			continue // skipped anyway: not a row to show
+		}
 		rr, err := e.fill(ctx, r, true)
 		if err != nil {
 			return err
 		}
 		if rr.Outcome == OutcomeFailed {
-			res.Rows = append(res.Rows, rr)
-			return fmt.Errorf("row %d failed while being checked (%s); fix the skill or the row and run again", r.N, rr.Reason)
+			if e.OnError == OnErrorStop {
+				res.Rows = append(res.Rows, rr)
+				e.count(rr)
+				return fmt.Errorf("row %d failed while being checked (%s); fix the skill or the row and run again", r.N, rr.Reason)
+			}
+			// --on-error skip: the row fails alone, nothing of it was
+			// submitted, and the next one is shown instead.
+			e.checkFailed[r.N] = rr
+			continue
 		}
 		rows = append(rows, r.N)
 		snap := ""

@@ -21,6 +21,7 @@ type site struct {
 	filed  map[string]int    // email -> times filed
 	reject map[string]bool   // emails the site refuses
 	slow   map[string]bool   // emails the site files too slowly for the check
+	unfit  map[string]bool   // emails the form's field will not take (a read-back fails)
 	// crashAt, when set, cancels the run right after row's submit filed it
 	// (or right before, with crashBefore): the process died in between.
 	crashAt     int
@@ -30,7 +31,7 @@ type site struct {
 }
 
 func newSite() *site {
-	return &site{typed: map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}, slow: map[string]bool{}}
+	return &site{typed: map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}, slow: map[string]bool{}, unfit: map[string]bool{}}
 }
 
 func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
@@ -42,6 +43,9 @@ func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
 		s.typed = map[string]string{}
 		return Outcome{OK: true}, nil
 	case "fill":
+		if s.unfit[st.Value] {
+			return Outcome{Error: fmt.Sprintf("step %d (fill %q): read-back failed", st.Index+1, st.Label)}, nil
+		}
 		s.typed[st.Label] = st.Value
 		return Outcome{OK: true, Via: ViaDOM}, nil
 	case "submit":
@@ -325,5 +329,33 @@ func TestEngineNeverRefilesAnUnconfirmedRow(t *testing.T) {
 	}
 	if n := s.filed["row2@example.org"]; n != 1 {
 		t.Errorf("row 2 filed %d times; want once", n)
+	}
+}
+
+// TestEngineCheckSkipsARowThatFails: with --on-error skip, a row that
+// cannot be filled while the first rows are filled for the person's check
+// fails alone; the next ones are shown, and it is in the report once.
+func TestEngineCheckSkipsARowThatFails(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	s := newSite()
+	s.unfit["row1@example.org"] = true
+	p := plan("checkskip", testSkill(false), 4)
+	stop, err := Serve(ctx, js, p, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var shown []int
+	yes := func(_ context.Context, rows []int, _ []string) (bool, error) { shown = rows; return true, nil }
+	res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Confirm: yes, OnError: OnErrorSkip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(shown) != "[2 3]" {
+		t.Errorf("the person was shown rows %v; want [2 3]", shown)
+	}
+	if got := outcomes(res); len(res.Rows) != 4 || got[OutcomeFailed] != 1 || got[OutcomeCommitted] != 3 || res.Rows[0].Outcome != OutcomeFailed {
+		t.Errorf("rows %+v; want row 1 failed once, the others committed", res.Rows)
 	}
 }

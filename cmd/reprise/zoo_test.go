@@ -38,6 +38,9 @@ const zooRows = 50
 type zooCase struct {
 	questions []string
 	answers   []string
+	// refused says which rows must fail, filing nothing: a row the form
+	// would store otherwise than the CSV says.
+	refused func(row map[string]string) bool
 }
 
 // TestZoo is reprise on forms written the way people write them (native and
@@ -158,13 +161,13 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	t.Logf("replay:\n%s", out)
 	got := readReport(t, reportPath)
 	records := site.Records(f.Name)[before:]
-	return judge(t, f, header, rows, got, records, len(asked))
+	return judge(t, f, header, rows, got, records, len(asked), c.refused)
 }
 
 // judge compares the report with what the site stored, and fails the test
 // for any row stored wrong or twice, any row missing from the report, and
 // any row reported committed that the site does not hold as the CSV says.
-func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int) string {
+func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int, refused func(map[string]string) bool) string {
 	t.Helper()
 	chk, err := zoo.Check(f.Name, header, rows, records)
 	if err != nil {
@@ -204,10 +207,23 @@ func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []re
 			t.Logf("row %d %s at step %d: %s", r.N, r.Outcome, r.Step, r.Reason)
 		}
 	}
-	// Every row of the zoo's CSVs is one the form takes: a row not
+	// Every other row of the zoo's CSVs is one the form takes: a row not
 	// committed is honest, but it is reprise failing the person.
-	if count[report.Committed] != len(rows) {
-		t.Errorf("%d of %d rows committed; the form takes every one", count[report.Committed], len(rows))
+	want := 0
+	for i, row := range rows {
+		cells := map[string]string{}
+		for j, h := range header {
+			cells[h] = row[j]
+		}
+		switch {
+		case refused == nil || !refused(cells):
+			want++
+		case outcome[i+1] != report.Failed:
+			t.Errorf("row %d reported %s; the form would store it otherwise than the CSV says, so it must fail", i+1, outcome[i+1])
+		}
+	}
+	if count[report.Committed] != want {
+		t.Errorf("%d of %d rows committed; the form takes %d", count[report.Committed], len(rows), want)
 	}
 	return fmt.Sprintf("%-16s %5d %9d %5d %7d %6d %d", f.Name, len(rows), count[report.Committed], len(wrong),
 		count[report.Unknown], count[report.Failed], questions)
@@ -372,10 +388,14 @@ var zooCases = map[string]zooCase{
 		questions: []string{"billing"},
 		answers:   []string{"billing=billing_cycle"},
 	},
-	// Both demonstrations chose the same call time and membership.
+	// Both demonstrations chose the same call time. A number written with
+	// its country code (+1 555 ...) goes into the field as eleven digits,
+	// which it cuts to ten: read back, the field holds another number, so
+	// those rows fail and nothing of them is filed.
 	"phone": {
 		questions: []string{"best_time_to_call"},
 		answers:   []string{"best_time_to_call=call_time"},
+		refused:   func(row map[string]string) bool { return strings.HasPrefix(row["phone_number"], "+1") },
 	},
 	"shuffled": {
 		questions: []string{"membership"},
