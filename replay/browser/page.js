@@ -276,12 +276,22 @@
 
   // A field read back: the value typed, or for a field that reformats
   // what is typed (a phone shown as "(555) 123-4567"), the same letters
-  // and digits in the same order, with the same decimal marks.
+  // and digits in the same order, with the same decimal mark: "1.5" shown
+  // as "15" is another number. A mark between digits is decimal when it
+  // is the last and its kind appears once ("1,234.50"); dots or commas
+  // that repeat ("973.565.9208", "05.03.1990") only group digits.
   function sameText(got, want) {
     if (got === want) return true;
     const core = (s) => s.replace(/[^\p{L}\p{N}]/gu, "");
-    const marks = (s) => (s.match(/\p{N}[.,]\p{N}/gu) || []).join("|");
-    return core(want) !== "" && core(got) === core(want) && marks(got) === marks(want);
+    return core(want) !== "" && core(got) === core(want) && decimal(got) === decimal(want);
+  }
+  function decimal(s) {
+    const marks = Array.from(s.matchAll(/\p{N}([.,])(?=\p{N})/gu));
+    if (!marks.length) return "";
+    const last = marks[marks.length - 1];
+    if (marks.filter((m) => m[1] === last[1]).length > 1) return "";
+    const after = /^\p{N}*/u.exec(s.slice(last.index + 2))[0];
+    return last[1] + after.length;
   }
   function readBack(kind, want, known) {
     const u = S.unit, el = S.target;
