@@ -80,7 +80,7 @@ again. The skill saves only when every question is answered.
 				for i, q := range reply.Questions {
 					fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
 				}
-				fmt.Fprintln(out, "answer each with --confirm NAME=COLUMN or --confirm NAME=const, and build again")
+				fmt.Fprintln(out, "answer each with --confirm KEY=ANSWER as the question says (or one a line in --confirm-file), and build again")
 				return fmt.Errorf("skill not saved: %d question(s) open", len(reply.Questions))
 			}
 			fmt.Fprintf(out, "saved skill %s, revision %d\n", reply.SkillID, reply.Revision)
