@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -246,7 +248,12 @@ func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(con
 		}
 		opts.Confirm = map[string]string{}
 		for k, v := range recorded {
-			if known[k] {
+			// An answer about a parameter this draft lacks would be refused;
+			// one about a column, a field or a step's success applies where
+			// the draft has it, and raises its question otherwise.
+			name, _, _ := strings.Cut(k, "/")
+			if known[name] || strings.HasPrefix(k, "column:") && slices.Contains(opts.Header, strings.TrimPrefix(k, "column:")) ||
+				strings.HasPrefix(k, "field:") || strings.HasPrefix(k, "success:") {
 				opts.Confirm[k] = v
 			}
 		}

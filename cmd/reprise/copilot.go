@@ -56,28 +56,39 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 			if err := c.follow(cmd.Context(), id, out); err != nil {
 				return err
 			}
-			var draft skillbook.BuildReply
-			req := skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample}
-			if err := g.local(cmd.Context(), skillbook.DraftSubject, req, &draft, time.Minute); err != nil {
-				return err
+			// An answer may raise the next question (a field said to be the
+			// same for every row leaves its CSV column to account for):
+			// ask until the draft has none open.
+			in := bufio.NewReader(cmd.InOrStdin())
+			asked := false
+			for round := 0; round < maxCopilotRounds; round++ {
+				var draft skillbook.BuildReply
+				req := skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample}
+				if err := g.local(cmd.Context(), skillbook.DraftSubject, req, &draft, time.Minute); err != nil {
+					return err
+				}
+				if draft.Error != nil {
+					return draft.Error
+				}
+				if len(draft.Questions) == 0 {
+					break
+				}
+				answers, err := askQuestions(in, out, draft.Questions, header)
+				if err != nil {
+					return err
+				}
+				var reply skillbook.ConfirmReply
+				if err := g.local(cmd.Context(), skillbook.ConfirmSubject, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
+					return err
+				}
+				if reply.Error != nil {
+					return reply.Error
+				}
+				asked = true
 			}
-			if draft.Error != nil {
-				return draft.Error
-			}
-			answers, err := askQuestions(bufio.NewReader(cmd.InOrStdin()), out, draft.Questions, header)
-			if err != nil {
-				return err
-			}
-			if len(answers) == 0 {
+			if !asked {
 				fmt.Fprintln(out, "nothing to ask: the recording's values are settled")
 				return nil
-			}
-			var reply skillbook.ConfirmReply
-			if err := g.local(cmd.Context(), skillbook.ConfirmSubject, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
-				return err
-			}
-			if reply.Error != nil {
-				return reply.Error
 			}
 			fmt.Fprintf(out, "answers recorded on %s.\nnext: reprise recordings review %s, then reprise skill build %s --name NAME\n", id, id, id)
 			return nil
@@ -157,6 +168,18 @@ func askQuestions(in *bufio.Reader, out io.Writer, qs []skillbook.Question, head
 		if label == "" {
 			label = q.Parameter
 		}
+		switch skills.QuestionKind(q.Kind) {
+		case skills.AskParameter, skills.AskSameValue, skills.AskAmbiguous, skills.AskMissingColumn, skills.AskRedacted:
+		default:
+			// The other questions (options, empty cells, columns, fields,
+			// success) say what to answer: the person types it.
+			a, err := freeAnswer(in, out, q)
+			if err != nil {
+				return nil, err
+			}
+			answers[q.Parameter] = a
+			continue
+		}
 		if q.Kind == string(skills.AskParameter) || q.Kind == string(skills.AskSameValue) {
 			yes, err := yesNo(in, out, fmt.Sprintf("Does %s change on every run? [y/n] ", label))
 			if err != nil {
@@ -177,6 +200,26 @@ func askQuestions(in *bufio.Reader, out io.Writer, qs []skillbook.Question, head
 		answers[q.Parameter] = col
 	}
 	return answers, nil
+}
+
+// maxCopilotRounds bounds the rounds of questions: each answers what the
+// last raised.
+const maxCopilotRounds = 5
+
+// freeAnswer puts a question that says its own answers, and reads one:
+// for "Answer column:X=<field label> or column:X=ignore", the part after
+// the "=".
+func freeAnswer(in *bufio.Reader, out io.Writer, q skillbook.Question) (string, error) {
+	for {
+		fmt.Fprintf(out, "%s\n[%s] ", q.Text, q.Parameter)
+		line, err := in.ReadString('\n')
+		if a := strings.TrimSpace(line); a != "" {
+			return a, nil
+		}
+		if err != nil {
+			return "", errors.New("no answer: the questions stay open")
+		}
+	}
 }
 
 func yesNo(in *bufio.Reader, out io.Writer, prompt string) (bool, error) {

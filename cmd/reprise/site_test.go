@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"fmt"
 	"html"
 	"math/rand/v2"
@@ -50,6 +51,11 @@ func newCustomerSite(t *testing.T) *customerSite {
 		s.posts++
 		email := r.PostForm.Get("email")
 		if s.reject[email] {
+			// Some sites say a refusal with their status, some only on
+			// the page: the emails of even-numbered customers get a 409.
+			if n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(email, "c"), "@example.org")); n%2 == 0 {
+				w.WriteHeader(http.StatusConflict)
+			}
 			fmt.Fprintf(w, customerForm, `<p role="alert">Email already exists</p>`, rand.IntN(1_000_000))
 			return
 		}
