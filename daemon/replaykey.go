@@ -17,14 +17,19 @@ const ReplayKeySubject = embedded.LocalSubjectPrefix + ".replay.key"
 const replayKeyName = "replay-dedupe"
 
 func (d *Daemon) serveReplayKey() error {
-	key, err := store.LoadOrCreate(d.keys, replayKeyName, func() ([]byte, error) {
-		b := make([]byte, 32)
-		_, err := rand.Read(b)
-		return b, err
-	})
+	key, err := d.replayKey()
 	if err != nil {
 		return err
 	}
 	_, err = d.nc.Subscribe(ReplayKeySubject, func(m *nats.Msg) { _ = m.Respond(key) })
 	return err
+}
+
+// replayKey is the key replay runs hash dedupe keys with, made at first use.
+func (d *Daemon) replayKey() ([]byte, error) {
+	return store.LoadOrCreate(d.keys, replayKeyName, func() ([]byte, error) {
+		b := make([]byte, 32)
+		_, err := rand.Read(b)
+		return b, err
+	})
 }

@@ -6,7 +6,10 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // serveSkills answers the CLI's skill requests: built from reviewed
@@ -33,8 +36,30 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Serv
 				d.log.Info("steps named by OCR", "recording_id", rec.RecordingID, "steps", n)
 			}
 		},
-		Audit: aud,
-		Log:   d.log.With("component", "skills"),
+		Audit:       aud,
+		Log:         d.log.With("component", "skills"),
+		FiledByHand: d.markFiledByHand,
 	}
 	return svc, svc.Serve(d.nc)
+}
+
+// markFiledByHand records the rows a skill's recordings filed by hand
+// under their dedupe keys, the way replay keys a CSV's rows, so a replay of
+// a CSV that holds them skips them: demonstrating the first rows of the
+// CSV you then replay must not file those rows twice.
+func (d *Daemon) markFiledByHand(ctx context.Context, skillID string, skill *skills.Skill, filed []skills.Demonstration) error {
+	salt, err := d.replayKey()
+	if err != nil {
+		return err
+	}
+	for i, f := range filed {
+		key, err := rows.DedupeKey(salt, skill, rows.Row{N: i + 1, Values: f.Cells})
+		if err != nil {
+			return err
+		}
+		if err := replay.MarkFiledByHand(ctx, d.js, skillID, f.RecordingID, i+1, key); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -334,7 +334,11 @@ func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
 	}
 	if prior, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
 		if prior.committed {
-			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by run " + prior.run + " (--again files it again)"}, nil
+			by := "run " + prior.run
+			if rec, ok := strings.CutPrefix(prior.run, HandRunPrefix); ok {
+				by = "hand in recording " + rec
+			}
+			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + by + " (--again files it again)"}, nil
 		}
 		// Another run began filing this row and never confirmed it: it
 		// is never filed again blindly.

@@ -125,3 +125,16 @@ func readRun(ctx context.Context, js jetstream.JetStream, runID string, kinds []
 		return fn(id, row, ev, m.Data())
 	})
 }
+
+// HandRunPrefix names the runs that stand for rows a person filed by hand
+// while demonstrating a skill: hand_<recording id>.
+const HandRunPrefix = "hand_"
+
+// MarkFiledByHand records that a recording filed a row of skillID by hand,
+// under its dedupe key: no run files that row again unless --again. The
+// mark carries the key, never a value; recording it twice is harmless.
+func MarkFiledByHand(ctx context.Context, js jetstream.JetStream, skillID, recordingID string, row int, key string) error {
+	l := log{pub: events.NewPublisher(js), runID: HandRunPrefix + recordingID}
+	mark := RowMark{Row: row, Key: key, SkillID: skillID, Reason: "filed by hand in recording " + recordingID}
+	return l.write(ctx, row, EvCommitted, fmt.Sprintf("%d:committed:%s:%s", row, skillID, key), &mark)
+}

@@ -126,6 +126,9 @@ type Service struct {
 	Enrich func(ctx context.Context, rec *events.Recording)
 	Audit  Auditor
 	Log    *slog.Logger
+	// FiledByHand, if set, is told after a skill is saved which rows its
+	// recordings filed by hand, so that replay never files them again.
+	FiledByHand func(ctx context.Context, skillID string, skill *skills.Skill, rows []skills.Demonstration) error
 }
 
 // Serve answers the skill subjects on nc until the subscriptions end.
@@ -181,6 +184,13 @@ func (s *Service) Build(ctx context.Context, req BuildRequest) BuildReply {
 		return BuildReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
 	}
 	reply.Saved, reply.YAML = true, string(doc)
+	if s.FiledByHand != nil && len(draft.Demonstrated) > 0 {
+		if err := s.FiledByHand(ctx, reply.SkillID, skill, draft.Demonstrated); err != nil {
+			// The skill is saved; the rows filed by hand are not marked,
+			// and a replay of a CSV holding them would file them again.
+			return BuildReply{Error: ops.Errorf(ops.CodeInternal, "the skill is saved, but the rows its recordings filed were not marked as filed: build again before replaying (%v)", err)}
+		}
+	}
 	if s.Audit != nil {
 		// Content-free: which skill and version, from how many recordings.
 		fields := map[string]string{"skill_id": reply.SkillID, "revision": strconv.FormatUint(reply.Revision, 10),

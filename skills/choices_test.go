@@ -2,6 +2,7 @@ package skills
 
 import (
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 
@@ -131,5 +132,27 @@ func TestFormatDate(t *testing.T) {
 	}
 	if _, err := p.MapCell("05/03/1990", months); !errors.Is(err, ErrNotDate) {
 		t.Errorf("MapCell(not ISO) = %v; want ErrNotDate", err)
+	}
+}
+
+// TestDemonstrated: the rows the recordings filed by hand are the sample's
+// rows they demonstrated, so replay can leave them alone.
+func TestDemonstrated(t *testing.T) {
+	recs, opts := loadCase(t, "testdata/generalize/choices_differ_answered")
+	d, err := Generalize(recs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Demonstrated) != 2 {
+		t.Fatalf("Demonstrated = %+v; want the two recordings' rows", d.Demonstrated)
+	}
+	want := []map[string]string{
+		{"first_name": "Ada", "plan": "pro", "country": "FR", "newsletter": "yes", "state": "Nevada", "notes": "Prefers email", "middle_name": ""},
+		{"first_name": "Robert", "plan": "basic", "country": "CI", "newsletter": "no", "state": "Ohio", "notes": "", "middle_name": "Lee"},
+	}
+	for k, dm := range d.Demonstrated {
+		if dm.RecordingID != recs[k].RecordingID || !maps.Equal(dm.Cells, want[k]) {
+			t.Errorf("Demonstrated[%d] = %+v; want %s %v", k, dm, recs[k].RecordingID, want[k])
+		}
 	}
 }

@@ -43,6 +43,19 @@ type Draft struct {
 	// Notes report what Generalize decided that the person should know:
 	// steps left out, secret steps, inferred checkbox states, guessed asserts.
 	Notes []string
+	// Demonstrated are the rows the recordings filed by hand: replay must
+	// not file them again. They hold values: keep them in memory, never in
+	// a log or the skill.
+	Demonstrated []Demonstration
+}
+
+// Demonstration is one row a recording filed by hand.
+type Demonstration struct {
+	RecordingID string
+	// Cells maps parameter names to the row's cells: the sample CSV's row
+	// the recording demonstrated when it is found there, else what the
+	// recording entered.
+	Cells map[string]string
 }
 
 // Ready reports whether every question is answered.
@@ -119,7 +132,7 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 	if err := g.finish(); err != nil {
 		return nil, err
 	}
-	return &Draft{Skill: g.skill, Questions: g.questions, Notes: g.notes}, nil
+	return &Draft{Skill: g.skill, Questions: g.questions, Notes: g.notes, Demonstrated: g.demonstrated()}, nil
 }
 
 // builder carries one generalization.

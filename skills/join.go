@@ -287,3 +287,41 @@ func (g *builder) joinByDemoRows(c *candidate) string {
 	}
 	return hit
 }
+
+// demonstrated returns the rows the recordings filed by hand (see
+// Draft.Demonstrated): none when the skill files nothing.
+func (g *builder) demonstrated() []Demonstration {
+	filed := -1
+	for i, st := range g.skill.Steps {
+		if st.Destructive && i < len(g.cols) && g.cols[i] != nil {
+			filed = i
+		}
+	}
+	if filed < 0 {
+		return nil
+	}
+	rows := g.demoRows()
+	var out []Demonstration
+	for k := range g.n {
+		if g.cols[filed][k] == nil {
+			continue // this recording did not submit
+		}
+		row := map[string]string{}
+		for _, p := range g.skill.Parameters {
+			if rows != nil {
+				if col := slices.Index(g.opts.Header, p.Column); col >= 0 && col < len(g.opts.SampleRows[rows[k]]) {
+					row[p.Name] = g.opts.SampleRows[rows[k]][col]
+					continue
+				}
+			}
+			for _, c := range g.cands {
+				if c.name == p.Name && len(c.values) == g.n {
+					row[p.Name] = c.values[k]
+					break
+				}
+			}
+		}
+		out = append(out, Demonstration{RecordingID: g.recs[k].RecordingID, Cells: row})
+	}
+	return out
+}

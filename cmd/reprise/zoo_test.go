@@ -132,7 +132,6 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	header, rows := f.Rows(zooRows, int64(len(f.Name)))
 	demos := f.Demos()
 	sample := writeCSV(t, filepath.Join(dir, "sample.csv"), header, append([][]string{demos[0], demos[1]}, rows...))
-	data := writeCSV(t, filepath.Join(dir, "rows.csv"), header, rows)
 
 	c := zooCases[f.Name]
 	build := []string{"skill", "build", "--name", "zoo " + f.Name, "--rows", sample}
@@ -155,19 +154,27 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	}
 	t.Logf("skill:\n%s", zooCLI(t, home, nil, "skill", "show", skillID[1]))
 
+	// The person replays the CSV they demonstrated its first two rows of:
+	// those were filed by hand, and must not be filed again.
 	reportPath := filepath.Join(dir, "report.json")
 	before := len(site.Records(f.Name))
-	out, _ = zooCLIErr(t, home, strings.NewReader("y\n"), "replay", skillID[1], "--rows", data, "--report", reportPath, "--on-error", "skip")
+	out, _ = zooCLIErr(t, home, strings.NewReader("y\n"), "replay", skillID[1], "--rows", sample, "--report", reportPath, "--on-error", "skip")
 	t.Logf("replay:\n%s", out)
 	got := readReport(t, reportPath)
+	for _, r := range got[:min(2, len(got))] {
+		if r.Outcome != report.Skipped || !strings.Contains(r.Reason, "by hand") {
+			t.Errorf("demonstrated row %d reported %s (%s); want skipped: filed by hand", r.N, r.Outcome, r.Reason)
+		}
+	}
 	records := site.Records(f.Name)[before:]
-	return judge(t, f, header, rows, got, records, len(asked), c.refused)
+	return judge(t, f, header, rows, got[min(2, len(got)):], records, len(asked), c.refused, 3)
 }
 
 // judge compares the report with what the site stored, and fails the test
 // for any row stored wrong or twice, any row missing from the report, and
 // any row reported committed that the site does not hold as the CSV says.
-func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int, refused func(map[string]string) bool) string {
+// first is the CSV row number of rows[0].
+func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int, refused func(map[string]string) bool, first int) string {
 	t.Helper()
 	chk, err := zoo.Check(f.Name, header, rows, records)
 	if err != nil {
@@ -175,7 +182,7 @@ func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []re
 	}
 	outcome := map[int]string{}
 	for _, r := range got {
-		outcome[r.N] = r.Outcome
+		outcome[r.N-first+1] = r.Outcome // by index in rows, from 1
 	}
 	if len(got) != len(rows) {
 		t.Errorf("the report holds %d rows; the CSV has %d", len(got), len(rows))
@@ -195,11 +202,11 @@ func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []re
 		count[o]++
 		switch {
 		case o == "":
-			t.Errorf("row %d is not in the report", i+1)
+			t.Errorf("row %d is not in the report", i+first)
 		case o == report.Committed && missing[i]:
-			t.Errorf("row %d reported committed, but the site does not hold it", i+1)
+			t.Errorf("row %d reported committed, but the site does not hold it", i+first)
 		case (o == report.Failed || o == report.Skipped) && !missing[i]:
-			t.Errorf("row %d reported %s, but the site holds it", i+1, o)
+			t.Errorf("row %d reported %s, but the site holds it", i+first, o)
 		}
 	}
 	for _, r := range got {
@@ -219,7 +226,7 @@ func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []re
 		case refused == nil || !refused(cells):
 			want++
 		case outcome[i+1] != report.Failed:
-			t.Errorf("row %d reported %s; the form would store it otherwise than the CSV says, so it must fail", i+1, outcome[i+1])
+			t.Errorf("row %d reported %s; the form would store it otherwise than the CSV says, so it must fail", i+first, outcome[i+1])
 		}
 	}
 	if count[report.Committed] != want {
