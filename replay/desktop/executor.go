@@ -242,17 +242,28 @@ func (e *Executor) whereRecorded(ctx context.Context, st replay.Step, pt image.P
 	if err != nil {
 		return pt, ""
 	}
-	now, err := e.o.Screen()
-	if err != nil {
-		return pt, ""
-	}
-	d := lookDiff(recorded, now, pt)
-	if d <= maxLookDiff {
-		return pt, ""
-	}
-	if moved, ok := findPatch(recorded, now, pt); ok {
-		e.o.Logger.Info("the recorded area moved; acting where it is now", "step", st.Index+1, "dx", moved.X-pt.X, "dy", moved.Y-pt.Y)
-		return moved, ""
+	// A window just moved or raised may not have redrawn yet: the area is
+	// looked for until FindTimeout, as an element is in the tree.
+	var d float64
+	for deadline := time.Now().Add(e.o.FindTimeout); ; {
+		now, err := e.o.Screen()
+		if err != nil {
+			return pt, ""
+		}
+		if d = lookDiff(recorded, now, pt); d <= maxLookDiff {
+			return pt, ""
+		}
+		if moved, ok := findPatch(recorded, now, pt); ok {
+			e.o.Logger.Info("the recorded area moved; acting where it is now", "step", st.Index+1, "dx", moved.X-pt.X, "dy", moved.Y-pt.Y)
+			return moved, ""
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 	return pt, fmt.Sprintf("the area around the recorded point looks different from the recording (%.0f%% changed) and is nowhere else on the screen", d*100)
 }
@@ -282,9 +293,13 @@ func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) b
 	if e.o.OCR == nil || e.o.Screen == nil {
 		return true
 	}
-	var text string
-	// The app draws the typed text a moment after the keys arrive.
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	// The app draws the typed text a moment after the keys arrive, and a
+	// busy machine may take longer to draw than tesseract takes to read:
+	// the strip is read each time it changes, until it holds want, or the
+	// wait is over and it has been read settled (unchanged since the last
+	// read) or three times (a caret blinks).
+	var last []byte
+	for deadline, reads := time.Now().Add(readBackWait), 0; ; {
 		now, err := e.o.Screen()
 		if err != nil {
 			return true
@@ -299,15 +314,34 @@ func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) b
 		if err := png.Encode(&buf, enlarge(now, strip, 3)); err != nil {
 			return true
 		}
-		if text, err = e.o.OCR(ctx, buf.Bytes()); err != nil {
+		if bytes.Equal(buf.Bytes(), last) {
+			if time.Now().After(deadline) {
+				return false
+			}
+			select {
+			case <-ctx.Done():
+				return false
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		if reads >= 3 && time.Now().After(deadline) {
+			return false
+		}
+		last, reads = buf.Bytes(), reads+1
+		text, err := e.o.OCR(ctx, last)
+		if err != nil {
 			return true
 		}
 		if shows(text, want) {
 			return true
 		}
 	}
-	return false
 }
+
+// readBackWait is how long a read-back waits for the screen to show a
+// typed value once what it shows stops changing.
+const readBackWait = 2 * time.Second
 
 func (e *Executor) chord(st replay.Step) (replay.Outcome, error) {
 	c, err := ParseChord(st.Value)

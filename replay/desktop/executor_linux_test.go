@@ -173,7 +173,7 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := New(Options{Input: in, Quiet: 100 * time.Millisecond,
+	ex, err := New(Options{Input: in, Quiet: 100 * time.Millisecond, FindTimeout: 3 * time.Second,
 		Recorded: func(_ context.Context, ref string) ([]byte, error) { return recorded, nil },
 		Screen:   func() (image.Image, error) { return grab.Grab() },
 		OCR: func(ctx context.Context, img []byte) (string, error) {
@@ -205,7 +205,6 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if _, err := a.d.Xdotool(ctx, "windowmove", "--sync", win, "60", "40"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
 	moved := step
 	moved.Value, moved.ReadBack = "Hopper", &skills.ReadBack{Kind: "value", Expect: "Hopper"}
 	if out, err := ex.Do(ctx, moved); err != nil || !out.OK {
@@ -215,7 +214,6 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if _, err := a.d.Xdotool(ctx, "windowminimize", "--sync", win); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
 	out, err = ex.Do(ctx, step)
 	if err != nil || out.OK || !strings.Contains(out.Error, "looks different") {
 		t.Fatalf("fill with the recorded area gone = %+v, %v; want a refusal", out, err)
