@@ -42,6 +42,7 @@ type Options struct {
 // Daemon is a running shim.
 type Daemon struct {
 	home      string
+	lock      *homeLock
 	log       *slog.Logger
 	srv       *embedded.Server
 	nc        *nats.Conn
@@ -66,7 +67,7 @@ type Daemon struct {
 // Start brings the shim up: data dir, machine id, embedded server, stores,
 // status service, and last the CLI's credentials file, so a CLI that finds
 // the file finds a daemon ready to answer.
-func Start(ctx context.Context, opts Options) (*Daemon, error) {
+func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 	started := time.Now()
 	log := opts.Logger
 	if log == nil {
@@ -78,9 +79,15 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 	if err := ensureHome(opts.Home); err != nil {
 		return nil, err
 	}
-	if err := refuseSecondDaemon(opts.Home); err != nil {
+	lock, err := lockHome(opts.Home)
+	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			lock.release()
+		}
+	}()
 	machineID, err := LoadOrCreateMachineID(opts.Home)
 	if err != nil {
 		return nil, err
@@ -130,7 +137,7 @@ func Start(ctx context.Context, opts Options) (*Daemon, error) {
 		srv.Close()
 		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
 	}
-	d := &Daemon{home: opts.Home, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
+	d := &Daemon{home: opts.Home, lock: lock, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
 		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, localModel: cfg.LocalModel, keys: keys, keysKind: keysKind}
 	if err := d.init(ctx, opts); err != nil {
 		d.Close()
@@ -153,6 +160,12 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 	}
 	if err := events.EnsureStores(ctx, d.js); err != nil {
 		return err
+	}
+	// Before the daemon's consumers start: a stranger's consumer on the
+	// work queue would take its steps, or keep its consumer from starting.
+	own := map[string][]string{events.StreamCapture: {recorder.RedactConsumer}}
+	if err := events.SweepConsumers(ctx, d.js, own, d.log); err != nil {
+		d.log.Error("could not check the streams' consumers", "err", err)
 	}
 	if err := d.startOps(ctx, opts.Sources, opts.MaxConcurrent); err != nil {
 		return err
@@ -177,20 +190,6 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 		WebSocketURL: d.srv.WebSocketURL(),
 		PID:          os.Getpid(),
 	})
-}
-
-// refuseSecondDaemon stops a second daemon from opening a store that a live
-// one is writing.
-func refuseSecondDaemon(home string) error {
-	nc, ci, err := Connect(home, nats.Timeout(500*time.Millisecond), nats.NoReconnect())
-	if err != nil {
-		return nil // nobody answers: a stale file from a crash, or none
-	}
-	defer nc.Close()
-	if _, err := nc.Request(StatusSubject, nil, time.Second); err != nil {
-		return nil
-	}
-	return fmt.Errorf("a reprise daemon (pid %d) is already serving %s; stop it first, or set %s to use another data dir", ci.PID, home, HomeEnv)
 }
 
 func describePlatform(p PlatformConfig, srv *embedded.Server) string {
@@ -245,6 +244,7 @@ func (d *Daemon) Close() {
 			d.nc.Close()
 		}
 		d.srv.Close()
+		d.lock.release()
 		d.log.Info("daemon stopped")
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +55,7 @@ func TestDaemonLifecycle(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := Start(ctx, Options{Home: home}); err == nil || !strings.Contains(err.Error(), "already serving") {
+	if _, err := Start(ctx, Options{Home: home}); err == nil || !strings.Contains(err.Error(), "another reprise daemon") {
 		t.Fatalf("second Start on the same home = %v; want refused", err)
 	}
 
@@ -118,4 +119,46 @@ func TestStartRefusesBadSettings(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "client_port") {
 		t.Fatalf("Start with a bad port = %v; want an error naming client_port", err)
 	}
+}
+
+// TestOneDaemonPerHome: the home's lock, not client.json, keeps a second
+// daemon out, whether both start at the same instant or the first one's
+// credentials file is gone.
+func TestOneDaemonPerHome(t *testing.T) {
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	type started struct {
+		d   *Daemon
+		err error
+	}
+	results := make(chan started, 4)
+	for range 4 {
+		go func() {
+			d, err := Start(ctx, Options{Home: home})
+			results <- started{d, err}
+		}()
+	}
+	var up []*Daemon
+	for range 4 {
+		r := <-results
+		if r.err == nil {
+			up = append(up, r.d)
+			t.Cleanup(r.d.Close)
+		} else if !strings.Contains(r.err.Error(), "another reprise daemon (pid "+strconv.Itoa(os.Getpid())) {
+			t.Errorf("a refused start says %q; want who holds the home", r.err)
+		}
+	}
+	if len(up) != 1 {
+		t.Fatalf("%d daemons came up on one home at once; want 1", len(up))
+	}
+	if err := os.Remove(filepath.Join(home, ClientFile)); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Start(ctx, Options{Home: home}); err == nil {
+		d.Close()
+		t.Fatal("a second daemon started once client.json was deleted; want refused by the lock")
+	}
+	up[0].Close()
+	startDaemon(t, home) // the lock is released with the daemon
 }

@@ -41,18 +41,27 @@ const ExtensionInboxPrefix = "_INBOX_ext"
 // consent approval); the platform's account cannot reach it.
 const LocalSubjectPrefix = "local"
 
-// cliReadOnlyJS are the JetStream API calls the CLI may make: read streams
-// and consumers, never create, change, purge or delete a stream.
-var cliReadOnlyJS = []string{
+// cliJS are the JetStream API calls the CLI may make: read any stream's
+// and consumer's info, and read REPLAY (the replay engine runs in the CLI)
+// and AUDIT (audit tail, verify) through consumers of its own. Nothing that
+// touches CAPTURE's consumers, the daemon's pipeline: no create there, no
+// delete, pause, reset or ack, and no change to a stream.
+var cliJS = []string{
 	"$JS.API.INFO",
 	"$JS.API.STREAM.NAMES",
 	"$JS.API.STREAM.LIST",
 	"$JS.API.STREAM.INFO.*",
 	"$JS.API.STREAM.MSG.GET.*",
 	"$JS.API.DIRECT.GET.>",
-	"$JS.API.CONSUMER.>",
-	"$JS.ACK.>",
-	"$JS.FC.>",
+	"$JS.API.CONSUMER.NAMES.*",
+	"$JS.API.CONSUMER.LIST.*",
+	"$JS.API.CONSUMER.INFO.*.*",
+	"$JS.API.CONSUMER.CREATE.REPLAY.>",
+	"$JS.API.CONSUMER.MSG.NEXT.REPLAY.*",
+	"$JS.API.CONSUMER.DELETE.REPLAY.*",
+	"$JS.API.CONSUMER.CREATE.AUDIT.>",
+	"$JS.API.CONSUMER.MSG.NEXT.AUDIT.*",
+	"$JS.API.CONSUMER.DELETE.AUDIT.*",
 }
 
 // permissions returns the subject permissions of role on the shim whose
@@ -71,7 +80,7 @@ func permissions(role Role, machineID string) *server.Permissions {
 		return &server.Permissions{
 			Publish: &server.SubjectPermission{Allow: append([]string{
 				ops, LocalSubjectPrefix + ".>", "run.>",
-			}, cliReadOnlyJS...)},
+			}, cliJS...)},
 			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "rec.*.live"}},
 		}
 	case RoleExtension:

@@ -159,7 +159,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // takes 1000 consumers a stream, and a daemon folds recordings often.
 func TestReadAllLeavesNoConsumer(t *testing.T) {
 	_, js := ensured(t)
-	ctx := testContext(t)
+	// 1100 folds: seconds alone, much longer under -race beside a busy
+	// package; the bound is for a hang, not for speed.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
 	stream, err := js.Stream(ctx, StreamRecordings)
 	if err != nil {
 		t.Fatal(err)

@@ -13,16 +13,16 @@ import (
 	"github.com/reprise-dev/reprise/redact"
 )
 
-// redactConsumer is the durable consumer that moves steps from CAPTURE to
+// RedactConsumer is the durable consumer that moves steps from CAPTURE to
 // RECORDINGS. It survives restarts, so steps captured before a crash still
 // reach their recording.
-const redactConsumer = "redact"
+const RedactConsumer = "redact"
 
 // Start begins the redact stage: CAPTURE -> (redaction) -> RECORDINGS, and
 // rec.<id>.live for co-pilot recordings.
 func (r *Recorder) Start(ctx context.Context) error {
 	cons, err := r.cfg.JS.CreateOrUpdateConsumer(ctx, events.StreamCapture, jetstream.ConsumerConfig{
-		Durable:     redactConsumer,
+		Durable:     RedactConsumer,
 		Description: "redacts captured steps into RECORDINGS",
 		AckPolicy:   jetstream.AckExplicitPolicy,
 		// A step takes milliseconds; after a crash, the steps delivered

@@ -15,6 +15,7 @@ import (
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/recorder"
 )
 
 // natsCLI finds the pinned nats CLI that scripts/deps installs.
@@ -114,5 +115,52 @@ func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
 	}
 	if s, err := js.Stream(ctx, events.StreamReplay); err != nil || s.CachedInfo().State.Msgs != 3 {
 		t.Fatalf("REPLAY after the refused rm: %v", err)
+	}
+}
+
+// TestNatsCLICannotTouchThePipeline: with the CLI user's credentials, the
+// real nats CLI can neither remove, add nor pause a consumer on CAPTURE
+// (a thief consumer there took every step of a recording, a pause stopped
+// the pipeline across restarts), and the daemon's consumer is untouched.
+func TestNatsCLICannotTouchThePipeline(t *testing.T) {
+	natsBin := natsCLI(t)
+	home := t.TempDir()
+	startDaemonProcess(t, home)
+	nc, ci, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	natsRun := func(args ...string) (string, error) {
+		args = append([]string{"--server", ci.URL, "--user", ci.User, "--password=" + ci.Password, "--timeout", "2s"}, args...)
+		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
+		return string(out), err
+	}
+	for _, args := range [][]string{
+		{"consumer", "rm", events.StreamCapture, recorder.RedactConsumer, "-f"},
+		{"consumer", "add", events.StreamCapture, "thief", "--pull", "--ack", "explicit", "--defaults"},
+		{"consumer", "pause", events.StreamCapture, recorder.RedactConsumer, time.Now().Add(time.Hour).Format(time.DateTime), "-f"},
+		{"request", "$JS.API.CONSUMER.PAUSE.CAPTURE.redact", `{"pause_until":"2099-01-01T00:00:00Z"}`},
+		{"consumer", "add", events.StreamRecordings, "reader", "--pull", "--ack", "none", "--defaults"},
+	} {
+		if out, err := natsRun(args...); err == nil && !strings.Contains(out, "Permissions Violation") {
+			t.Errorf("nats %s: the CLI user was let through:\n%s", strings.Join(args, " "), out)
+		}
+	}
+	out, err := natsRun("consumer", "info", events.StreamCapture, recorder.RedactConsumer, "--json")
+	if err != nil {
+		t.Fatalf("nats consumer info (read-only, allowed): %v\n%s", err, out)
+	}
+	var info struct {
+		Name   string `json:"name"`
+		Paused bool   `json:"paused"`
+	}
+	if err := json.Unmarshal([]byte(out), &info); err != nil || info.Name != recorder.RedactConsumer || info.Paused {
+		t.Fatalf("the redact consumer after the refused calls: %s (%v); want it there and running", out, err)
+	}
+	if out, err := natsRun("consumer", "ls", events.StreamCapture, "--names"); err != nil || strings.TrimSpace(out) != recorder.RedactConsumer {
+		t.Fatalf("CAPTURE's consumers: %v\n%s; want only %s", err, out, recorder.RedactConsumer)
 	}
 }

@@ -174,7 +174,7 @@ func TestReplayFillsEveryRowOnce(t *testing.T) {
 	}
 }
 
-// TestReplayKillResume kills the replay process at random moments and
+// TestReplayKillResume kills the replay process at random rows and
 // resumes it: the server holds each row exactly once.
 func TestReplayKillResume(t *testing.T) {
 	r := newReplayRig(t)
@@ -196,9 +196,16 @@ func TestReplayKillResume(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(1000+rand.IntN(2000)) * time.Millisecond)
+		// The kill lands on observed progress, one to three rows into the
+		// round, right as a row was posted: the moment a row is filed on
+		// the site and perhaps not yet in the log. A cold browser under
+		// -race takes seconds to post its first row; wall time would kill
+		// before it, or after the last.
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(exited) }()
+		r.site.waitPosts(r.site.postCount()+1+rand.IntN(3), exited)
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-exited
 		if runID == "" {
 			m := runIDPattern.FindStringSubmatch(o.String())
 			if m == nil {

@@ -21,6 +21,7 @@ type customerSite struct {
 	stored map[string][]map[string]string // email -> every submission of it
 	reject map[string]bool                // emails the server refuses
 	posts  int
+	posted chan struct{} // closed and replaced on every post
 }
 
 const customerForm = `<!doctype html><title>New customer</title>
@@ -36,7 +37,7 @@ const customerForm = `<!doctype html><title>New customer</title>
 </form>`
 
 func newCustomerSite(t *testing.T) *customerSite {
-	s := &customerSite{stored: map[string][]map[string]string{}, reject: map[string]bool{}}
+	s := &customerSite{stored: map[string][]map[string]string{}, reject: map[string]bool{}, posted: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /new", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, customerForm, "", rand.IntN(1_000_000))
@@ -49,6 +50,8 @@ func newCustomerSite(t *testing.T) *customerSite {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.posts++
+		close(s.posted)
+		s.posted = make(chan struct{})
 		email := r.PostForm.Get("email")
 		if s.reject[email] {
 			// Some sites say a refusal with their status, some only on
@@ -99,6 +102,24 @@ func (s *customerSite) postCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.posts
+}
+
+// waitPosts waits until n forms in all were posted, or done is closed; it
+// reports whether they were.
+func (s *customerSite) waitPosts(n int, done <-chan struct{}) bool {
+	for {
+		s.mu.Lock()
+		posts, posted := s.posts, s.posted
+		s.mu.Unlock()
+		if posts >= n {
+			return true
+		}
+		select {
+		case <-posted:
+		case <-done:
+			return false
+		}
+	}
 }
 
 // count returns how many times email was stored, and its last submission.
