@@ -83,6 +83,13 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Keys and store readable by others are made private again, loudly:
+	// what was readable may have been read.
+	if fixed, err := store.Tighten(opts.Home); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	} else if len(fixed) > 0 {
+		log.Warn("the data dir was readable by other users; made it private again (its keys may have been read: consider a new data dir)", "paths", fixed)
+	}
 	defer func() {
 		if err != nil {
 			lock.release()

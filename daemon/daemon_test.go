@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
+	"github.com/reprise-dev/reprise/store"
 )
 
 func startDaemon(t *testing.T, home string) *Daemon {
@@ -161,4 +164,36 @@ func TestOneDaemonPerHome(t *testing.T) {
 	}
 	up[0].Close()
 	startDaemon(t, home) // the lock is released with the daemon
+}
+
+// TestStartMakesALooseHomePrivate: a home and key files readable by others
+// are made private at start, with a warning.
+func TestStartMakesALooseHomePrivate(t *testing.T) {
+	home := t.TempDir()
+	keys := filepath.Join(home, "keys")
+	if err := os.Mkdir(keys, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(keys, "x.key"), []byte("0123"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, mode := range map[string]os.FileMode{home: 0o755, keys: 0o755, filepath.Join(keys, "x.key"): 0o644} {
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var logs syncbuf.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	d, err := Start(ctx, Options{Home: home, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if loose := store.Loose(home); len(loose) > 0 {
+		t.Errorf("still readable by others after start: %v", loose)
+	}
+	if !strings.Contains(logs.String(), "readable by other users") {
+		t.Errorf("no warning about the loose data dir:\n%s", logs.String())
+	}
 }

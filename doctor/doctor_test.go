@@ -53,6 +53,16 @@ func TestDataDirProbe(t *testing.T) {
 	if c := DataDir(file)(ctx); c.OK || c.Fix == "" {
 		t.Errorf("DataDir(a file) = %+v; want not ok with a fix", c)
 	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	home := t.TempDir()
+	os.Mkdir(filepath.Join(home, "keys"), 0o700)
+	os.WriteFile(filepath.Join(home, "keys", "a.key"), []byte("k"), 0o600)
+	os.Chmod(filepath.Join(home, "keys", "a.key"), 0o644)
+	if c := DataDir(home)(ctx); c.OK || !strings.Contains(c.Detail, "a.key") {
+		t.Errorf("DataDir(a home whose key is 0644) = %+v; want not ok, naming the key", c)
+	}
 }
 
 func TestReportFormats(t *testing.T) {

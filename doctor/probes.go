@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/chromium"
@@ -25,7 +26,12 @@ func DataDir(home string) Probe {
 		}
 		f.Close()
 		os.Remove(f.Name())
-		c.OK, c.Detail = true, home
+		if loose := store.Loose(home); len(loose) > 0 {
+			c.Detail = "readable by other users: " + strings.Join(loose, ", ")
+			c.Fix = "run `chmod -R go-rwx " + home + "` (the daemon does it at its next start); its keys may have been read"
+			return c
+		}
+		c.OK, c.Detail = true, home+" (private to you)"
 		return c
 	}
 }
