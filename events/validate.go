@@ -162,6 +162,12 @@ func ValidRecordingID(id string) bool {
 	return strings.HasPrefix(id, "rec_") && len(id) > len("rec_") && ValidToken(id)
 }
 
+// ValidRunID reports whether id can name a replay run: "run_" and a single
+// subject token, as newRunID makes them.
+func ValidRunID(id string) bool {
+	return strings.HasPrefix(id, "run_") && len(id) > len("run_") && ValidToken(id)
+}
+
 func oneOf(field, got string, allowed map[string]bool) error {
 	if allowed[got] {
 		return nil

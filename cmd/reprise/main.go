@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -45,6 +46,11 @@ that stays on this machine.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       daemon.BuildVersion(),
+		// Every command checks the global flags, whether it logs or not.
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			_, err := g.logger()
+			return err
+		},
 	}
 	root.PersistentFlags().StringVar(&g.home, "home", "", "data dir (default $"+daemon.HomeEnv+", else the OS user data dir)")
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
@@ -62,8 +68,9 @@ func (g *globals) resolveHome() (string, error) {
 }
 
 func (g *globals) logger() (*slog.Logger, error) {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
+	levels := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+	level, ok := levels[strings.ToLower(g.logLevel)]
+	if !ok {
 		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel)
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil

@@ -125,6 +125,11 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"status", "--nope"}, "unknown flag"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"status"}, "not running"},
+		{[]string{"status", "--log-level", "verbose"}, `--log-level "verbose"`},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "../../x"}, `--resume "../../x": not a run id`},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "run_a.b"}, "not a run id"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", "out.txt"}, ".csv or .json"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", filepath.Join(home, "no", "such", "dir", "r.json")}, "cannot be written"},
 	}
 	for _, tc := range cases {
 		_, stderr, err := run(t, home, tc.args...)

@@ -81,6 +81,16 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if f.dryRun && f.yes {
 		return errors.New("--dry-run and --yes together: a dry run submits nothing, so there is nothing to confirm")
 	}
+	if f.resume != "" && !events.ValidRunID(f.resume) {
+		return fmt.Errorf("--resume %q: not a run id; use the one the run printed (run_...)", f.resume)
+	}
+	// Before any row is filed: a report that cannot be written after the
+	// last row would leave the run without its record.
+	if f.reportPath != "" {
+		if err := report.CheckPath(f.reportPath); err != nil {
+			return fmt.Errorf("--report: %w", err)
+		}
+	}
 	home, err := g.resolveHome()
 	if err != nil {
 		return err

@@ -99,6 +99,26 @@ func Read(path string) ([]Row, error) {
 	return rows, nil
 }
 
+// CheckPath says, before a run, whether Write could write a report to
+// path: a .csv or .json name in a directory that exists and takes a file.
+func CheckPath(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv", ".json":
+	default:
+		return fmt.Errorf("%w: %q: name the report file .csv or .json", ErrFormat, filepath.Base(path))
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	f, err := os.CreateTemp(dir, ".reprise-report-check-*")
+	if err != nil {
+		return fmt.Errorf("the report cannot be written in %s: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 func writeAtomic(path string, write func(*os.File) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
