@@ -159,7 +159,7 @@ func (s *Server) handle(data []byte) []byte {
 		s.log.Info("refused a malformed request", "code", bad.Code)
 		return EncodeError(env.ID, bad)
 	}
-	key := replyKey(env.ID)
+	key := replyKey(env.Type, env.ID)
 	f := &flight{done: make(chan struct{})}
 	if prior, loaded := s.flights.LoadOrStore(key, f); loaded {
 		p := prior.(*flight)
@@ -188,9 +188,10 @@ func (s *Server) handle(data []byte) []byte {
 	return reply
 }
 
-// replyKey turns any valid request id into a KV key.
-func replyKey(id string) string {
-	sum := sha256.Sum256([]byte(id))
+// replyKey turns a request's op and id into a KV key: an id reused with
+// another op is another request, never answered with the first op's reply.
+func replyKey(op, id string) string {
+	sum := sha256.Sum256([]byte(op + "\x00" + id))
 	return hex.EncodeToString(sum[:16])
 }
 

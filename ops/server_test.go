@@ -159,6 +159,12 @@ func TestIdempotentByID(t *testing.T) {
 	if string(first.Payload) != string(again.Payload) || svc.calls.Load() != 1 {
 		t.Fatalf("repeat of id same answered %s then %s after %d calls; want the first answer, one call", first.Payload, again.Payload, svc.calls.Load())
 	}
+	// The same id with another op is another request: STOP answers as a
+	// STOP (here: no such recording), never with START's cached reply.
+	stop := request(t, nc, `{"type":"STOP_RECORDING","id":"same","payload":{"recording_id":"rec_x"}}`)
+	if stop.Type == first.Type || string(stop.Payload) == string(first.Payload) {
+		t.Fatalf("id same reused for STOP_RECORDING answered %s %s; want STOP's own answer", stop.Type, stop.Payload)
+	}
 	// Concurrent repeats of a new id: one call, one answer for all.
 	var wg sync.WaitGroup
 	replies := make([]string, 10) // under the in-flight limit
@@ -175,8 +181,8 @@ func TestIdempotentByID(t *testing.T) {
 			t.Fatalf("concurrent repeats answered differently: %q vs %q", r, replies[0])
 		}
 	}
-	if n := svc.calls.Load(); n != 2 {
-		t.Fatalf("service called %d times for two ids; want 2", n)
+	if n := svc.calls.Load(); n != 3 {
+		t.Fatalf("service called %d times for two ids, one of them for two ops; want 3", n)
 	}
 }
 
