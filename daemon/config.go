@@ -104,6 +104,10 @@ func (c Config) Validate() error {
 		if err != nil || u.Host == "" || u.Path != "" || !(u.Scheme == "chrome-extension" || u.Scheme == "http" || u.Scheme == "https") {
 			return fmt.Errorf("extension_origins[%d]: %q is not an origin such as chrome-extension://<id>", i, o)
 		}
+		// The gate compares exactly, and browsers send origins lower case.
+		if o != strings.ToLower(o) {
+			return fmt.Errorf("extension_origins[%d]: %q: write it lower case, as a browser sends it", i, o)
+		}
 	}
 	if r := c.Platform.RemoteURL; r != "" {
 		u, err := url.Parse(r)

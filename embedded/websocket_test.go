@@ -79,7 +79,9 @@ func TestWebSocketOrigin(t *testing.T) {
 		}
 		nc.Close()
 	}
-	for _, origin := range []string{"", "https://evil.example", "chrome-extension://" + strings.Repeat("a", 32), "null", DefaultExtensionOrigin + ".evil"} {
+	for _, origin := range []string{"", "https://evil.example", "chrome-extension://" + strings.Repeat("a", 32), "null", DefaultExtensionOrigin + ".evil",
+		strings.ToUpper(DefaultExtensionOrigin), DefaultExtensionOrigin + "/", DefaultExtensionOrigin + "\r\nOrigin: https://evil.example",
+		"https://evil.example\r\nOrigin: " + DefaultExtensionOrigin} {
 		if code := upgradeStatus(t, strings.TrimPrefix(s.WebSocketURL(), "ws://"), origin); code != http.StatusForbidden {
 			t.Errorf("upgrade with Origin %q answered %d; want 403", origin, code)
 		}

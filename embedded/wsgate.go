@@ -39,7 +39,7 @@ func listenGate(port int, origins []string, log *slog.Logger) (*wsGate, error) {
 	}
 	allowed := make(map[string]bool, len(origins))
 	for _, o := range origins {
-		allowed[strings.ToLower(strings.TrimSuffix(o, "/"))] = true
+		allowed[o] = true
 	}
 	return &wsGate{ln: ln, allowed: allowed, log: log, conns: map[net.Conn]struct{}{}}, nil
 }
@@ -82,8 +82,10 @@ func (g *wsGate) handle(c net.Conn) {
 		g.reject(c, http.StatusBadRequest, "malformed websocket upgrade")
 		return
 	}
-	origin := strings.ToLower(strings.TrimSuffix(req.Header.Get("Origin"), "/"))
-	if !g.allowed[origin] {
+	// A browser sends its extension's Origin byte for byte, once: another
+	// case, a trailing slash or a second Origin header is someone else.
+	origins := req.Header.Values("Origin")
+	if len(origins) != 1 || !g.allowed[origins[0]] {
 		g.log.Warn("refused websocket connection from an origin that is not the paired extension")
 		g.reject(c, http.StatusForbidden, "origin not allowed")
 		return
