@@ -13,17 +13,17 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxDocument bounds what Parse reads: a skill is a page of steps, and the
+// MaxDocument bounds what Parse reads: a skill is a page of steps, and the
 // YAML parser's work grows with its input.
-const maxDocument = 4 << 20
+const MaxDocument = 4 << 20
 
 // Parse decodes and validates a skill document. Every error is an *Error
 // naming the line and the field: unknown fields, wrong shapes, and anything
 // Validate refuses. Anchors and aliases are refused: a skill is read by a
 // person, and an alias bomb must not be expanded.
 func Parse(data []byte) (*Skill, error) {
-	if len(data) > maxDocument {
-		return nil, &Error{Problem: fmt.Sprintf("the document is larger than %d bytes", maxDocument)}
+	if len(data) > MaxDocument {
+		return nil, &Error{Problem: fmt.Sprintf("the document is larger than %d bytes", MaxDocument)}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node

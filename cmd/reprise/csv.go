@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/reprise-dev/reprise/replay/rows"
 )
 
 // sampleRows is how many rows of a CSV a skill build looks at.
@@ -24,7 +26,7 @@ func readSample(path string) (header []string, rows [][]string, err error) {
 }
 
 func parseSample(r io.Reader, name string) ([]string, [][]string, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(rows.Bound(r))
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
@@ -67,4 +69,23 @@ func csvError(err error) error {
 		return fmt.Errorf("line %d, column %d: %w", pe.Line, pe.Column, pe.Err)
 	}
 	return err
+}
+
+// readFileMax reads a file the person named, refusing one over max bytes
+// before reading further: a device or a pipe has no size to stat, and
+// /dev/zero never ends.
+func readFileMax(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is over %d bytes, more than such a file ever holds", path, max)
+	}
+	return b, nil
 }

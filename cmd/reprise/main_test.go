@@ -126,6 +126,8 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"status"}, "not running"},
 		{[]string{"status", "--log-level", "verbose"}, `--log-level "verbose"`},
+		{[]string{"skill", "validate", "/dev/zero"}, "/dev/zero is over"},
+		{[]string{"skill", "validate", filepath.Join("testdata", "customer-skill.yaml"), "--rows", "/dev/zero"}, "the CSV is too big"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "../../x"}, `--resume "../../x": not a run id`},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "run_a.b"}, "not a run id"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", "out.txt"}, ".csv or .json"},

@@ -194,7 +194,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 // loadSkill reads a skill file, or asks the daemon for a kept skill by id.
 func (g *globals) loadSkill(ctx context.Context, ref string) (id string, doc []byte, err error) {
 	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
-		doc, err := os.ReadFile(ref)
+		doc, err := readFileMax(ref, skills.MaxDocument)
 		if err != nil {
 			return "", nil, err
 		}

@@ -177,7 +177,7 @@ func newSkillValidateCmd() *cobra.Command {
 		Short: "Check a skill file; with --rows, that the CSV has every column it needs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := os.ReadFile(args[0])
+			b, err := readFileMax(args[0], skills.MaxDocument)
 			if err != nil {
 				return err
 			}
@@ -229,7 +229,7 @@ func (g *globals) local(ctx context.Context, subject string, req, reply any, tim
 func readConfirm(flags []string, file string) (map[string]string, error) {
 	text := strings.Join(flags, "\n")
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, err := readFileMax(file, 1<<20)
 		if err != nil {
 			return nil, fmt.Errorf("--confirm-file: %w", err)
 		}

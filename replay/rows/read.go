@@ -33,7 +33,7 @@ var (
 	ErrFormat  = errors.New("the CSV is malformed")
 	ErrTooBig  = errors.New("the CSV is too big")
 	ErrHeader  = errors.New("the CSV header is not usable")
-	ErrBadCell = errors.New("the CSV holds text that is not UTF-8")
+	ErrBadCell = errors.New("the CSV holds text that is not a form value")
 )
 
 // Table is a CSV read for a skill.
@@ -71,7 +71,7 @@ func Open(path string, skill *skills.Skill) (*Table, error) {
 // labels the errors (usually the path). Rows are not type-checked here: see
 // Row.Check, so one bad row fails alone rather than the whole run.
 func Read(r io.Reader, name string, skill *skills.Skill) (*Table, error) {
-	br := bufio.NewReader(r)
+	br := bufio.NewReader(Bound(r))
 	if err := skipBOM(br, name); err != nil {
 		return nil, err
 	}
@@ -181,7 +181,10 @@ func checkRecord(cr *csv.Reader, rec []string, name string) error {
 		}
 		if bad := badByte(f); bad >= 0 {
 			line += strings.Count(f[:bad], "\n")
-			return fmt.Errorf("%s: %w: line %d: save the file as \"CSV UTF-8\"", name, ErrBadCell, line)
+			if f[bad] == 0 {
+				return fmt.Errorf("%s: %w: line %d holds a NUL byte, which no form value has: is it a binary or UTF-16 file? Save it as \"CSV UTF-8\"", name, ErrBadCell, line)
+			}
+			return fmt.Errorf("%s: %w: line %d is not UTF-8: save the file as \"CSV UTF-8\"", name, ErrBadCell, line)
 		}
 	}
 	return nil
@@ -202,6 +205,9 @@ func badByte(s string) int {
 // parseErr turns encoding/csv's error into one a person can act on.
 func parseErr(name string, err error) error {
 	var pe *csv.ParseError
+	if errors.Is(err, ErrTooBig) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if !errors.As(err, &pe) {
 		return fmt.Errorf("%s: read: %w", name, err)
 	}

@@ -2,6 +2,7 @@ package rows
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -77,7 +78,7 @@ func TestReadBad(t *testing.T) {
 		{"unbalanced quote", head + "\"" + s + ",a,1,2\n", ErrFormat, []string{"line 2", "not closed"}},
 		{"bare quote", head + s + "\"x,a,1,2\n", ErrFormat, []string{"line 2", "double quotes"}},
 		{"invalid utf-8", head + "ok,a,1,2\n\"" + s + "\n\xff\",a,1,2\n", ErrBadCell, []string{"line 4", "UTF-8"}},
-		{"nul byte", head + s + "\x00,a,1,2\n", ErrBadCell, []string{"line 2"}},
+		{"nul byte", head + s + "\x00,a,1,2\n", ErrBadCell, []string{"line 2", "NUL byte"}},
 		{"utf-16", "\xff\xfeN\x00a\x00", ErrBadCell, []string{"UTF-16"}},
 		{"huge cell", head + strings.Repeat("x", MaxFieldSize+1) + ",a,1,2\n", ErrTooBig, []string{"line 2"}},
 	}
@@ -112,6 +113,28 @@ func TestReadTooManyRows(t *testing.T) {
 	_, err := Read(strings.NewReader(b.String()), "big.csv", testSkill())
 	if !errors.Is(err, ErrTooBig) {
 		t.Fatalf("Read(%d rows) = %v; want %v", MaxRows+1, err, ErrTooBig)
+	}
+}
+
+// endless is a file that never ends, as /dev/zero or a pipe left open.
+type endless byte
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(e)
+	}
+	return len(p), nil
+}
+
+func TestReadEndlessInput(t *testing.T) {
+	for _, in := range []io.Reader{
+		endless(0),
+		io.MultiReader(strings.NewReader("Name,E-mail,Amount,Due date\n\""), endless('x')),
+	} {
+		_, err := Read(in, "rows.csv", testSkill())
+		if !errors.Is(err, ErrTooBig) || !strings.Contains(err.Error(), "line is over") {
+			t.Errorf("Read(endless) = %v; want refused as too big", err)
+		}
 	}
 }
 
