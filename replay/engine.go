@@ -352,12 +352,15 @@ func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
 // person must.
 func (e *engine) settle(ctx context.Context, r Row, why string) (RowResult, error) {
 	v, has, err := e.Plan.verification(r.N)
+	noVerify := "the skill has no verify section"
 	if err != nil {
-		return RowResult{}, err
+		// This row's values make the verify section unusable: the row
+		// cannot be proved either way.
+		has, noVerify = false, "the skill's verify section cannot check it ("+err.Error()+")"
 	}
 	mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}
 	if !has {
-		mark.Reason = why + ", and the skill has no verify section"
+		mark.Reason = why + ", and " + noVerify
 		if err := e.log.write(ctx, r.N, EvUnknown, fmt.Sprintf("%d:unknown:%d", r.N, e.session), &mark); err != nil {
 			return RowResult{}, err
 		}

@@ -359,3 +359,46 @@ func TestEngineCheckSkipsARowThatFails(t *testing.T) {
 		t.Errorf("rows %+v; want row 1 failed once, the others committed", res.Rows)
 	}
 }
+
+// TestEngineOpensOnlyWebPages: a row whose cell fills a navigate URL's
+// scheme with javascript: or file: fails at that step, before anything is
+// opened, and the other rows run.
+func TestEngineOpensOnlyWebPages(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	sk := testSkill(false)
+	sk.Parameters = append(sk.Parameters, skills.Parameter{Name: "page", Column: "Page", Type: "text"})
+	sk.Steps[0].Value = "%page%"
+	p := plan("weburl", sk, 3)
+	for i, u := range []string{"http://site.test/new", "javascript:alert(document.cookie)", "file:///etc/passwd"} {
+		p.Rows[i].Values["page"] = u
+	}
+	dp := plan("weburl-dry", sk, 2)
+	for i := range dp.Rows {
+		dp.Rows[i].Values["page"] = "http://site.test/new"
+	}
+	s := newSite()
+	for _, pl := range []*Plan{dp, p} {
+		stop, err := Serve(ctx, js, pl, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+	}
+	if _, err := Run(ctx, Options{JS: js, Plan: dp, Executor: s, DryRun: true}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Yes: true, OnError: OnErrorSkip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{OutcomeCommitted, OutcomeFailed, OutcomeFailed} {
+		r := res.Rows[i]
+		if r.Outcome != want || (want == OutcomeFailed && !strings.Contains(r.Reason, "only http and https")) {
+			t.Errorf("row %d = %+v; want %s", i+1, r, want)
+		}
+	}
+	if len(s.filed) != 1 {
+		t.Errorf("filed %v; want only row 1", s.filed)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -85,11 +86,23 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 			expand(&st.Assert[i].Value)
 		}
 	}
+	if err == nil && st.Action == events.ActionNavigate {
+		// The row may have filled the URL's scheme: it opens only a web page.
+		if uerr := skills.CheckWebURL(st.Value); uerr != nil {
+			return Step{}, rowFault(fmt.Sprintf("step %d (navigate): the URL this row fills in is %v", index+1, uerr))
+		}
+	}
 	if err != nil {
 		return Step{}, fmt.Errorf("step %d of row %d: %w", index+1, n, err)
 	}
 	return Step{Row: n, Index: index, Step: st, DryRun: dryRun}, nil
 }
+
+// rowFault is a step the row's own values make impossible: the row fails
+// there, and the run goes on.
+type rowFault string
+
+func (f rowFault) Error() string { return string(f) }
 
 // verification is the skill's verify section with row n's values.
 func (p *Plan) verification(n int) (skills.Verification, bool, error) {
@@ -102,6 +115,9 @@ func (p *Plan) verification(n int) (skills.Verification, bool, error) {
 	var err error
 	if out.URL, err = skills.Expand(v.URL, r.Values); err != nil {
 		return out, true, err
+	}
+	if err := skills.CheckWebURL(out.URL); err != nil {
+		return out, true, fmt.Errorf("verify: the URL to open is %v", err)
 	}
 	if out.Expect.Value, err = skills.Expand(v.Expect.Value, r.Values); err != nil {
 		return out, true, err

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -61,7 +62,11 @@ func Serve(ctx context.Context, js jetstream.JetStream, plan *Plan, exec Executo
 		if err == nil {
 			done.Outcome, err = exec.Do(ctx, st)
 		}
-		if err != nil {
+		var fault rowFault
+		switch {
+		case errors.As(err, &fault):
+			done.Outcome = Outcome{Error: fault.Error()}
+		case err != nil:
 			done.Outcome = Outcome{Error: Broken + err.Error()}
 		}
 		if done.Outcome.PageMessage != "" {

@@ -121,6 +121,9 @@ func (s *Skill) Validate() error {
 		if v.URL == "" {
 			return fieldErr("verify.url", "is missing: the page that shows whether a row is filed")
 		}
+		if err := checkURLTemplate("verify.url", v.URL); err != nil {
+			return err
+		}
 		if err := placeholders("verify.url", v.URL, declared, used); err != nil {
 			return err
 		}
@@ -172,12 +175,26 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 		if sel.Value == "" {
 			return fieldErr(sat+".value", "is empty")
 		}
+		// Selectors are not filled from the row: a row's cell must not
+		// choose which element replay acts on.
+		if names, err := Placeholders(sel.Value); err == nil {
+			for _, n := range names {
+				if declared[n] {
+					return fieldErr(sat+".value", "holds the placeholder %%%s%%: a selector is matched as written, never filled from a row", n)
+				}
+			}
+		}
 	}
 	if n := len(st.Floor.Cursor); n != 0 && n != 2 {
 		return fieldErr(at+".floor.cursor", "must hold two coordinates [x, y], has %d", n)
 	}
-	if st.Action == events.ActionNavigate && st.Value == "" {
-		return fieldErr(at+".value", "a navigate step needs the URL to open")
+	if st.Action == events.ActionNavigate {
+		if st.Value == "" {
+			return fieldErr(at+".value", "a navigate step needs the URL to open")
+		}
+		if err := checkURLTemplate(at+".value", st.Value); err != nil {
+			return err
+		}
 	}
 	if st.Destructive && !destructiveActions[st.Action] {
 		return fieldErr(at+".destructive", "only a submit or click step can be destructive, not %s", st.Action)
