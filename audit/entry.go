@@ -38,6 +38,10 @@ const (
 	KindSkillBuilt        = "skill.built"
 	KindReplayRun         = "replay.run"
 	KindReplayRow         = "replay.row"
+	// KindCheckpointLost is written by the daemon when it starts and finds
+	// the chain's remembered head missing or not its own: a tail cut off
+	// before then could no longer be seen, and Verify says so for good.
+	KindCheckpointLost = "audit.checkpoint_lost"
 )
 
 // Field names an entry may carry, each on the allow-list of some kinds.
@@ -68,6 +72,7 @@ var allowed = map[string][]string{
 	KindSkillBuilt:        {FieldSkillID, FieldRevision, FieldCount, FieldStepCount, FieldRoute, FieldOutcome},
 	KindReplayRun:         {FieldRunID, FieldCount, FieldMode, FieldOutcome},
 	KindReplayRow:         {FieldRunID, FieldRow, FieldOutcome, FieldReason},
+	KindCheckpointLost:    {FieldReason, FieldCount},
 }
 
 // Kinds returns every kind of entry, sorted.

@@ -56,8 +56,8 @@ func TestAllowListsUseKnownFields(t *testing.T) {
 	known := map[string]bool{FieldRecordingID: true, FieldRunID: true, FieldChannels: true, FieldStepCount: true,
 		FieldRow: true, FieldCount: true, FieldRoute: true, FieldMode: true, FieldReason: true, FieldOutcome: true,
 		FieldSkillID: true, FieldRevision: true}
-	if got := len(Kinds()); got != 10 {
-		t.Errorf("len(Kinds()) = %d; want 10", got)
+	if got := len(Kinds()); got != 11 {
+		t.Errorf("len(Kinds()) = %d; want 11", got)
 	}
 	for _, k := range Kinds() {
 		for _, f := range AllowedFields(k) {

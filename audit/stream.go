@@ -23,9 +23,16 @@ func Verify(ctx context.Context, js jetstream.JetStream, key []byte, cp Checkpoi
 	if err != nil {
 		return Report{}, err
 	}
-	last, err := lastSeq(ctx, js)
+	info, err := streamState(ctx, js)
 	if err != nil {
 		return Report{}, fmt.Errorf("verify audit log: %w", err)
+	}
+	if info.Lost != nil {
+		v.Lost(info.Lost.Msgs)
+	}
+	last := uint64(0)
+	if info.Msgs > 0 {
+		last = info.LastSeq
 	}
 	if last > 0 {
 		err = read(ctx, js, 1, last, func(m Message) error { v.Add(m); return nil })
@@ -76,18 +83,24 @@ func Tail(ctx context.Context, js jetstream.JetStream, n int, follow bool, f Tai
 // lastSeq is the stream sequence of the AUDIT stream's last message, 0 when
 // it is empty.
 func lastSeq(ctx context.Context, js jetstream.JetStream) (uint64, error) {
+	st, err := streamState(ctx, js)
+	if err != nil || st.Msgs == 0 {
+		return 0, err
+	}
+	return st.LastSeq, nil
+}
+
+// streamState is the AUDIT stream's state as the store sees it now.
+func streamState(ctx context.Context, js jetstream.JetStream) (jetstream.StreamState, error) {
 	s, err := js.Stream(ctx, events.StreamAudit)
 	if err != nil {
-		return 0, fmt.Errorf("stream %s: %w", events.StreamAudit, err)
+		return jetstream.StreamState{}, fmt.Errorf("stream %s: %w", events.StreamAudit, err)
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("stream %s info: %w", events.StreamAudit, err)
+		return jetstream.StreamState{}, fmt.Errorf("stream %s info: %w", events.StreamAudit, err)
 	}
-	if info.State.Msgs == 0 {
-		return 0, nil
-	}
-	return info.State.LastSeq, nil
+	return info.State, nil
 }
 
 // read calls f for each message from stream seq start through end, in

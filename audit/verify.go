@@ -39,6 +39,13 @@ const (
 	ProblemTruncated = "truncated"
 	// ProblemRewritten: the checkpoint's entry has another MAC.
 	ProblemRewritten = "rewritten"
+	// ProblemCheckpointLost: the daemon once started without its own
+	// checkpoint (deleted, forged or unreadable), so a tail cut off
+	// before that entry cannot be ruled out.
+	ProblemCheckpointLost = "checkpoint_lost"
+	// ProblemDamaged: the store could not read some of the stream's
+	// messages: its files were changed or damaged on disk.
+	ProblemDamaged = "damaged"
 )
 
 // maxProblems bounds a Report, so a chain verified under the wrong key does
@@ -164,6 +171,18 @@ func (v *Verifier) Add(m Message) {
 	v.link(m.StreamSeq, e)
 }
 
+// Lost reports stream messages the store could not read (a block file
+// changed or damaged on disk): the entries they held were tampered with,
+// whatever the chain around them shows.
+func (v *Verifier) Lost(streamSeqs []uint64) {
+	if len(streamSeqs) == 0 {
+		return
+	}
+	first, last := slices.Min(streamSeqs), slices.Max(streamSeqs)
+	v.problem(ProblemDamaged, first, 0, fmt.Sprintf(
+		"the store could not read %d message(s) between stream seq %d and %d: its files were changed or damaged on disk", len(streamSeqs), first, last))
+}
+
 // resolve classifies the suspect entry once the next entry is known
 // (next is nil when it is not authentic, or at the end).
 func (v *Verifier) resolve(next *Entry) {
@@ -224,6 +243,11 @@ func (v *Verifier) link(streamSeq uint64, e *Entry) {
 // accept makes e the chain's last entry.
 func (v *Verifier) accept(streamSeq uint64, e *Entry) {
 	v.expect, v.prev = e.Seq+1, e.MAC
+	if e.Kind == KindCheckpointLost {
+		v.problem(ProblemCheckpointLost, streamSeq, e.Seq, fmt.Sprintf(
+			"the daemon started with its audit checkpoint %s after entry %s: entries cut off before then cannot be ruled out",
+			e.Fields[FieldReason], e.Fields[FieldCount]))
+	}
 	v.head = Checkpoint{Seq: e.Seq, MAC: e.MAC}
 	if e.Seq == v.cp.Seq && !hmac.Equal(e.MAC, v.cp.MAC) {
 		v.problem(ProblemRewritten, streamSeq, e.Seq, "the checkpoint remembers another MAC for this entry: the chain was rewritten since")

@@ -186,3 +186,18 @@ func withExtraKey(tb testing.TB, data []byte) []byte {
 	}
 	return out
 }
+
+// TestLostMessagesAreDamage: messages the store could not read are
+// tampering, reported as such even when the chain around them links up.
+func TestLostMessagesAreDamage(t *testing.T) {
+	key := make([]byte, MinKeySize)
+	v, err := NewVerifier(key, Checkpoint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Lost([]uint64{7, 5, 6})
+	r := v.Report()
+	if r.OK || len(r.Problems) != 1 || r.Problems[0].Kind != ProblemDamaged || r.Problems[0].StreamSeq != 5 {
+		t.Fatalf("report %+v; want one damaged problem from stream seq 5", r)
+	}
+}

@@ -23,6 +23,7 @@ const checkpointFile = "audit.checkpoint"
 // head after each one.
 type auditor struct {
 	log  *audit.Log
+	key  []byte
 	path string
 
 	mu   sync.Mutex
@@ -43,11 +44,28 @@ func (d *Daemon) openAudit(ctx context.Context) (*auditor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit chain: %w", err)
 	}
-	a := &auditor{log: l, path: filepath.Join(d.home, checkpointFile), head: l.Head()}
-	if saved, err := readCheckpoint(a.path); err != nil {
-		d.log.Warn("audit checkpoint unreadable; truncation before now cannot be detected", "err", err)
-	} else if saved.Seq > a.head.Seq {
+	a := &auditor{log: l, key: key, path: filepath.Join(d.home, checkpointFile), head: l.Head()}
+	saved, err := readCheckpoint(a.path, key)
+	lost := ""
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if a.head.Seq > 0 {
+			lost = audit.CheckpointMissing
+		}
+	case errors.Is(err, audit.ErrCheckpointForged):
+		lost = audit.CheckpointForged
+	case err != nil:
+		lost = audit.CheckpointUnreadable
+	case saved.Seq > a.head.Seq:
 		a.head = saved // the stream lost entries while the daemon was down: verify will say so
+	}
+	if lost != "" {
+		// Said in the chain itself, so that a checkpoint written from now
+		// on cannot make the gap look whole.
+		d.log.Error("the audit checkpoint is "+lost+": entries cut off before now could not be detected; recorded in the audit log", "head", a.head.Seq)
+		if err := a.Append(ctx, audit.KindCheckpointLost, map[string]string{audit.FieldReason: lost, audit.FieldCount: fmt.Sprint(a.head.Seq)}); err != nil {
+			return nil, fmt.Errorf("audit chain: record the lost checkpoint: %w", err)
+		}
 	}
 	a.stop, err = audit.Serve(d.nc, d.js, key, a.checkpoint)
 	if err != nil {
@@ -67,7 +85,7 @@ func (a *auditor) Append(ctx context.Context, kind string, fields map[string]str
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.head = a.log.Head()
-	b, err := json.Marshal(a.head)
+	b, err := json.Marshal(audit.Seal(a.key, a.head))
 	if err != nil {
 		return err
 	}
@@ -86,17 +104,16 @@ func (a *auditor) close() {
 	}
 }
 
-func readCheckpoint(path string) (audit.Checkpoint, error) {
-	var cp audit.Checkpoint
+// readCheckpoint reads the sealed checkpoint at path: fs.ErrNotExist when
+// there is none, audit.ErrCheckpointForged when its tag is not the key's.
+func readCheckpoint(path string, key []byte) (audit.Checkpoint, error) {
 	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cp, nil
-	}
 	if err != nil {
-		return cp, err
+		return audit.Checkpoint{}, err
 	}
-	if err := json.Unmarshal(b, &cp); err != nil {
-		return cp, fmt.Errorf("%s is malformed: %w", path, err)
+	var sealed audit.SealedCheckpoint
+	if err := json.Unmarshal(b, &sealed); err != nil {
+		return audit.Checkpoint{}, fmt.Errorf("%s is malformed: %w", path, err)
 	}
-	return cp, nil
+	return sealed.Open(key)
 }
