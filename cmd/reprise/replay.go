@@ -95,12 +95,13 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
 	c, err := g.dial()
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	ctx, stopWatch := watchDaemon(cmd.Context(), c.nc, daemonGrace)
+	defer stopWatch()
 	skillID, doc, err := g.loadSkill(ctx, skillRef)
 	if err != nil {
 		return err
@@ -177,6 +178,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	res, err := replay.Run(ctx, o)
 	bar.Finish()
+	if errors.Is(context.Cause(ctx), errDaemonGone) {
+		err = fmt.Errorf("the daemon stopped during run %s: start it again (reprise daemon), then resume with --resume %s; no row is filed twice", plan.RunID, plan.RunID)
+	}
 	if res != nil {
 		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
 			err = werr

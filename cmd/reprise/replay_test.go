@@ -23,6 +23,7 @@ import (
 type replayRig struct {
 	home, dir, skill string
 	site             *customerSite
+	daemon           *exec.Cmd
 }
 
 func newReplayRig(t *testing.T) *replayRig {
@@ -31,7 +32,7 @@ func newReplayRig(t *testing.T) *replayRig {
 		t.Skipf("REPLAY TESTS SKIPPED: no Chromium on this machine (%v); scripts/deps installs it", err)
 	}
 	r := &replayRig{home: t.TempDir(), dir: t.TempDir(), site: newCustomerSite(t)}
-	startDaemonProcess(t, r.home)
+	r.daemon = startDaemonProcess(t, r.home)
 	tmpl, err := os.ReadFile(filepath.Join("testdata", "customer-skill.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -171,6 +172,53 @@ func TestReplayFillsEveryRowOnce(t *testing.T) {
 	out, _, _ = r.replay(t, "--rows", path, "--yes", "--on-error", "skip")
 	if !strings.Contains(out, "0 committed, 1 failed, 198 skipped, 1 unknown") {
 		t.Errorf("second run: %s; want every filed row skipped, the unknown one left unknown", out)
+	}
+}
+
+// TestReplayDaemonKilledMidRun: the daemon SIGKILLed while a replay runs;
+// the replay stops within seconds and says how to resume, instead of
+// hanging on a log nobody serves, and the resume files every row once.
+func TestReplayDaemonKilledMidRun(t *testing.T) {
+	r := newReplayRig(t)
+	sample, _ := r.customers("sample.csv", 1)
+	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {
+		t.Fatalf("dry run: %v\n%s", err, stderr)
+	}
+	path, rows := r.customers("customers.csv", 30)
+	cmd := exec.Command(binary, "replay", r.skill, "--rows", path, "--yes")
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	r.site.waitPosts(3, nil)
+	_ = r.daemon.Process.Kill()
+	_ = r.daemon.Wait()
+	select {
+	case err := <-exited:
+		if err == nil {
+			t.Fatalf("replay exited 0 with its daemon gone:\n%s%s", o.String(), e.String())
+		}
+	case <-time.After(2 * time.Minute): // a hang, not a speed bound: the grace is seconds
+		_ = cmd.Process.Kill()
+		t.Fatalf("replay still running 2 minutes after its daemon was killed:\n%s%s", o.String(), e.String())
+	}
+	m := runIDPattern.FindStringSubmatch(o.String())
+	if m == nil || !strings.Contains(e.String(), "--resume "+m[1]) {
+		t.Fatalf("the replay did not say how to resume:\n%s%s", o.String(), e.String())
+	}
+	r.daemon = startDaemonProcess(t, r.home)
+	out, stderr, err := r.replay(t, "--rows", path, "--yes", "--resume", m[1])
+	if err != nil || !strings.Contains(out, "30 committed") {
+		t.Fatalf("resume after the daemon came back: %v\n%s%s", err, out, stderr)
+	}
+	for i, row := range rows {
+		if n, _ := r.site.count(row[1]); n != 1 {
+			t.Errorf("row %d stored %d times; want exactly once", i+1, n)
+		}
 	}
 }
 
