@@ -116,6 +116,9 @@ type Summary struct {
 	StepCount          int      `json:"step_count"`
 	EnrichmentCoverage Coverage `json:"enrichment_coverage"`
 	DurationSeconds    float64  `json:"duration_seconds"`
+	// LostSteps counts steps captured but never stored (the capture queue
+	// was full, the disk was full): the recording is incomplete.
+	LostSteps uint64 `json:"lost_steps,omitempty"`
 	// Warnings are for the person: "this app records poorly".
 	Warnings []string `json:"warnings,omitempty"`
 }

@@ -151,11 +151,19 @@ func (f *folded) summary() ops.Summary {
 	}
 	if f.stopped != nil {
 		sum.DurationSeconds = max(0, f.stopped.StoppedAt-f.started.CreatedAt)
+		if sum.LostSteps = f.stopped.Dropped; sum.LostSteps > 0 {
+			sum.Warnings = append(sum.Warnings, LostWarning(sum.LostSteps))
+		}
 	}
 	if interpret.RecordsPoorly(f.started.Probe, sum.StepCount, sum.EnrichmentCoverage.None) {
 		sum.Warnings = append(sum.Warnings, interpret.PoorWarning)
 	}
 	return sum
+}
+
+// LostWarning tells the person a recording is missing steps, and why.
+func LostWarning(n uint64) string {
+	return fmt.Sprintf("%d captured step(s) were lost: they came faster than the store took them. The recording is incomplete: record the task again (more slowly) before building a skill from it", n)
 }
 
 // FetchRecording implements the RECORDING_FETCH op.

@@ -25,6 +25,9 @@ type Listing struct {
 	Channels            []string `json:"channels"`
 	State               string   `json:"state"` // recording, stopped
 	StepsStored         uint64   `json:"steps_stored"`
+	// LostSteps counts steps captured but never stored: an incomplete
+	// recording.
+	LostSteps uint64 `json:"lost_steps,omitempty"`
 }
 
 // List returns the recordings kept on this shim, oldest first.
@@ -44,8 +47,12 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 			index[id] = len(out)
 			out = append(out, Listing{RecordingID: id, CreatedAt: s.CreatedAt, Mode: s.Mode, InterpretationRoute: s.InterpretationRoute, Channels: s.Channels, State: "recording"})
 		case events.RecStopped:
+			var st events.RecordingStopped
+			if err := events.Decode(m.Data(), &st); err != nil {
+				return err
+			}
 			if i, ok := index[id]; ok {
-				out[i].State = "stopped"
+				out[i].State, out[i].LostSteps = "stopped", st.Dropped
 			}
 		case events.RecEvicted:
 			evicted[id] = true

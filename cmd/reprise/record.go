@@ -106,6 +106,9 @@ person at this terminal.`,
 			for _, w := range sum.Warnings {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 			}
+			if sum.LostSteps > 0 {
+				return fmt.Errorf("recording %s is incomplete: %d step(s) lost", sum.RecordingID, sum.LostSteps)
+			}
 			return nil
 		},
 	}

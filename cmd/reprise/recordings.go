@@ -87,7 +87,11 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "RECORDING\tSTARTED\tMODE\tROUTE\tSTATE\tSTEPS")
 			for _, r := range l {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.RecordingID, stamp(r.CreatedAt), r.Mode, r.InterpretationRoute, r.State, r.StepsStored)
+				state := r.State
+				if r.LostSteps > 0 {
+					state += fmt.Sprintf(" (incomplete: %d lost)", r.LostSteps)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.RecordingID, stamp(r.CreatedAt), r.Mode, r.InterpretationRoute, state, r.StepsStored)
 			}
 			return tw.Flush()
 		},
