@@ -350,3 +350,16 @@ func TestLaunchCreatesProfile(t *testing.T) {
 		t.Errorf("Verify after Close = %v; want ErrClosed", err)
 	}
 }
+
+// TestLongValueInsertedWhole: a 20 KB cell lands whole, as a paste would,
+// in a one-line input and in a textarea, and reads back exactly.
+func TestLongValueInsertedWhole(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/customers/new")
+	long := strings.Repeat("lorem ipsum dolor sit amet ", 760)[:20_000]
+	mustOK(t, ex, withReadBack(step(1, "fill", "First Name", long, sel("id", "#first_name")), "value", long))
+	mustOK(t, ex, withReadBack(step(2, "fill", "Notes", long+"\nend", sel("id", "#notes")), "value", long+"\nend"))
+	if n := eval[int](t, ex, "window.changes"); n < 1 {
+		t.Errorf("first_name change events = %d; want the field left with a change", n)
+	}
+}

@@ -87,6 +87,9 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 		if err := os.MkdirAll(o.ProfileDir, 0o700); err != nil {
 			return nil, fmt.Errorf("browser: profile dir: %w", err)
 		}
+		if err := makeProfilePrivate(o.ProfileDir); err != nil {
+			return nil, fmt.Errorf("browser: %w", err)
+		}
 		br, err := chromium.Launch(ctx, chromium.Options{ProfileDir: o.ProfileDir, Show: o.Show})
 		if err != nil {
 			return nil, fmt.Errorf("browser: %w", err)
