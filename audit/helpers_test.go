@@ -125,7 +125,7 @@ func startJS(tb testing.TB) (*embedded.Server, *nats.Conn, jetstream.JetStream) 
 // connectCLI connects to s over TCP as the local CLI user.
 func connectCLI(tb testing.TB, s *embedded.Server) *nats.Conn {
 	tb.Helper()
-	nc, err := nats.Connect(s.ClientURL(), nats.UserInfo(string(embedded.RoleCLI), s.Password(embedded.RoleCLI)))
+	nc, err := nats.Connect(s.ClientURL(), embedded.CLIOptions(s.Password(embedded.RoleCLI))...)
 	if err != nil {
 		tb.Fatal(err)
 	}

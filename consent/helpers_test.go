@@ -52,7 +52,7 @@ func (s *shim) choices(t *testing.T) *KVChoices {
 // cli connects as the local CLI does: TCP on 127.0.0.1, user cli.
 func (s *shim) cli(t *testing.T) *nats.Conn {
 	t.Helper()
-	nc, err := nats.Connect(s.srv.ClientURL(), nats.UserInfo(string(embedded.RoleCLI), s.srv.Password(embedded.RoleCLI)))
+	nc, err := nats.Connect(s.srv.ClientURL(), embedded.CLIOptions(s.srv.Password(embedded.RoleCLI))...)
 	if err != nil {
 		t.Fatalf("connect as cli: %v", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/embedded"
 )
 
 // ClientFile is where a running daemon tells the local CLI how to reach it.
@@ -70,11 +72,10 @@ func Connect(home string, opts ...nats.Option) (*nats.Conn, ClientInfo, error) {
 	if err != nil {
 		return nil, ci, err
 	}
-	opts = append([]nats.Option{
-		nats.Name("reprise-cli"),
-		nats.UserInfo(ci.User, ci.Password),
-		nats.Timeout(2 * time.Second),
-	}, opts...)
+	if ci.User != string(embedded.RoleCLI) {
+		return nil, ci, fmt.Errorf("daemon credentials name user %q, not the CLI's; restart the daemon to rewrite them", ci.User)
+	}
+	opts = append(append(embedded.CLIOptions(ci.Password), nats.Timeout(2*time.Second)), opts...)
 	nc, err := nats.Connect(ci.URL, opts...)
 	if err != nil {
 		return nil, ci, fmt.Errorf("%w (%s answered: %v)", ErrNotRunning, ci.URL, err)

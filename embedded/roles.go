@@ -81,7 +81,8 @@ func permissions(role Role, machineID string) *server.Permissions {
 			Publish: &server.SubjectPermission{Allow: append([]string{
 				ops, LocalSubjectPrefix + ".>", "run.>",
 			}, cliJS...)},
-			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "rec.*.live"}},
+			// Its inbox is added per connection (see authenticator).
+			Subscribe: &server.SubjectPermission{Allow: []string{"rec.*.live"}},
 		}
 	case RoleExtension:
 		return &server.Permissions{

@@ -102,11 +102,14 @@ func Start(cfg Config) (*Server, error) {
 		gate.close()
 		return nil, err
 	}
+	auth := &authenticator{machineID: cfg.MachineID, passwords: passwords, gate: gate}
+	opts.CustomClientAuthentication = auth
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		gate.close()
 		return nil, fmt.Errorf("embedded: configure server: %w", err)
 	}
+	auth.ns = ns
 	s := &Server{ns: ns, gate: gate, machineID: cfg.MachineID, passwords: passwords}
 	if err := s.start(cfg, log); err != nil {
 		s.Close()
@@ -156,16 +159,6 @@ func buildOptions(cfg Config, passwords map[Role]string, gateOrigin string) (*se
 	if err != nil {
 		return nil, err
 	}
-	var users []*server.User
-	for _, role := range []Role{RoleDaemon, RoleCLI, RoleExtension} {
-		users = append(users, &server.User{
-			Username:               string(role),
-			Password:               hashes[role],
-			Account:                shim,
-			Permissions:            permissions(role, cfg.MachineID),
-			AllowedConnectionTypes: map[string]struct{}{connectionType(role): {}},
-		})
-	}
 	opts := &server.Options{
 		ServerName:             "reprise-" + cfg.MachineID,
 		Host:                   "127.0.0.1",
@@ -175,7 +168,6 @@ func buildOptions(cfg Config, passwords map[Role]string, gateOrigin string) (*se
 		StoreDir:               cfg.StoreDir,
 		DisableJetStreamBanner: true,
 		Accounts:               []*server.Account{shim, platform},
-		Users:                  users,
 		Websocket: server.WebsocketOpts{
 			Host:           "127.0.0.1",
 			Port:           server.RANDOM_PORT,

@@ -100,6 +100,9 @@ func TestNoAnonymousOrWrongPassword(t *testing.T) {
 		// and the extension's is useless outside the WebSocket.
 		{"daemon over tcp", []nats.Option{nats.UserInfo(string(RoleDaemon), s.Password(RoleDaemon))}},
 		{"extension over tcp", []nats.Option{nats.UserInfo(string(RoleExtension), s.Password(RoleExtension))}},
+		// A CLI connection claims an inbox of its own, or is not let in.
+		{"cli without its own inbox", []nats.Option{nats.UserInfo(string(RoleCLI), s.Password(RoleCLI))}},
+		{"cli claiming the shared inbox", []nats.Option{nats.UserInfo(string(RoleCLI), s.Password(RoleCLI)), nats.Name(CLINamePrefix + "_INBOX")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,7 +117,7 @@ func TestNoAnonymousOrWrongPassword(t *testing.T) {
 		})
 	}
 	t.Run("cli in-process", func(t *testing.T) {
-		nc, err := nats.Connect("", nats.InProcessServer(s.NATS()), nats.UserInfo(string(RoleCLI), s.Password(RoleCLI)), nats.Timeout(time.Second))
+		nc, err := nats.Connect("", append(CLIOptions(s.Password(RoleCLI)), nats.InProcessServer(s.NATS()), nats.Timeout(time.Second))...)
 		if err == nil {
 			nc.Close()
 			t.Fatal("connected; want an authorization error")
@@ -182,7 +185,7 @@ func TestCLIPermissions(t *testing.T) {
 	defer ops.Unsubscribe()
 	d.Flush()
 
-	cli := connect(t, s.ClientURL(), nats.UserInfo(string(RoleCLI), s.Password(RoleCLI)))
+	cli := connect(t, s.ClientURL(), CLIOptions(s.Password(RoleCLI))...)
 	if m, err := cli.Request("shim."+testMachine+".ops", []byte("ping"), 2*time.Second); err != nil || string(m.Data) != "pong" {
 		t.Fatalf("cli request on ops = %v, %v; want pong", m, err)
 	}
@@ -210,6 +213,13 @@ func TestCLIPermissions(t *testing.T) {
 	cli.wantViolation(t, "cli publishes as the extension")
 	cli.SubscribeSync("capture.>")
 	cli.wantViolation(t, "cli subscribes to raw capture")
+	// Each CLI connection reads its own replies only: not the shared
+	// inbox space, not another CLI's inbox.
+	other := connect(t, s.ClientURL(), CLIOptions(s.Password(RoleCLI))...)
+	for _, subject := range []string{"_INBOX.>", "_INBOX_cli_>", ">", cli.Opts.InboxPrefix + ".>"} {
+		other.SubscribeSync(subject)
+		other.wantViolation(t, "a second cli subscribes to "+subject)
+	}
 
 	short, cancelShort := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancelShort()

@@ -62,8 +62,7 @@ func TestExtensionOverWebSocket(t *testing.T) {
 
 	// The extension's credentials are useless with the CLI's user name, and
 	// the CLI's are refused on the WebSocket.
-	if nc, err := nats.Connect(s.WebSocketURL(), wsHeaders(DefaultExtensionOrigin), nats.NoReconnect(),
-		nats.UserInfo(string(RoleCLI), s.Password(RoleCLI))); err == nil {
+	if nc, err := nats.Connect(s.WebSocketURL(), append(CLIOptions(s.Password(RoleCLI)), wsHeaders(DefaultExtensionOrigin), nats.NoReconnect())...); err == nil {
 		nc.Close()
 		t.Fatal("cli credentials accepted on the WebSocket")
 	}

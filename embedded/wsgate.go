@@ -30,6 +30,8 @@ type wsGate struct {
 	mu       sync.Mutex
 	conns    map[net.Conn]struct{}
 	closed   bool
+	// upstreams are the local addresses of the gate's connections to NATS.
+	upstreams sync.Map
 }
 
 func listenGate(port int, origins []string, log *slog.Logger) (*wsGate, error) {
@@ -42,6 +44,13 @@ func listenGate(port int, origins []string, log *slog.Logger) (*wsGate, error) {
 		allowed[o] = true
 	}
 	return &wsGate{ln: ln, allowed: allowed, log: log, conns: map[net.Conn]struct{}{}}, nil
+}
+
+// isUpstream reports whether addr is the local end of one of the gate's
+// connections to NATS: a client that passed the Origin check.
+func (g *wsGate) isUpstream(addr string) bool {
+	_, ok := g.upstreams.Load(addr)
+	return ok
 }
 
 // origin is the Origin the gate presents to NATS.
@@ -105,6 +114,11 @@ func (g *wsGate) handle(c net.Conn) {
 		return
 	}
 	defer g.untrack(up)
+	// NATS knows this connection by its local address: the authenticator
+	// asks the gate whether a client came through it.
+	local := up.LocalAddr().String()
+	g.upstreams.Store(local, true)
+	defer g.upstreams.Delete(local)
 	defer up.Close()
 	req.Header.Set("Origin", g.origin())
 	req.Host = g.upstream

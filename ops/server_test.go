@@ -81,7 +81,7 @@ func newHarness(t *testing.T, svc Service, cfg Config) *harness {
 // client connects as the local CLI, the way a platform-side request arrives too.
 func (h *harness) client(t *testing.T) *nats.Conn {
 	t.Helper()
-	nc, err := nats.Connect(h.s.ClientURL(), nats.UserInfo(string(embedded.RoleCLI), h.s.Password(embedded.RoleCLI)))
+	nc, err := nats.Connect(h.s.ClientURL(), embedded.CLIOptions(h.s.Password(embedded.RoleCLI))...)
 	if err != nil {
 		t.Fatal(err)
 	}

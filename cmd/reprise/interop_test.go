@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/recorder"
 )
@@ -36,6 +37,17 @@ func natsCLI(t *testing.T) string {
 	}
 	t.Fatal("the nats CLI is missing: run scripts/deps (make test does) to install the pinned natscli")
 	return ""
+}
+
+// natsCLIAuth are the nats CLI's flags to connect as the local CLI user:
+// its credentials, and an inbox of its own, claimed in the connection name,
+// as every CLI connection must.
+func natsCLIAuth(ci daemon.ClientInfo) []string {
+	inbox := embedded.NewCLIInbox()
+	// --password=: a random secret may start with '-', which would
+	// otherwise read as the next flag.
+	return []string{"--server", ci.URL, "--user", ci.User, "--password=" + ci.Password, "--timeout", "2s",
+		"--inbox-prefix", inbox, "--connection-name", embedded.CLINamePrefix + inbox}
 }
 
 // TestNatsCLIReadsTheDaemonsStreams is the interop check: the real nats CLI,
@@ -63,9 +75,7 @@ func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
 	}
 
 	natsRun := func(args ...string) (string, error) {
-		// --password=: a random secret may start with '-', which would
-		// otherwise read as the next flag.
-		args = append([]string{"--server", ci.URL, "--user", ci.User, "--password=" + ci.Password, "--timeout", "2s"}, args...)
+		args = append(natsCLIAuth(ci), args...)
 		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
 		return string(out), err
 	}
@@ -134,7 +144,7 @@ func TestNatsCLICannotTouchThePipeline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	natsRun := func(args ...string) (string, error) {
-		args = append([]string{"--server", ci.URL, "--user", ci.User, "--password=" + ci.Password, "--timeout", "2s"}, args...)
+		args = append(natsCLIAuth(ci), args...)
 		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
 		return string(out), err
 	}
