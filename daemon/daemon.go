@@ -50,6 +50,9 @@ type Daemon struct {
 	startedAt time.Time
 	platform  string
 	ncClosed  chan struct{}
+	// closing ends when Close begins: background work stops on it.
+	closing     context.Context
+	stopClosing context.CancelFunc
 
 	keys       store.KeyStore
 	keysKind   string // store.KeyStoreKeychain or store.KeyStoreFile
@@ -157,6 +160,7 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 
 func (d *Daemon) init(ctx context.Context, opts Options) error {
 	d.ncClosed = make(chan struct{})
+	d.closing, d.stopClosing = context.WithCancel(context.Background())
 	nc, err := d.srv.ConnectInProcess("reprise-daemon", nats.ClosedHandler(func(*nats.Conn) { close(d.ncClosed) }))
 	if err != nil {
 		return err
@@ -225,6 +229,9 @@ func (d *Daemon) JetStream() jetstream.JetStream { return d.js }
 // call more than once.
 func (d *Daemon) Close() {
 	d.closeOnce.Do(func() {
+		if d.stopClosing != nil {
+			d.stopClosing()
+		}
 		if err := os.Remove(filepath.Join(d.home, ClientFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			d.log.Warn("remove cli credentials", "err", err)
 		}

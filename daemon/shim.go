@@ -71,6 +71,14 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		if err := d.rec.Recover(rctx); err != nil {
 			d.log.Warn("could not pick up recordings left open by the previous run", "err", err)
 		}
+		// Then every kept recording is read back once, so damage on disk
+		// is said now (status, doctor), not at the next fetch.
+		cctx, stop := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer stop()
+		context.AfterFunc(d.closing, stop)
+		if err := d.rec.CheckStore(cctx); err != nil && cctx.Err() == nil {
+			d.log.Error("could not check the store", "err", err)
+		}
 	}()
 	if _, err := d.rec.ServeLocal(d.nc); err != nil {
 		return fmt.Errorf("serve recordings list: %w", err)

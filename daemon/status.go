@@ -13,6 +13,7 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/recorder"
 )
 
 // StatusSubject answers the local CLI's `reprise status`. It sits under the
@@ -51,6 +52,10 @@ type Status struct {
 	BrowserConnected bool `json:"browser_connected"`
 	// Recording is the recording now running, if one is.
 	Recording *RecordingStatus `json:"recording,omitempty"`
+	// StoreChecked says the start-up read-back of every recording is
+	// done; Damaged are the recordings it could not read back whole.
+	StoreChecked bool              `json:"store_checked"`
+	Damaged      []recorder.Damage `json:"damaged,omitempty"`
 }
 
 // RecordingStatus is the running recording, and whether the browser
@@ -66,6 +71,8 @@ type StreamStatus struct {
 	Name     string `json:"name"`
 	Messages uint64 `json:"messages"`
 	Bytes    uint64 `json:"bytes"`
+	// Lost counts messages the store found unreadable on disk and dropped.
+	Lost int `json:"lost,omitempty"`
 }
 
 func (d *Daemon) status(ctx context.Context) Status {
@@ -87,6 +94,7 @@ func (d *Daemon) status(ctx context.Context) Status {
 		if id, ok := d.rec.Active(); ok {
 			st.Recording = &RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id)}
 		}
+		st.Damaged, st.StoreChecked = d.rec.Damaged()
 	}
 	for _, cfg := range events.StreamConfigs() {
 		s, err := d.js.Stream(ctx, cfg.Name)
@@ -95,7 +103,11 @@ func (d *Daemon) status(ctx context.Context) Status {
 			continue
 		}
 		info := s.CachedInfo()
-		st.Streams = append(st.Streams, StreamStatus{Name: cfg.Name, Messages: info.State.Msgs, Bytes: info.State.Bytes})
+		ss := StreamStatus{Name: cfg.Name, Messages: info.State.Msgs, Bytes: info.State.Bytes}
+		if info.State.Lost != nil {
+			ss.Lost = len(info.State.Lost.Msgs)
+		}
+		st.Streams = append(st.Streams, ss)
 	}
 	return st
 }

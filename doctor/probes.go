@@ -67,8 +67,8 @@ func Keychain() Probe {
 }
 
 // Probes returns every check for this OS.
-func Probes(home string, status func() (string, error)) []Probe {
-	ps := []Probe{DataDir(home), Daemon(status), Keychain()}
+func Probes(home string, status, store func() (string, error)) []Probe {
+	ps := []Probe{DataDir(home), Daemon(status), Store(store), Keychain()}
 	ps = append(ps, platformProbes()...)
 	return append(ps,
 		OCR(),
@@ -78,6 +78,21 @@ func Probes(home string, status func() (string, error)) []Probe {
 		},
 		ReplayBrowser,
 	)
+}
+
+// Store reports the daemon's read-back of its stored recordings: store
+// returns what it found, or an error naming the damaged ones.
+func Store(store func() (string, error)) Probe {
+	return func(context.Context) Check {
+		c := Check{Name: "store"}
+		detail, err := store()
+		if err != nil {
+			c.Detail, c.Fix = err.Error(), "those recordings cannot be fetched or built: record the tasks again; the others are unaffected"
+			return c
+		}
+		c.OK, c.Detail = true, detail
+		return c
+	}
 }
 
 // Documents checks the reprise-fitz helper that reads the documents a step

@@ -2,11 +2,16 @@ package events
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
+
+// ErrUnreadable is wrapped when the stream says it holds messages it then
+// does not deliver: a block damaged on disk.
+var ErrUnreadable = errors.New("the store holds messages it cannot deliver")
 
 // readerIdle is how long the server keeps a ReadAll consumer unused.
 const readerIdle = 10 * time.Second
@@ -44,7 +49,7 @@ func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subject
 			return err
 		}
 		if got == 0 {
-			return fmt.Errorf("%d events expected but none arrived", left)
+			return fmt.Errorf("%w: %d expected, none arrived", ErrUnreadable, left)
 		}
 		left -= uint64(got)
 	}

@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -25,6 +26,7 @@ type folded struct {
 	reviews int
 	// answers are the person's confirmations, later ones winning.
 	answers map[string]string
+	evicted bool
 }
 
 // storedStep is a step and where it sits in RECORDINGS.
@@ -40,56 +42,75 @@ func (r *Recorder) fold(ctx context.Context, recID string) (*folded, error) {
 		return nil, notFound(recID)
 	}
 	f := &folded{id: recID, steps: map[uint64]storedStep{}, removed: map[uint64]bool{}, blanked: map[uint64]bool{}, answers: map[string]string{}}
-	evicted := false
 	err := r.readAll(ctx, []string{"rec." + recID + ".*"}, func(m jetstream.Msg) error {
-		event := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
-		switch event {
-		case events.RecStarted:
-			f.started = new(events.RecordingStarted)
-			return events.Decode(m.Data(), f.started)
-		case events.RecStopped:
-			f.stopped = new(events.RecordingStopped)
-			return events.Decode(m.Data(), f.stopped)
-		case events.RecStep:
-			s, err := r.openStep(recID, sealStep, m)
-			if err != nil {
-				return err
+		if err := f.add(r, recID, m); err != nil {
+			meta, _ := m.Metadata()
+			at := uint64(0)
+			if meta != nil {
+				at = meta.Sequence.Stream
 			}
-			meta, err := m.Metadata()
-			if err != nil {
-				return err
-			}
-			f.steps[s.Seq] = storedStep{step: s, streamSeq: meta.Sequence.Stream}
-		case events.RecReviewed:
-			var rv events.RecordingReviewed
-			if err := events.Decode(m.Data(), &rv); err != nil {
-				return err
-			}
-			for _, seq := range rv.RemovedStepSeqs {
-				f.removed[seq] = true
-			}
-			for _, seq := range rv.RedactedStepSeqs {
-				f.blanked[seq] = true
-			}
-			f.reviews++
-		case events.RecConfirmed:
-			var c events.RecordingConfirmed
-			if err := events.Decode(m.Data(), &c); err != nil {
-				return err
-			}
-			maps.Copy(f.answers, c.Answers)
-		case events.RecEvicted:
-			evicted = true
+			return &damagedError{recID: recID, detail: fmt.Sprintf("its %s at stream seq %d does not read back: %v", stepEvent(m.Subject()), at, err)}
 		}
 		return nil
 	})
+	var de *damagedError
+	if errors.As(err, &de) {
+		return nil, de
+	}
+	if errors.Is(err, events.ErrUnreadable) {
+		return nil, &damagedError{recID: recID, detail: "some of its messages cannot be read from the store"}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fold %s: %w", recID, err)
 	}
-	if f.started == nil || evicted {
+	if f.started == nil || f.evicted {
 		return nil, notFound(recID)
 	}
 	return f, nil
+}
+
+// add folds one message of the recording in.
+func (f *folded) add(r *Recorder, recID string, m jetstream.Msg) error {
+	event := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
+	switch event {
+	case events.RecStarted:
+		f.started = new(events.RecordingStarted)
+		return events.Decode(m.Data(), f.started)
+	case events.RecStopped:
+		f.stopped = new(events.RecordingStopped)
+		return events.Decode(m.Data(), f.stopped)
+	case events.RecStep:
+		s, err := r.openStep(recID, sealStep, m)
+		if err != nil {
+			return err
+		}
+		meta, err := m.Metadata()
+		if err != nil {
+			return err
+		}
+		f.steps[s.Seq] = storedStep{step: s, streamSeq: meta.Sequence.Stream}
+	case events.RecReviewed:
+		var rv events.RecordingReviewed
+		if err := events.Decode(m.Data(), &rv); err != nil {
+			return err
+		}
+		for _, seq := range rv.RemovedStepSeqs {
+			f.removed[seq] = true
+		}
+		for _, seq := range rv.RedactedStepSeqs {
+			f.blanked[seq] = true
+		}
+		f.reviews++
+	case events.RecConfirmed:
+		var c events.RecordingConfirmed
+		if err := events.Decode(m.Data(), &c); err != nil {
+			return err
+		}
+		maps.Copy(f.answers, c.Answers)
+	case events.RecEvicted:
+		f.evicted = true
+	}
+	return nil
 }
 
 // readAll hands every message of RECORDINGS on subjects to fn, in order.
@@ -171,6 +192,11 @@ func (r *Recorder) FetchRecording(ctx context.Context, req ops.RecordingRef) (*o
 	f, err := r.fold(ctx, req.RecordingID)
 	if err != nil {
 		return nil, err
+	}
+	if f.stopped != nil {
+		if gap := f.missingSteps(); gap != "" {
+			return nil, damaged(req.RecordingID, gap)
+		}
 	}
 	return f.recording(), nil
 }

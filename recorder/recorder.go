@@ -81,6 +81,8 @@ type Recorder struct {
 	mu     sync.Mutex
 	active *session
 	live   sync.Map // recording id -> struct{}, for co-pilot recordings not yet stopped
+
+	check storeCheck // what CheckStore found
 }
 
 // Active returns the id of the recording now running, if one is.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,8 +37,22 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 				}
 				return fmt.Sprintf("running, pid %d, machine %s", st.PID, st.MachineID), nil
 			}
+			store := func() (string, error) {
+				st, err := daemon.QueryStatus(home)
+				if err != nil {
+					return "checked by the daemon when it starts (not running)", nil
+				}
+				if len(st.Damaged) > 0 {
+					var ids []string
+					for _, d := range st.Damaged {
+						ids = append(ids, d.RecordingID+" ("+d.Problem+")")
+					}
+					return "", fmt.Errorf("damaged: %s", strings.Join(ids, "; "))
+				}
+				return storeState(st), nil
+			}
 			f := doctor.Flags{JSON: format == "json", Request: request}
-			return doctor.Main(cmd.Context(), f, doctor.Probes(home, status), os.Stdout, os.Stderr)
+			return doctor.Main(cmd.Context(), f, doctor.Probes(home, status, store), os.Stdout, os.Stderr)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")

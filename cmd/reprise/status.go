@@ -42,7 +42,15 @@ func newStatusCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(tw, "platform\t%s\n", st.Platform)
 			fmt.Fprintf(tw, "keys\t%s\n", st.Keys)
 			for _, s := range st.Streams {
-				fmt.Fprintf(tw, "stream %s\t%d messages, %d bytes\n", s.Name, s.Messages, s.Bytes)
+				lost := ""
+				if s.Lost > 0 {
+					lost = fmt.Sprintf(", %d lost (damaged on disk)", s.Lost)
+				}
+				fmt.Fprintf(tw, "stream %s\t%d messages, %d bytes%s\n", s.Name, s.Messages, s.Bytes, lost)
+			}
+			fmt.Fprintf(tw, "store\t%s\n", storeState(st))
+			for _, d := range st.Damaged {
+				fmt.Fprintf(tw, "damaged\t%s: %s\n", d.RecordingID, d.Problem)
 			}
 			return tw.Flush()
 		},
@@ -56,4 +64,15 @@ func checkFormat(f string) error {
 		return fmt.Errorf("--format %q: want text or json", f)
 	}
 	return nil
+}
+
+// storeState says what the daemon's start-up check of the store found.
+func storeState(st daemon.Status) string {
+	switch {
+	case !st.StoreChecked:
+		return "being checked"
+	case len(st.Damaged) > 0:
+		return fmt.Sprintf("%d recording(s) damaged: they cannot be used; record those tasks again", len(st.Damaged))
+	}
+	return "every recording reads back whole"
 }

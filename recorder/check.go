@@ -1,0 +1,126 @@
+package recorder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+)
+
+// Damage is a recording the store can no longer give back whole, and why.
+type Damage struct {
+	RecordingID string `json:"recording_id"`
+	Problem     string `json:"problem"`
+}
+
+// damagedError is a recording whose stored messages do not all read back:
+// a block changed on disk, a lost key. It names messages, never content.
+type damagedError struct {
+	recID, detail string
+}
+
+func (e *damagedError) Error() string { return e.detail }
+
+// Unwrap gives the ops server the answer for the person.
+func (e *damagedError) Unwrap() error { return damaged(e.recID, e.detail) }
+
+// damaged is the error an op answers for a damaged recording: what is
+// wrong and what to do, not "retry", which would fail the same way.
+func damaged(recID, detail string) error {
+	return ops.Errorf(ops.CodeInternal, "recording %s is damaged in the store (%s): it cannot be used; record the task again. `reprise doctor` lists every damaged recording", short(recID), detail)
+}
+
+// missingSteps describes the step seqs absent from 1..the highest stored
+// that no review removed: capture numbers steps without gaps, so such a
+// gap is a message the store lost.
+func (f *folded) missingSteps() string {
+	var max uint64
+	for seq := range f.steps {
+		max = maxOf(max, seq)
+	}
+	var missing, first uint64
+	for seq := uint64(1); seq <= max; seq++ {
+		if _, ok := f.steps[seq]; !ok && !f.removed[seq] {
+			if missing++; first == 0 {
+				first = seq
+			}
+		}
+	}
+	if missing == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of its %d steps are missing, the first step %d", missing, max, first)
+}
+
+func maxOf(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// storeCheck is the result of the check the daemon runs at start.
+type storeCheck struct {
+	mu      sync.Mutex
+	done    bool
+	damaged []Damage
+}
+
+// CheckStore reads every kept recording back, as a fetch would, and keeps
+// the ones that do not read back whole for Damaged. The daemon runs it in
+// the background at start: a store of big recordings takes a while.
+func (r *Recorder) CheckStore(ctx context.Context) error {
+	list, err := r.List(ctx)
+	if err != nil {
+		return fmt.Errorf("check the store: %w", err)
+	}
+	var found []Damage
+	for _, l := range list {
+		if l.State != "stopped" {
+			continue // still recording, or left open: its stop says
+		}
+		f, err := r.fold(ctx, l.RecordingID)
+		var de *damagedError
+		switch {
+		case errors.As(err, &de):
+			found = append(found, Damage{RecordingID: l.RecordingID, Problem: de.detail})
+		case ctx.Err() != nil:
+			return fmt.Errorf("check the store: %w", ctx.Err())
+		case err != nil:
+			r.log.Warn("could not check a recording", "recording_id", l.RecordingID, "err", err)
+		default:
+			if gap := f.missingSteps(); gap != "" {
+				found = append(found, Damage{RecordingID: l.RecordingID, Problem: gap})
+			}
+		}
+	}
+	for _, d := range found {
+		r.log.Error("a recording is damaged in the store", "recording_id", d.RecordingID, "problem", d.Problem)
+	}
+	r.check.mu.Lock()
+	r.check.done, r.check.damaged = true, found
+	r.check.mu.Unlock()
+	return nil
+}
+
+// Damaged returns the recordings the start-up check found damaged, and
+// whether that check has finished.
+func (r *Recorder) Damaged() ([]Damage, bool) {
+	r.check.mu.Lock()
+	defer r.check.mu.Unlock()
+	return slices.Clone(r.check.damaged), r.check.done
+}
+
+// stepEvent names a RECORDINGS message kind for a damage detail.
+func stepEvent(subject string) string {
+	for _, e := range []string{events.RecStarted, events.RecStopped, events.RecStep, events.RecReviewed, events.RecConfirmed, events.RecEvicted} {
+		if len(subject) > len(e) && subject[len(subject)-len(e):] == e {
+			return e
+		}
+	}
+	return "message"
+}
