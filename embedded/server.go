@@ -139,7 +139,9 @@ func (s *Server) start(cfg Config, log *slog.Logger) error {
 		return fmt.Errorf("embedded: %w", err)
 	}
 	ops := "shim." + cfg.MachineID + ".ops"
-	if err := shim.AddServiceExport(ops, []*server.Account{platform}); err != nil {
+	// Streamed: a reply too big for one message comes in parts
+	// (internal/chunked), and every part must cross into the platform's account.
+	if err := shim.AddServiceExportWithResponse(ops, server.Streamed, []*server.Account{platform}); err != nil {
 		return fmt.Errorf("embedded: export ops service: %w", err)
 	}
 	if err := platform.AddServiceImport(shim, ops, ops); err != nil {

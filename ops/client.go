@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/internal/chunked"
 )
 
 // Client sends wire ops to a shim, as the local CLI or a platform would.
@@ -37,7 +39,7 @@ func (c *Client) CallID(ctx context.Context, id, typ string, payload, out any) e
 	if err != nil {
 		return err
 	}
-	m, err := c.nc.RequestWithContext(ctx, c.subject, body)
+	m, err := chunked.Request(ctx, c.nc, c.subject, body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", typ, err)
 	}

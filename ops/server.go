@@ -13,6 +13,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/internal/chunked"
 )
 
 // Service does the work behind each op. A returned *Error is sent as is;
@@ -63,6 +65,7 @@ type Server struct {
 	log     *slog.Logger
 	sem     chan struct{}
 	sub     *nats.Subscription
+	nc      *nats.Conn // the connection Serve answers on
 	wg      sync.WaitGroup
 
 	inflight, peak atomic.Int64
@@ -100,6 +103,7 @@ func NewServer(ctx context.Context, js jetstream.JetStream, svc Service, cfg Con
 
 // Serve subscribes on the ops subject.
 func (s *Server) Serve(nc *nats.Conn) error {
+	s.nc = nc
 	sub, err := nc.Subscribe(s.cfg.Subject, s.receive)
 	if err != nil {
 		return fmt.Errorf("serve ops on %s: %w", s.cfg.Subject, err)
@@ -147,8 +151,8 @@ func (s *Server) receive(m *nats.Msg) {
 }
 
 func (s *Server) respond(m *nats.Msg, reply []byte) {
-	if err := m.Respond(reply); err != nil {
-		s.log.Warn("reply to a wire op", "err", err)
+	if err := chunked.Respond(s.nc, m, reply); err != nil {
+		s.log.Error("a wire op's reply did not reach the requester", "bytes", len(reply), "err", err)
 	}
 }
 

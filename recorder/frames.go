@@ -12,6 +12,7 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/chunked"
 )
 
 // sessionSink is what a recording's sources are given: the bounded queue for
@@ -77,9 +78,6 @@ const FrameSubject = embedded.LocalSubjectPrefix + ".recordings.frame"
 // FrameErrorHeader carries why a frame could not be given.
 const FrameErrorHeader = "Reprise-Error"
 
-// maxFrameReply keeps a frame reply under NATS's default payload limit.
-const maxFrameReply = 1<<20 - 4096
-
 // ServeFrames answers FrameSubject; the platform's account cannot reach it.
 func (r *Recorder) ServeFrames(nc *nats.Conn) (*nats.Subscription, error) {
 	return nc.Subscribe(FrameSubject, func(m *nats.Msg) {
@@ -100,10 +98,10 @@ func (r *Recorder) ServeFrames(nc *nats.Conn) (*nats.Subscription, error) {
 		switch {
 		case err != nil:
 			fail("no such frame")
-		case len(img) > maxFrameReply:
-			fail("frame too large to send")
 		default:
-			_ = m.Respond(img)
+			if err := chunked.Respond(nc, m, img); err != nil {
+				r.log.Error("a frame's reply did not reach the requester", "bytes", len(img), "err", err)
+			}
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/chunked"
 )
 
 // ListSubject answers the local CLI's `reprise recordings list`.
@@ -95,7 +96,9 @@ func (r *Recorder) ServeLocal(nc *nats.Conn) (*nats.Subscription, error) {
 		} else {
 			reply, _ = json.Marshal(map[string]any{"recordings": nonNilList(list)})
 		}
-		_ = m.Respond(reply)
+		if err := chunked.Respond(nc, m, reply); err != nil {
+			r.log.Error("the recordings list did not reach the requester", "bytes", len(reply), "err", err)
+		}
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -149,8 +150,13 @@ func (s *Service) Serve(nc *nats.Conn) error {
 		if _, err := nc.Subscribe(subj, func(m *nats.Msg) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			b, _ := json.Marshal(h(ctx, m.Data))
-			_ = m.Respond(b)
+			b, err := json.Marshal(h(ctx, m.Data))
+			if err == nil {
+				err = chunked.Respond(nc, m, b)
+			}
+			if err != nil {
+				s.Log.Error("a skill request's reply did not reach the requester", "subject", m.Subject, "bytes", len(b), "err", err)
+			}
 		}); err != nil {
 			return fmt.Errorf("serve %s: %w", subj, err)
 		}

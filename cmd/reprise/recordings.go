@@ -14,6 +14,7 @@ import (
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 )
@@ -41,7 +42,9 @@ func (c *shimConn) Close() { c.nc.Close() }
 
 // list asks the daemon for the recordings it keeps.
 func (c *shimConn) list() ([]recorder.Listing, error) {
-	m, err := c.nc.Request(recorder.ListSubject, nil, 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	m, err := chunked.Request(ctx, c.nc, recorder.ListSubject, nil)
 	if err != nil {
 		return nil, fmt.Errorf("list recordings: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/review"
@@ -75,7 +76,7 @@ func (s shimReviewSource) Frame(ctx context.Context, recID, ref string) ([]byte,
 	b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	m, err := s.c.nc.RequestWithContext(ctx, recorder.FrameSubject, b)
+	m, err := chunked.Request(ctx, s.c.nc, recorder.FrameSubject, b)
 	if err != nil {
 		return nil, fmt.Errorf("frame %s: %w", ref, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -215,7 +216,7 @@ func (g *globals) local(ctx context.Context, subject string, req, reply any, tim
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	m, err := c.nc.RequestWithContext(ctx, subject, b)
+	m, err := chunked.Request(ctx, c.nc, subject, b)
 	if err != nil {
 		return fmt.Errorf("ask the daemon (%s): %w", subject, err)
 	}
