@@ -30,6 +30,9 @@ type Config struct {
 	// KeepRecordings is how many recordings to keep; past it the oldest is
 	// crypto-erased. 0 means 20.
 	KeepRecordings int `json:"keep_recordings"`
+	// MinFreeMB is the free disk space, in MB, below which a recording
+	// does not start. 0 means 64.
+	MinFreeMB int `json:"min_free_mb"`
 	// LocalModel is a vision model on this machine (an OpenAI-compatible
 	// endpoint such as Ollama), for the local_vlm route; off unless set.
 	LocalModel LocalModelConfig `json:"local_model"`
@@ -92,6 +95,9 @@ func (c Config) Validate() error {
 		if p < 0 || p > 65535 {
 			return fmt.Errorf("%s: %d is not a TCP port (0-65535; 0 picks a free one)", name, p)
 		}
+	}
+	if c.MinFreeMB < 0 {
+		return fmt.Errorf("min_free_mb: %d; want 0 (the default, 64) or more", c.MinFreeMB)
 	}
 	if c.KeepRecordings < 0 {
 		return fmt.Errorf("keep_recordings: %d; want 1 or more (0 means the default, 20)", c.KeepRecordings)

@@ -37,6 +37,7 @@ func TestParseConfig(t *testing.T) {
 		{`{"platform": {"listen": "7422"}}`, "platform.listen"},
 		{`{} {}`, "trailing"},
 		{`{"keep_recordings": -1}`, "keep_recordings"},
+		{`{"min_free_mb": -1}`, "min_free_mb"},
 		{`{"local_model": {"base_url": "ftp://x", "model": "llava"}}`, "local_model.base_url"},
 		{`{"local_model": {"base_url": "http://127.0.0.1:11434/v1"}}`, "local_model.model"},
 		{`{"local_model": {"model": "llava"}}`, "local_model.base_url"},

@@ -57,6 +57,7 @@ type Daemon struct {
 	keys       store.KeyStore
 	keysKind   string // store.KeyStoreKeychain or store.KeyStoreFile
 	keep       int
+	minFree    uint64 // bytes; 0 means store.MinFreeBytes
 	localModel LocalModelConfig
 	promptMode string
 	consent    *consentGate
@@ -148,7 +149,7 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 		return nil, fmt.Errorf("consent prompt %q: want %s or %s", opts.ConsentPrompt, PromptAuto, PromptCLI)
 	}
 	d := &Daemon{home: opts.Home, lock: lock, log: log, srv: srv, startedAt: started, platform: describePlatform(cfg.Platform, srv),
-		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, localModel: cfg.LocalModel, keys: keys, keysKind: keysKind}
+		promptMode: opts.ConsentPrompt, keep: cfg.KeepRecordings, minFree: uint64(cfg.MinFreeMB) << 20, localModel: cfg.LocalModel, keys: keys, keysKind: keysKind}
 	if err := d.init(ctx, opts); err != nil {
 		d.Close()
 		return nil, err

@@ -58,6 +58,8 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		Audit:     aud,
 		Logger:    d.log,
 		Router:    router(d.localModel),
+		FreeSpace: d.freeBytes,
+		MinFree:   d.minFree,
 	})
 	if err := d.rec.Start(ctx); err != nil {
 		return err

@@ -1,11 +1,13 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/store"
 )
 
 // StatusSubject answers the local CLI's `reprise status`. It sits under the
@@ -56,6 +59,10 @@ type Status struct {
 	// done; Damaged are the recordings it could not read back whole.
 	StoreChecked bool              `json:"store_checked"`
 	Damaged      []recorder.Damage `json:"damaged,omitempty"`
+	// FreeBytes is the space free on the store's disk; MinFreeBytes is
+	// the floor below which a recording does not start.
+	FreeBytes    uint64 `json:"free_bytes"`
+	MinFreeBytes uint64 `json:"min_free_bytes"`
 }
 
 // RecordingStatus is the running recording, and whether the browser
@@ -96,6 +103,10 @@ func (d *Daemon) status(ctx context.Context) Status {
 		}
 		st.Damaged, st.StoreChecked = d.rec.Damaged()
 	}
+	st.MinFreeBytes = cmp.Or(d.minFree, store.MinFreeBytes)
+	if free, err := d.freeBytes(); err == nil {
+		st.FreeBytes = free
+	}
 	for _, cfg := range events.StreamConfigs() {
 		s, err := d.js.Stream(ctx, cfg.Name)
 		if err != nil {
@@ -110,6 +121,11 @@ func (d *Daemon) status(ctx context.Context) Status {
 		st.Streams = append(st.Streams, ss)
 	}
 	return st
+}
+
+// freeBytes is the space free on the disk holding the store.
+func (d *Daemon) freeBytes() (uint64, error) {
+	return store.FreeBytes(filepath.Join(d.home, "jetstream"))
 }
 
 func (d *Daemon) serveStatus(m *nats.Msg) {

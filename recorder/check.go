@@ -50,8 +50,8 @@ func (f *folded) missingSteps() string {
 			}
 		}
 	}
-	if missing == 0 {
-		return ""
+	if missing == 0 || f.stopped != nil && missing <= f.stopped.Dropped {
+		return "" // none, or the steps the stop summary counted lost
 	}
 	return fmt.Sprintf("%d of its %d steps are missing, the first step %d", missing, max, first)
 }

@@ -184,7 +184,7 @@ func (f *folded) summary() ops.Summary {
 
 // LostWarning tells the person a recording is missing steps, and why.
 func LostWarning(n uint64) string {
-	return fmt.Sprintf("%d captured step(s) were lost: they came faster than the store took them. The recording is incomplete: record the task again (more slowly) before building a skill from it", n)
+	return fmt.Sprintf("%d captured step(s) were lost: they came faster than the store took them, or the store could not write them (a full disk; see the daemon's log). The recording is incomplete: record the task again before building a skill from it", n)
 }
 
 // FetchRecording implements the RECORDING_FETCH op.

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -65,6 +66,10 @@ type Config struct {
 	// Router, if set, probes the machine at each start; without one a
 	// recording gets the route it asked for, unprobed.
 	Router Router
+	// FreeSpace, if set, says how many bytes the store's disk has free; a
+	// recording does not start below MinFree (default store.MinFreeBytes).
+	FreeSpace func() (uint64, error)
+	MinFree   uint64
 }
 
 // Recorder serves the recording ops. At most one recording is active.
@@ -101,7 +106,8 @@ type session struct {
 	sources []capture.Source
 	queue   *capture.Queue
 	cancel  context.CancelFunc
-	drained chan error // Run's result once the queue is closed and empty
+	drained chan error    // Run's result once the queue is closed and empty
+	lost    atomic.Uint64 // steps that could not be written (a full disk)
 }
 
 // New returns a Recorder; Start begins its redact stage.
@@ -116,6 +122,26 @@ func New(cfg Config) *Recorder {
 		cfg.Now = time.Now
 	}
 	return &Recorder{cfg: cfg, log: cfg.Logger.With("component", "recorder"), pub: events.NewPublisher(cfg.JS), sealers: map[string]*store.Sealer{}}
+}
+
+// checkFree refuses a recording when the store's disk is below MinFree.
+func (r *Recorder) checkFree() error {
+	if r.cfg.FreeSpace == nil {
+		return nil
+	}
+	free, err := r.cfg.FreeSpace()
+	if err != nil {
+		r.log.Warn("could not tell the store's free space", "err", err)
+		return nil
+	}
+	min := r.cfg.MinFree
+	if min == 0 {
+		min = store.MinFreeBytes
+	}
+	if free < min {
+		return ops.Errorf(ops.CodeInternal, "the disk holding the data dir has %d MB free, under the %d MB a recording needs: free some space (or move the data dir), then start again; nothing was recorded", free>>20, min>>20)
+	}
+	return nil
 }
 
 // StartRecording implements the START_RECORDING op.
@@ -135,6 +161,10 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	}
 	if req.ConsentToken == "" {
 		return ops.Started{}, ops.Errorf(ops.CodeConsentRequired, "no consent token: send REQUEST_RECORDING_CONSENT first, and start with the token it returns")
+	}
+	// Before the token is used: a full disk loses steps mid-recording.
+	if err := r.checkFree(); err != nil {
+		return ops.Started{}, err
 	}
 	// Probed before the token is consumed: a route that cannot work must
 	// not use up the person's approval.
@@ -195,7 +225,10 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 			step.Seq = seq
 			// A secret's value stops here, before anything is written.
 			hygiene(&step)
-			return r.capture(ctx, id, &step)
+			if !r.capture(ctx, id, &step) {
+				s.lost.Add(1)
+			}
+			return nil
 		})
 	}()
 	cs := capture.Session{RecordingID: id, Mode: started.Mode, Channels: started.Channels}
@@ -211,16 +244,18 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 }
 
 // capture seals one step and writes it to CAPTURE, retrying a publish that
-// fails: the daemon's own server is in-process, so a failure is brief.
-func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step) error {
+// fails: the daemon's own server is in-process, so a failure is brief. It
+// reports whether the step was written; one that was not (a full disk) is
+// counted lost, and its seq stays a gap that the stop summary accounts for.
+func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step) bool {
 	sealed, err := r.sealStepBytes(recID, sealCapture, step)
 	if err != nil {
 		r.log.Error("step lost: cannot seal it", "recording_id", recID, "seq", step.Seq, "err", err)
-		return nil
+		return false
 	}
 	for attempt := range 5 {
 		if _, err = r.pub.PublishBytes(ctx, events.CaptureSubject(recID), events.StepMsgID(recID, step.Seq), sealed); err == nil {
-			return nil
+			return true
 		}
 		if ctx.Err() != nil {
 			break
@@ -228,7 +263,7 @@ func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step)
 		time.Sleep(time.Duration(10<<attempt) * time.Millisecond)
 	}
 	r.log.Error("step lost: capture publish failed", "recording_id", recID, "seq", step.Seq, "err", err)
-	return nil // keep the queue moving; the gap in seq shows in the recording
+	return false // keep the queue moving
 }
 
 // stop stops the sources and waits for the queue to reach CAPTURE.

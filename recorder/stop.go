@@ -47,7 +47,7 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 	if err := r.waitRedacted(ctx, req.RecordingID); err != nil {
 		return ops.Summary{}, err
 	}
-	stopped := events.RecordingStopped{StoppedAt: capture.Stamp(r.cfg.Now()), Dropped: s.queue.Dropped()}
+	stopped := events.RecordingStopped{StoppedAt: capture.Stamp(r.cfg.Now()), Dropped: s.queue.Dropped() + s.lost.Load()}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(req.RecordingID, events.RecStopped), req.RecordingID+":stopped", &stopped); err != nil {
 		return ops.Summary{}, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -89,5 +90,28 @@ func waitStoreChecked(t *testing.T, home string, logs *syncbuf.Buffer) daemon.St
 			t.Fatalf("the daemon did not finish checking its store in 20 s: %v\nits log:\n%s", err, logs.String())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestFullDiskRefusesToRecord: on a data dir whose disk is nearly full (a
+// 20 MB tmpfs), a recording does not start, nothing is lost, and status
+// and doctor say why.
+func TestFullDiskRefusesToRecord(t *testing.T) {
+	home := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=20m,mode=0700", "tmpfs", home).CombinedOutput(); err != nil {
+		t.Skipf("FULL-DISK TEST SKIPPED: cannot mount a small tmpfs here (%v: %s); it needs root or CAP_SYS_ADMIN", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", home).Run() })
+	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
+	startDaemonProcess(t, home, "--capture-script", script, "--capture-speed", "0")
+	out, stderr, err := run(t, home, "record", "start", "--yes", "--mode", "demonstration", "--channels", "floor,browser")
+	if err == nil || !strings.Contains(stderr, "MB free, under the 64 MB a recording needs") {
+		t.Fatalf("record start on a 20 MB disk: %v\n%s%s; want refused, naming the free space", err, out, stderr)
+	}
+	if out, _, err := run(t, home, "status"); err != nil || !strings.Contains(out, "recordings will not start") {
+		t.Errorf("status: %v\n%s; want the disk's state", err, out)
+	}
+	if out, _, _ := run(t, home, "doctor"); !regexp.MustCompile(`no +store +the disk`).MatchString(out) {
+		t.Errorf("doctor:\n%s; want the store check failed for the disk", out)
 	}
 }

@@ -42,6 +42,9 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 				if err != nil {
 					return "checked by the daemon when it starts (not running)", nil
 				}
+				if st.FreeBytes < st.MinFreeBytes {
+					return "", fmt.Errorf("the disk %s", diskState(st))
+				}
 				if len(st.Damaged) > 0 {
 					var ids []string
 					for _, d := range st.Damaged {
@@ -49,7 +52,7 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 					}
 					return "", fmt.Errorf("damaged: %s", strings.Join(ids, "; "))
 				}
-				return storeState(st), nil
+				return storeState(st) + "; " + diskState(st), nil
 			}
 			f := doctor.Flags{JSON: format == "json", Request: request}
 			return doctor.Main(cmd.Context(), f, doctor.Probes(home, status, store), os.Stdout, os.Stderr)

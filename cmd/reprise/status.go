@@ -49,6 +49,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(tw, "stream %s\t%d messages, %d bytes%s\n", s.Name, s.Messages, s.Bytes, lost)
 			}
 			fmt.Fprintf(tw, "store\t%s\n", storeState(st))
+			fmt.Fprintf(tw, "disk\t%s\n", diskState(st))
 			for _, d := range st.Damaged {
 				fmt.Fprintf(tw, "damaged\t%s: %s\n", d.RecordingID, d.Problem)
 			}
@@ -75,4 +76,13 @@ func storeState(st daemon.Status) string {
 		return fmt.Sprintf("%d recording(s) damaged: they cannot be used; record those tasks again", len(st.Damaged))
 	}
 	return "every recording reads back whole"
+}
+
+// diskState says how much room the store has, against the recording floor.
+func diskState(st daemon.Status) string {
+	s := fmt.Sprintf("%d MB free", st.FreeBytes>>20)
+	if st.FreeBytes < st.MinFreeBytes {
+		s += fmt.Sprintf(": under the %d MB a recording needs; recordings will not start until there is room", st.MinFreeBytes>>20)
+	}
+	return s
 }
