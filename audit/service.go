@@ -53,7 +53,11 @@ const maxRequestSize = 1024
 // entries appended during a verification are never reported as missing. A
 // request must be empty or the JSON object {}; anything else gets an
 // INVALID_REQUEST reply. Requests are answered one at a time.
-func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() Checkpoint) (stop func(), err error) {
+func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() Checkpoint, opts ...ServeOption) (stop func(), err error) {
+	var o serveOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if nc == nil || js == nil {
 		return nil, errors.New("audit service: a connection and a JetStream context are required")
 	}
@@ -67,7 +71,11 @@ func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() 
 			if checkpoint != nil {
 				cp = checkpoint()
 			}
-			return Verify(ctx, js, key, cp)
+			r, err := Verify(ctx, js, key, cp)
+			if err == nil && o.unwritten != nil {
+				r.addUnwritten(o.unwritten())
+			}
+			return r, err
 		})
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -89,6 +97,18 @@ func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() 
 		return nil, fmt.Errorf("audit service: %w", err)
 	}
 	return stop, nil
+}
+
+// ServeOption adds to what Serve's verification reports.
+type ServeOption func(*serveOptions)
+
+type serveOptions struct{ unwritten func() uint64 }
+
+// WithUnwritten makes verification report the entries the daemon could
+// not append (a full disk): they are in no chain, so no MAC can show them
+// missing.
+func WithUnwritten(n func() uint64) ServeOption {
+	return func(o *serveOptions) { o.unwritten = n }
 }
 
 // answer checks the request and runs verify, keeping any panic from the

@@ -89,3 +89,23 @@ func TestServeRefusesBadSetup(t *testing.T) {
 		t.Error("Serve without a connection = nil; want an error")
 	}
 }
+
+// TestServeReportsUnwrittenEntries: entries the daemon could not append
+// (a full disk) make verification fail, though the chain itself is whole.
+func TestServeReportsUnwrittenEntries(t *testing.T) {
+	s, nc, js := startJS(t)
+	l := openLog(t, js, testKey)
+	appendN(t, l, 2)
+	stop, err := Serve(nc, js, testKey, l.Head, WithUnwritten(func() uint64 { return 3 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	r, err := RequestVerify(testCtx(t), connectCLI(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OK || len(r.Problems) != 1 || r.Problems[0].Kind != ProblemUnwritten || !strings.Contains(r.Problems[0].Detail, "3 entries") {
+		t.Fatalf("report %+v; want the 3 unwritten entries reported", r)
+	}
+}

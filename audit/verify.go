@@ -46,6 +46,9 @@ const (
 	// ProblemDamaged: the store could not read some of the stream's
 	// messages: its files were changed or damaged on disk.
 	ProblemDamaged = "damaged"
+	// ProblemUnwritten: entries the daemon could not append since it
+	// started (a full disk): what they recorded is in no chain.
+	ProblemUnwritten = "unwritten"
 )
 
 // maxProblems bounds a Report, so a chain verified under the wrong key does
@@ -169,6 +172,16 @@ func (v *Verifier) Add(m Message) {
 	}
 	v.resolve(e)
 	v.link(m.StreamSeq, e)
+}
+
+// addUnwritten reports n entries the daemon could not append.
+func (r *Report) addUnwritten(n uint64) {
+	if n == 0 {
+		return
+	}
+	r.Problems = append(r.Problems, Problem{Kind: ProblemUnwritten, StreamSeq: r.Messages + 1, Detail: fmt.Sprintf(
+		"%d entries could not be written since the daemon started (see its log: a full disk?); what they recorded is in no chain", n)})
+	r.OK = false
 }
 
 // Lost reports stream messages the store could not read (a block file

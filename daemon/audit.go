@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/reprise-dev/reprise/audit"
 	"github.com/reprise-dev/reprise/store"
@@ -26,9 +27,10 @@ type auditor struct {
 	key  []byte
 	path string
 
-	mu   sync.Mutex
-	head audit.Checkpoint
-	stop func()
+	mu        sync.Mutex
+	head      audit.Checkpoint
+	stop      func()
+	unwritten atomic.Uint64 // entries Append could not write
 }
 
 func (d *Daemon) openAudit(ctx context.Context) (*auditor, error) {
@@ -67,7 +69,7 @@ func (d *Daemon) openAudit(ctx context.Context) (*auditor, error) {
 			return nil, fmt.Errorf("audit chain: record the lost checkpoint: %w", err)
 		}
 	}
-	a.stop, err = audit.Serve(d.nc, d.js, key, a.checkpoint)
+	a.stop, err = audit.Serve(d.nc, d.js, key, a.checkpoint, audit.WithUnwritten(a.unwritten.Load))
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +82,7 @@ func (a *auditor) Append(ctx context.Context, kind string, fields map[string]str
 		return nil
 	}
 	if err := a.log.Append(ctx, kind, fields); err != nil {
+		a.unwritten.Add(1)
 		return err
 	}
 	a.mu.Lock()

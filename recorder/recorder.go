@@ -108,6 +108,7 @@ type session struct {
 	cancel  context.CancelFunc
 	drained chan error    // Run's result once the queue is closed and empty
 	lost    atomic.Uint64 // steps that could not be written (a full disk)
+	failing atomic.Bool   // the last write failed
 }
 
 // New returns a Recorder; Start begins its redact stage.
@@ -225,7 +226,16 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 			step.Seq = seq
 			// A secret's value stops here, before anything is written.
 			hygiene(&step)
-			if !r.capture(ctx, id, &step) {
+			// Once a write failed (a full disk), the next steps try once
+			// each until one is written, instead of holding the queue for
+			// seconds a step while it overflows.
+			attempts := 5
+			if s.failing.Load() {
+				attempts = 1
+			}
+			written := r.capture(ctx, id, &step, attempts)
+			s.failing.Store(!written)
+			if !written {
 				s.lost.Add(1)
 			}
 			return nil
@@ -247,13 +257,13 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 // fails: the daemon's own server is in-process, so a failure is brief. It
 // reports whether the step was written; one that was not (a full disk) is
 // counted lost, and its seq stays a gap that the stop summary accounts for.
-func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step) bool {
+func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step, attempts int) bool {
 	sealed, err := r.sealStepBytes(recID, sealCapture, step)
 	if err != nil {
 		r.log.Error("step lost: cannot seal it", "recording_id", recID, "seq", step.Seq, "err", err)
 		return false
 	}
-	for attempt := range 5 {
+	for attempt := range attempts {
 		if _, err = r.pub.PublishBytes(ctx, events.CaptureSubject(recID), events.StepMsgID(recID, step.Seq), sealed); err == nil {
 			return true
 		}
@@ -278,8 +288,18 @@ func (s *session) stop(log *slog.Logger) {
 	case <-s.drained:
 	case <-time.After(30 * time.Second):
 		log.Error("capture queue did not drain in 30 s", "recording_id", s.started.RecordingID)
+		s.cancel()
+		select {
+		case <-s.drained:
+		case <-time.After(10 * time.Second):
+		}
 	}
 	s.cancel()
+	// What is still queued is never written: lost, and counted so.
+	if n := s.queue.Len(); n > 0 {
+		s.lost.Add(uint64(n))
+		log.Error("steps lost: still queued when the recording stopped", "recording_id", s.started.RecordingID, "steps", n)
+	}
 }
 
 // audit appends an entry; a failure is logged, and the op it records stands.
