@@ -2,6 +2,8 @@ package recorder
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +76,15 @@ func TestBigRecordingFetches(t *testing.T) {
 	}
 	if len(data.Steps) != len(many) || data.Steps[len(many)-1].Seq != uint64(len(many)) {
 		t.Fatalf("fetched %d steps; want %d", len(data.Steps), len(many))
+	}
+	// Peak memory of the whole test process (NATS, recorder, client), for
+	// the record; the bound is a benchmark's to hold, not a test's.
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "VmHWM") {
+				t.Logf("%d steps fetched; peak RSS of the test process: %s", len(many), strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:")))
+			}
+		}
 	}
 	var applied ops.ReviewApplied
 	if err := client.Call(ctx, ops.TypeApplyReview, ops.ReviewRequest{RecordingID: started.RecordingID, RemovedStepSeqs: []uint64{1}}, &applied); err != nil || applied.StepCount != len(many)-1 {
