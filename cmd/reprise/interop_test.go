@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/daemon"
@@ -50,34 +51,38 @@ func natsCLIAuth(ci daemon.ClientInfo) []string {
 		"--inbox-prefix", inbox, "--connection-name", embedded.CLINamePrefix + inbox}
 }
 
-// TestNatsCLIReadsTheDaemonsStreams is the interop check: the real nats CLI,
-// with the local CLI user's credentials, reads what reprise wrote, and is
-// refused what that user may not do.
-func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
+// natsAgainstDaemon starts a daemon and returns the CLI user's connection
+// to it and a runner of the real nats CLI with that user's credentials.
+func natsAgainstDaemon(ctx context.Context, t *testing.T) (*nats.Conn, func(args ...string) (string, error)) {
+	t.Helper()
 	natsBin := natsCLI(t)
 	home := t.TempDir()
 	startDaemonProcess(t, home)
-
 	nc, ci, err := daemon.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	pub := events.NewPublisher(js)
+	t.Cleanup(nc.Close)
+	return nc, func(args ...string) (string, error) {
+		out, err := exec.CommandContext(ctx, natsBin, append(natsCLIAuth(ci), args...)...).CombinedOutput()
+		return string(out), err
+	}
+}
+
+// TestNatsCLIReadsTheDaemonsStreams is the interop check: the real nats CLI,
+// with the local CLI user's credentials, reads what reprise wrote, and is
+// refused what that user may not do.
+func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	nc, natsRun := natsAgainstDaemon(ctx, t)
+	js, _ := jetstream.New(nc)
+	pub := events.NewPublisher(js)
 	for seq := uint64(1); seq <= 3; seq++ {
 		step := &events.Step{Seq: seq, Actor: events.ActorAgent, Action: events.ActionClick, Cursor: []int{1, 1}, Outcome: events.OutcomeOK}
 		if _, err := pub.PublishStep(ctx, events.ReplaySubject("run_interop", 1, "step"), "run_interop", step); err != nil {
 			t.Fatal(err)
 		}
-	}
-
-	natsRun := func(args ...string) (string, error) {
-		args = append(natsCLIAuth(ci), args...)
-		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
-		return string(out), err
 	}
 
 	out, err := natsRun("stream", "info", events.StreamReplay, "--json")
@@ -133,21 +138,9 @@ func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
 // (a thief consumer there took every step of a recording, a pause stopped
 // the pipeline across restarts), and the daemon's consumer is untouched.
 func TestNatsCLICannotTouchThePipeline(t *testing.T) {
-	natsBin := natsCLI(t)
-	home := t.TempDir()
-	startDaemonProcess(t, home)
-	nc, ci, err := daemon.Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	natsRun := func(args ...string) (string, error) {
-		args = append(natsCLIAuth(ci), args...)
-		out, err := exec.CommandContext(ctx, natsBin, args...).CombinedOutput()
-		return string(out), err
-	}
+	_, natsRun := natsAgainstDaemon(ctx, t)
 	for _, args := range [][]string{
 		{"consumer", "rm", events.StreamCapture, recorder.RedactConsumer, "-f"},
 		{"consumer", "add", events.StreamCapture, "thief", "--pull", "--ack", "explicit", "--defaults"},
