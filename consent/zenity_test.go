@@ -39,7 +39,12 @@ func (d *desktop) press(t *testing.T, title string, keys ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	// A search walks every window; one that closes under it (the dialog
+	// before this one) fails the search with BadWindow: search again.
 	out, err := d.xdotool(ctx, "search", "--sync", "--onlyvisible", "--name", title)
+	for err != nil && ctx.Err() == nil && strings.Contains(err.Error(), "BadWindow") {
+		out, err = d.xdotool(ctx, "search", "--sync", "--onlyvisible", "--name", title)
+	}
 	if err != nil {
 		t.Fatalf("no window %q: %v", title, err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -117,8 +118,8 @@ func TestAckedStepsSurviveSIGKILL(t *testing.T) {
 func storedSteps(t *testing.T, home string) map[uint64]int {
 	t.Helper()
 	counts := map[uint64]int{}
-	forEachStored(t, home, events.StreamReplay, "run."+durableRun+".>", func(m jetstream.Msg) {
-		s, err := events.DecodeStep(m.Data())
+	forEachStored(t, home, events.StreamReplay, "run."+durableRun+".>", func(m *jetstream.RawStreamMsg) {
+		s, err := events.DecodeStep(m.Data)
 		if err != nil {
 			t.Fatalf("stored step does not decode: %v", err)
 		}
@@ -128,8 +129,9 @@ func storedSteps(t *testing.T, home string) map[uint64]int {
 }
 
 // forEachStored hands fn every message of stream on subject, in order, read
-// as the local CLI.
-func forEachStored(t *testing.T, home, stream, subject string, fn func(jetstream.Msg)) {
+// as the local CLI: message by message through the stream's get API, the
+// read-only way the CLI user has into any stream.
+func forEachStored(t *testing.T, home, stream, subject string, fn func(*jetstream.RawStreamMsg)) {
 	t.Helper()
 	nc, _, err := daemon.Connect(home)
 	if err != nil {
@@ -137,28 +139,22 @@ func forEachStored(t *testing.T, home, stream, subject string, fn func(jetstream
 	}
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	s, err := js.Stream(ctx, stream)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := cons.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for left := info.NumPending; left > 0; {
-		batch, err := cons.Fetch(int(min(left, 500)), jetstream.FetchMaxWait(5*time.Second))
+	for seq := uint64(1); ; {
+		m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		for m := range batch.Messages() {
-			fn(m)
-			left--
-		}
-		if err := batch.Error(); err != nil {
-			t.Fatal(err)
-		}
+		fn(m)
+		seq = m.Sequence + 1
 	}
 }
 

@@ -114,6 +114,14 @@ func TestHelpOnEveryCommand(t *testing.T) {
 
 func TestBadFlagsAndArgs(t *testing.T) {
 	home := t.TempDir()
+	tmpl, err := os.ReadFile(filepath.Join("testdata", "customer-skill.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	skill := filepath.Join(t.TempDir(), "skill.yaml")
+	if err := os.WriteFile(skill, []byte(strings.ReplaceAll(string(tmpl), "{{base}}", "http://127.0.0.1:9")), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args    []string
 		mention string
@@ -127,7 +135,7 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"status"}, "not running"},
 		{[]string{"status", "--log-level", "verbose"}, `--log-level "verbose"`},
 		{[]string{"skill", "validate", "/dev/zero"}, "/dev/zero is over"},
-		{[]string{"skill", "validate", filepath.Join("testdata", "customer-skill.yaml"), "--rows", "/dev/zero"}, "the CSV is too big"},
+		{[]string{"skill", "validate", skill, "--rows", "/dev/zero"}, "the CSV is too big"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "../../x"}, `--resume "../../x": not a run id`},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "run_a.b"}, "not a run id"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", "out.txt"}, ".csv or .json"},

@@ -76,8 +76,8 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 func storedMsgIDs(t *testing.T, home, subject string) []string {
 	t.Helper()
 	var ids []string
-	forEachStored(t, home, events.StreamRecordings, subject, func(m jetstream.Msg) {
-		ids = append(ids, m.Headers().Get(jetstream.MsgIDHeader))
+	forEachStored(t, home, events.StreamRecordings, subject, func(m *jetstream.RawStreamMsg) {
+		ids = append(ids, m.Header.Get(jetstream.MsgIDHeader))
 	})
 	return ids
 }
