@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
-	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -38,12 +38,12 @@ func damaged(recID, detail string) error {
 // that no review removed: capture numbers steps without gaps, so such a
 // gap is a message the store lost.
 func (f *folded) missingSteps() string {
-	var max uint64
+	var highest uint64
 	for seq := range f.steps {
-		max = maxOf(max, seq)
+		highest = max(highest, seq)
 	}
 	var missing, first uint64
-	for seq := uint64(1); seq <= max; seq++ {
+	for seq := uint64(1); seq <= highest; seq++ {
 		if _, ok := f.steps[seq]; !ok && !f.removed[seq] {
 			if missing++; first == 0 {
 				first = seq
@@ -53,14 +53,7 @@ func (f *folded) missingSteps() string {
 	if missing == 0 || f.stopped != nil && missing <= f.stopped.Dropped {
 		return "" // none, or the steps the stop summary counted lost
 	}
-	return fmt.Sprintf("%d of its %d steps are missing, the first step %d", missing, max, first)
-}
-
-func maxOf(a, b uint64) uint64 {
-	if a > b {
-		return a
-	}
-	return b
+	return fmt.Sprintf("%d of its %d steps are missing, the first step %d", missing, highest, first)
 }
 
 // storeCheck is the result of the check the daemon runs at start.
@@ -115,12 +108,8 @@ func (r *Recorder) Damaged() ([]Damage, bool) {
 	return slices.Clone(r.check.damaged), r.check.done
 }
 
-// stepEvent names a RECORDINGS message kind for a damage detail.
+// stepEvent names a RECORDINGS message's kind (rec.<id>.<event>) for a
+// damage detail.
 func stepEvent(subject string) string {
-	for _, e := range []string{events.RecStarted, events.RecStopped, events.RecStep, events.RecReviewed, events.RecConfirmed, events.RecEvicted} {
-		if len(subject) > len(e) && subject[len(subject)-len(e):] == e {
-			return e
-		}
-	}
-	return "message"
+	return subject[strings.LastIndexByte(subject, '.')+1:]
 }
