@@ -314,7 +314,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 		chromedp.Click("#notes")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	waitFills(ctx, t, home, started, 2)
 	d.Close() // the daemon goes away while the person carries on
 	if err := chromedp.Do(bctx, chromedp.SendKeys("#notes", "typed while the daemon was away"),
 		chromedp.Click(`input[id^="input-"]`), chromedp.SendKeys(`input[id^="input-"]`, "Analytical Engines"),
@@ -324,7 +324,9 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 	if d, err = daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(6 * time.Second) // the extension reconnects at its next hello; the daemon resumes
+	// The extension reconnects at its next hello and sends what it held;
+	// the daemon resumes the recording.
+	waitFills(ctx, t, home, started, 4)
 	if err := chromedp.Do(bctx, chromedp.Click("#pro"), chromedp.Click(`button[type=submit]`), chromedp.WaitVisible("#done")); err != nil {
 		t.Fatal(err)
 	}
@@ -377,6 +379,34 @@ func startBrowserRecording(ctx context.Context, t testing.TB, home string) ops.S
 		t.Fatalf("start: %v", err)
 	}
 	return started
+}
+
+// waitFills waits until the running recording holds n fill steps.
+func waitFills(ctx context.Context, t testing.TB, home string, started ops.Started, n int) {
+	t.Helper()
+	var fills int
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		nc, ci, err := daemon.Connect(home)
+		if err != nil {
+			continue
+		}
+		var rec events.Recording
+		err = ops.NewClient(nc, events.OpsSubject(ci.MachineID)).Call(ctx, ops.TypeFetch, started.Ref(), &rec)
+		nc.Close()
+		if err != nil {
+			continue
+		}
+		fills = 0
+		for _, s := range rec.Steps {
+			if s.Action == events.ActionFill {
+				fills++
+			}
+		}
+		if fills >= n {
+			return
+		}
+	}
+	t.Fatalf("the recording holds %d fills after a minute; want %d", fills, n)
 }
 
 func stopAndFetch(ctx context.Context, t testing.TB, home string, started ops.Started) events.Recording {
