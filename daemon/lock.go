@@ -32,11 +32,12 @@ func lockHome(home string) (*homeLock, error) {
 		f.Close()
 		return nil, fmt.Errorf("another reprise daemon (%s) holds %s; stop it first, or set %s to use another data dir", holder, home, HomeEnv)
 	}
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt([]byte(fmt.Sprintf("%d %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))), 0)
-		if err == nil {
-			err = f.Sync()
-		}
+	}
+	if err == nil {
+		err = f.Sync()
 	}
 	if err != nil {
 		unlock(f)
