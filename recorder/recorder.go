@@ -284,21 +284,40 @@ func (s *session) stop(log *slog.Logger) {
 		}
 	}
 	s.queue.Close()
-	select {
-	case <-s.drained:
-	case <-time.After(30 * time.Second):
-		log.Error("capture queue did not drain in 30 s", "recording_id", s.started.RecordingID)
-		s.cancel()
-		select {
-		case <-s.drained:
-		case <-time.After(10 * time.Second):
-		}
-	}
+	s.drain(log)
 	s.cancel()
 	// What is still queued is never written: lost, and counted so.
 	if n := s.queue.Len(); n > 0 {
 		s.lost.Add(uint64(n))
 		log.Error("steps lost: still queued when the recording stopped", "recording_id", s.started.RecordingID, "steps", n)
+	}
+}
+
+// drain waits for the queue to reach CAPTURE: as long as it shrinks and
+// its writes succeed (a big recording on a slow machine), else 30 s at
+// most (a full disk fails each write slowly), after which what is still
+// queued is given up.
+func (s *session) drain(log *slog.Logger) {
+	start, last := time.Now(), s.queue.Len()
+	for {
+		select {
+		case <-s.drained:
+			return
+		case <-time.After(5 * time.Second):
+		}
+		n := s.queue.Len()
+		healthy := n < last && !s.failing.Load()
+		last = n
+		if healthy || time.Since(start) < 30*time.Second {
+			continue
+		}
+		log.Error("capture queue did not drain", "recording_id", s.started.RecordingID, "queued", n)
+		s.cancel()
+		select {
+		case <-s.drained:
+		case <-time.After(10 * time.Second):
+		}
+		return
 	}
 }
 

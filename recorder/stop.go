@@ -75,17 +75,24 @@ func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
 	if err != nil {
 		return fmt.Errorf("wait for redaction: %w", err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	// The wait lasts while the redact stage makes progress (a big
+	// recording on a slow machine), and 30 s past the last progress.
+	deadline, left := time.Now().Add(30*time.Second), uint64(0)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		info, err := stream.Info(ctx, jetstream.WithSubjectFilter(subject))
 		if err != nil {
 			return fmt.Errorf("wait for redaction: %w", err)
 		}
-		if info.State.Subjects[subject] == 0 {
+		n := info.State.Subjects[subject]
+		if n == 0 {
 			return nil
 		}
+		if left != 0 && n < left {
+			deadline = time.Now().Add(30 * time.Second)
+		}
+		left = n
 		if time.Now().After(deadline) {
-			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s are still waiting for redaction after 30 s; stop again to retry", info.State.Subjects[subject], recID)
+			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s are still waiting for redaction after 30 s without progress; stop again to retry", info.State.Subjects[subject], recID)
 		}
 		select {
 		case <-ctx.Done():
