@@ -51,7 +51,12 @@ func TestUIAUnderWine(t *testing.T) {
 	text := strings.ReplaceAll(string(b), "\r\n", "\n")
 	t.Logf("Windows tests under Wine:\n%s", text)
 	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if runErr != nil || lines[len(lines)-1] != "PASS" || !strings.Contains(text, "--- PASS: TestWineFake") {
+	// The test binary's own verdict is its last line: Wine sometimes kills
+	// a finished process while its wineserver shuts down, after PASS.
+	if runErr != nil {
+		t.Logf("the Wine process ended with %v", runErr)
+	}
+	if lines[len(lines)-1] != "PASS" || !strings.Contains(text, "--- PASS: TestWineFake") {
 		t.Fatalf("the Windows tests did not pass under Wine (%v)", runErr)
 	}
 	if strings.Contains(text, "--- SKIP: TestWineNew") {
