@@ -38,11 +38,17 @@ func DataDir(home string) Probe {
 
 // Daemon reports whether a daemon answers, through status.
 func Daemon(status func() (string, error)) Probe {
+	return answered("daemon", "start it with `reprise daemon` (or `make demo`)", status)
+}
+
+// answered is a check whose detail comes from f, failed with fix when f
+// returns an error.
+func answered(name, fix string, f func() (string, error)) Probe {
 	return func(context.Context) Check {
-		c := Check{Name: "daemon"}
-		detail, err := status()
+		c := Check{Name: name}
+		detail, err := f()
 		if err != nil {
-			c.Detail, c.Fix = err.Error(), "start it with `reprise daemon` (or `make demo`)"
+			c.Detail, c.Fix = err.Error(), fix
 			return c
 		}
 		c.OK, c.Detail = true, detail
@@ -83,16 +89,7 @@ func Probes(home string, status, store func() (string, error)) []Probe {
 // Store reports the daemon's read-back of its stored recordings: store
 // returns what it found, or an error naming the damaged ones.
 func Store(store func() (string, error)) Probe {
-	return func(context.Context) Check {
-		c := Check{Name: "store"}
-		detail, err := store()
-		if err != nil {
-			c.Detail, c.Fix = err.Error(), "those recordings cannot be fetched or built: record the tasks again; the others are unaffected"
-			return c
-		}
-		c.OK, c.Detail = true, detail
-		return c
-	}
+	return answered("store", "those recordings cannot be fetched or built: record the tasks again; the others are unaffected", store)
 }
 
 // Documents checks the reprise-fitz helper that reads the documents a step
