@@ -46,7 +46,13 @@ func NewQueue(size int) *Queue {
 // Emit queues step and returns at once: ErrSinkFull (the step is dropped and
 // counted) when the queue is full, ErrSinkClosed after Close. It is safe for
 // concurrent use.
-func (q *Queue) Emit(step events.Step) error {
+func (q *Queue) Emit(step events.Step) error { return q.emit(step, true) }
+
+// Offer is Emit for a source that keeps a refused step and offers it again
+// (a file being played): ErrSinkFull is not counted as a drop.
+func (q *Queue) Offer(step events.Step) error { return q.emit(step, false) }
+
+func (q *Queue) emit(step events.Step, countDrop bool) error {
 	if step.TS == 0 {
 		step.TS = Stamp(time.Now())
 	}
@@ -59,7 +65,9 @@ func (q *Queue) Emit(step events.Step) error {
 	case q.ch <- step:
 		return nil
 	default:
-		q.dropped.Add(1)
+		if countDrop {
+			q.dropped.Add(1)
+		}
 		return ErrSinkFull
 	}
 }

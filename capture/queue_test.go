@@ -111,6 +111,25 @@ func TestQueueDroppedCounts(t *testing.T) {
 	}
 }
 
+// TestQueueOfferIsNotADrop: a step Offer could not queue stays the
+// caller's, to offer again, and is not counted as dropped.
+func TestQueueOfferIsNotADrop(t *testing.T) {
+	q := NewQueue(1)
+	if err := q.Offer(mark(0, 0)); err != nil {
+		t.Fatalf("Offer to an empty queue = %v", err)
+	}
+	if err := q.Offer(mark(1, 0)); !errors.Is(err, ErrSinkFull) || q.Dropped() != 0 {
+		t.Fatalf("Offer to a full queue = %v, Dropped() = %d; want ErrSinkFull and none dropped", err, q.Dropped())
+	}
+	q.Close()
+	if err := q.Offer(mark(2, 0)); !errors.Is(err, ErrSinkClosed) {
+		t.Fatalf("Offer after Close = %v; want ErrSinkClosed", err)
+	}
+	if got := drain(t, q); len(got) != 1 {
+		t.Fatalf("delivered %d; want the one step offered with room", len(got))
+	}
+}
+
 func TestQueueDefaultSize(t *testing.T) {
 	for _, size := range []int{0, -3} {
 		if got := NewQueue(size).Cap(); got != DefaultQueueSize {

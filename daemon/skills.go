@@ -28,13 +28,15 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Serv
 		},
 		Answers: d.rec.Answers,
 		Confirm: d.rec.Confirm,
-		Enrich: func(ctx context.Context, rec *events.Recording) {
+		Enrich: func(ctx context.Context, rec *events.Recording) int {
 			x := interpret.Local(ctx, func(ctx context.Context, ref string) ([]byte, error) {
 				return d.rec.Frame(ctx, rec.RecordingID, ref)
 			})
-			if n := x.LabelUnresolved(ctx, rec); n > 0 {
-				d.log.Info("steps named by OCR", "recording_id", rec.RecordingID, "steps", n)
+			n, unread := x.LabelUnresolved(ctx, rec)
+			if n > 0 || unread > 0 {
+				d.log.Info("steps named by OCR", "recording_id", rec.RecordingID, "steps", n, "unread", unread)
 			}
+			return unread
 		},
 		Audit:       aud,
 		Log:         d.log.With("component", "skills"),

@@ -163,24 +163,33 @@ func distance(r image.Rectangle, p image.Point) float64 {
 // LabelUnresolved names, by OCR of their frames, the steps of rec that no
 // channel resolved, so they can be aligned and their parameters named like
 // the others. Their kind stays none: OCR read a label, it found no element.
-// It returns how many steps got a label.
-func (x Extractor) LabelUnresolved(ctx context.Context, rec *events.Recording) int {
+// It returns how many steps got a label, and how many were left unread
+// because ctx ended first (a deadline bounds OCR of a long recording).
+func (x Extractor) LabelUnresolved(ctx context.Context, rec *events.Recording) (labelled, unread int) {
 	if x.OCR == nil {
-		return 0
+		return 0, 0
 	}
-	n := 0
 	for i := range rec.Steps {
 		s := &rec.Steps[i]
 		if (s.Enrichment != nil && (s.Enrichment.Kind != events.KindNone || s.Enrichment.Label != "")) || s.ScreenshotRef == "" {
 			continue
 		}
-		if t := x.Step(ctx, *s); t.Label != "" {
-			if s.Enrichment == nil {
-				s.Enrichment = &events.Enrichment{Kind: events.KindNone}
-			}
-			s.Enrichment.Label = t.Label
-			n++
+		if ctx.Err() != nil {
+			unread++
+			continue
 		}
+		t := x.Step(ctx, *s)
+		if t.Label == "" {
+			if ctx.Err() != nil {
+				unread++
+			}
+			continue
+		}
+		if s.Enrichment == nil {
+			s.Enrichment = &events.Enrichment{Kind: events.KindNone}
+		}
+		s.Enrichment.Label = t.Label
+		labelled++
 	}
-	return n
+	return labelled, unread
 }

@@ -88,9 +88,16 @@ func TestStepSources(t *testing.T) {
 		{Action: events.ActionClick, ScreenshotRef: "f1", Cursor: []int{105, 105}},
 		{Action: events.ActionClick, Cursor: []int{105, 105}},
 	}}
-	if n := x.LabelUnresolved(ctx, rec); n != 1 || rec.Steps[1].Enrichment == nil || rec.Steps[1].Enrichment.Label != "Save" ||
+	if n, unread := x.LabelUnresolved(ctx, rec); n != 1 || unread != 0 || rec.Steps[1].Enrichment == nil || rec.Steps[1].Enrichment.Label != "Save" ||
 		rec.Steps[1].Enrichment.Kind != events.KindNone || rec.Steps[0].Enrichment.Label != "First Name" || rec.Steps[2].Enrichment != nil {
 		t.Errorf("LabelUnresolved labelled %d: %+v %+v %+v", n, rec.Steps[0].Enrichment, rec.Steps[1].Enrichment, rec.Steps[2].Enrichment)
+	}
+	// OCR stops when ctx ends, and the steps it did not read are counted.
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	rec.Steps[1].Enrichment = nil
+	if n, unread := x.LabelUnresolved(ended, rec); n != 0 || unread != 1 || rec.Steps[1].Enrichment != nil {
+		t.Errorf("LabelUnresolved after its context ended: labelled %d, unread %d; want 0 and 1", n, unread)
 	}
 	x.OCR = nil
 	if got := x.Step(ctx, events.Step{Action: events.ActionClick, ScreenshotRef: "f1"}); got.Missing != "OCR is not available" {

@@ -3,11 +3,13 @@ package recorder
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/embedded"
@@ -53,7 +55,7 @@ func (s sessionSink) PutFrame(ctx context.Context, ref string, image []byte) err
 
 // Frame returns the image of a recording's frame, opened.
 func (r *Recorder) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
-	if _, err := r.fold(ctx, recID); err != nil {
+	if err := r.present(ctx, recID); err != nil {
 		return nil, err
 	}
 	frames, err := r.cfg.JS.ObjectStore(ctx, events.ObjectFrames)
@@ -69,6 +71,38 @@ func (r *Recorder) Frame(ctx context.Context, recID, ref string) ([]byte, error)
 		return nil, err
 	}
 	return sl.Open(0, "frame:"+ref, sealed)
+}
+
+// present says whether recID was started and not evicted, reading two
+// messages rather than folding the recording: a build asks for a frame per
+// step, and a fold per frame made a 20,000-step build quadratic.
+func (r *Recorder) present(ctx context.Context, recID string) error {
+	if !events.ValidRecordingID(recID) {
+		return notFound(recID)
+	}
+	st, err := r.cfg.JS.Stream(ctx, events.StreamRecordings)
+	if err != nil {
+		return fmt.Errorf("recordings stream: %w", err)
+	}
+	last := func(event string) (bool, error) {
+		_, err := st.GetLastMsgForSubject(ctx, events.RecordingSubject(recID, event))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	started, err := last(events.RecStarted)
+	if err != nil {
+		return fmt.Errorf("look up %s: %w", recID, err)
+	}
+	evicted, err := last(events.RecEvicted)
+	if err != nil {
+		return fmt.Errorf("look up %s: %w", recID, err)
+	}
+	if !started || evicted {
+		return notFound(recID)
+	}
+	return nil
 }
 
 // FrameSubject hands the local CLI's review page a step's frame, opened:

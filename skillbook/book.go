@@ -65,11 +65,19 @@ func ID(name string) (string, error) {
 	return id, nil
 }
 
+// MaxSkillSize bounds a skill's YAML: it is kept as one KV value, under
+// NATS's 1 MB message limit with room for headers. A skill does one row of
+// a task, a few kilobytes.
+const MaxSkillSize = 1<<20 - 16<<10
+
 // Save stores doc as the newest version of skill id; the versions before it
 // stay in the history.
 func (b *Book) Save(ctx context.Context, id string, doc []byte) (uint64, error) {
 	if !idPattern.MatchString(id) {
 		return 0, fmt.Errorf("skill id %q: want lower-case letters, digits, '-' and '_'", id)
+	}
+	if len(doc) > MaxSkillSize {
+		return 0, fmt.Errorf("save skill %s: %d bytes, over the %d a skill can be", id, len(doc), MaxSkillSize)
 	}
 	rev, err := b.kv.Put(ctx, id, doc)
 	if err != nil {

@@ -110,6 +110,12 @@ type Auditor interface {
 // timeout bounds one request: a build may OCR a recording's frames.
 const timeout = 3 * time.Minute
 
+// ocrBudget is the part of a build's timeout that OCR of the recordings'
+// unresolved frames may take together: a long floor recording holds more
+// frames than tesseract reads in three minutes, and a build that answers
+// with the steps it could not read beats one that times out unexplained.
+const ocrBudget = 90 * time.Second
+
 // Service builds, keeps and hands out skills for the local CLI.
 type Service struct {
 	Book *Book
@@ -123,8 +129,9 @@ type Service struct {
 	Answers func(ctx context.Context, recID string) (map[string]string, error)
 	Confirm func(ctx context.Context, recID string, answers map[string]string) error
 	// Enrich, if set, adds what local extraction reads to a recording's
-	// steps before they are aligned (OCR labels for unresolved steps).
-	Enrich func(ctx context.Context, rec *events.Recording)
+	// steps before they are aligned (OCR labels for unresolved steps). It
+	// returns how many steps it left unread when ctx ended.
+	Enrich func(ctx context.Context, rec *events.Recording) (unread int)
 	Audit  Auditor
 	Log    *slog.Logger
 	// FiledByHand, if set, is told after a skill is saved which rows its
@@ -171,7 +178,10 @@ func (s *Service) Build(ctx context.Context, req BuildRequest) BuildReply {
 	if oerr != nil {
 		return BuildReply{Error: oerr}
 	}
-	reply := replyOf(draft)
+	reply, oerr := replyOf(draft)
+	if oerr != nil {
+		return BuildReply{Error: oerr}
+	}
 	if !draft.Ready() {
 		return reply
 	}
@@ -219,7 +229,11 @@ func (s *Service) Draft(ctx context.Context, req BuildRequest) BuildReply {
 	if oerr != nil {
 		return BuildReply{Error: oerr}
 	}
-	return replyOf(draft)
+	reply, oerr := replyOf(draft)
+	if oerr != nil {
+		return BuildReply{Error: oerr}
+	}
+	return reply
 }
 
 // generalize reads the recordings through get and generalizes them, with
@@ -230,13 +244,16 @@ func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(con
 	}
 	recs := make([]events.Recording, 0, len(req.Recordings))
 	recorded := map[string]string{}
+	ocrCtx, cancel := context.WithTimeout(ctx, ocrBudget)
+	defer cancel()
+	unread := 0
 	for _, id := range req.Recordings {
 		rec, err := get(ctx, id)
 		if err != nil {
 			return nil, nil, asOpsError(err)
 		}
 		if s.Enrich != nil {
-			s.Enrich(ctx, rec)
+			unread += s.Enrich(ocrCtx, rec)
 		}
 		recs = append(recs, *rec)
 		if s.Answers != nil {
@@ -284,18 +301,28 @@ func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(con
 	if err != nil {
 		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
 	}
+	if unread > 0 {
+		draft.Notes = append(draft.Notes, fmt.Sprintf("OCR stopped after %s: %d step(s) no channel resolved were not read, so they stay unnamed and align by their place in the recording", ocrBudget, unread))
+	}
 	return draft, recs, nil
 }
 
-func replyOf(draft *skills.Draft) BuildReply {
-	reply := BuildReply{Notes: draft.Notes}
+// replyOf is a draft's reply: its questions, notes and YAML. A draft too big
+// to be kept as a skill is refused here, before anyone answers its questions.
+func replyOf(draft *skills.Draft) (BuildReply, *ops.Error) {
+	doc, err := skills.Marshal(draft.Skill)
+	if err != nil {
+		return BuildReply{}, ops.Errorf(ops.CodeInternal, "write skill: %v", err)
+	}
+	if len(doc) > MaxSkillSize {
+		return BuildReply{}, ops.Errorf(ops.CodeInvalidRequest, "the skill would be %d steps, %.1f MB of YAML, over the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats with `reprise recordings review REC --remove SEQ,...`",
+			len(draft.Skill.Steps), float64(len(doc))/(1<<20), MaxSkillSize>>10)
+	}
+	reply := BuildReply{Notes: draft.Notes, YAML: string(doc)}
 	for _, q := range draft.Questions {
 		reply.Questions = append(reply.Questions, Question{Kind: string(q.Kind), Parameter: q.Parameter, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
 	}
-	if doc, err := skills.Marshal(draft.Skill); err == nil {
-		reply.YAML = string(doc)
-	}
-	return reply
+	return reply, nil
 }
 
 func (s *Service) draft(ctx context.Context, data []byte) any {

@@ -61,17 +61,56 @@ func Parse(data []byte) (*Skill, error) {
 
 // Marshal writes the skill as YAML, two-space indented, each selector on its
 // own line. It does not validate: a draft with open questions can be shown.
-func Marshal(s *Skill) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(s); err != nil {
+//
+// The steps are encoded a few hundred at a time and indented under their
+// key: the YAML emitter keeps every event of a document until it ends, and a
+// 20,000-step draft took half a gigabyte in one piece. The bytes are those of
+// encoding the whole skill at once.
+func Marshal(s *Skill) ([]byte, error) { return marshalInParts(s, marshalChunk) }
+
+func marshalInParts(s *Skill, chunk int) ([]byte, error) {
+	head := *s
+	head.Steps = nil
+	var doc yaml.Node
+	if err := doc.Encode(&head); err != nil {
 		return nil, fmt.Errorf("encode skill: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("encode skill: %w", err)
+	var buf bytes.Buffer
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		key, val := doc.Content[i], doc.Content[i+1]
+		if key.Value != "steps" || len(s.Steps) == 0 {
+			if err := encodeYAML(&buf, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{key, val}}); err != nil {
+				return nil, fmt.Errorf("encode skill: %w", err)
+			}
+			continue
+		}
+		buf.WriteString("steps:\n")
+		for at := 0; at < len(s.Steps); at += chunk {
+			var part bytes.Buffer
+			if err := encodeYAML(&part, s.Steps[at:min(at+chunk, len(s.Steps))]); err != nil {
+				return nil, fmt.Errorf("encode skill step %d: %w", at+1, err)
+			}
+			for line := range bytes.Lines(part.Bytes()) {
+				if len(bytes.TrimRight(line, "\n")) > 0 {
+					buf.WriteString("  ")
+				}
+				buf.Write(line)
+			}
+		}
 	}
 	return buf.Bytes(), nil
+}
+
+// marshalChunk is how many steps Marshal hands the emitter at once.
+const marshalChunk = 256
+
+func encodeYAML(w io.Writer, v any) error {
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return enc.Close()
 }
 
 // MarshalYAML writes a selector as a one-line flow mapping, so a step's

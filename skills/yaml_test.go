@@ -1,7 +1,10 @@
 package skills
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,5 +177,41 @@ func TestPlaceholders(t *testing.T) {
 	}
 	if _, err := Expand("%missing%", row); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("Expand(%%missing%%) = %v; want an error naming the parameter", err)
+	}
+}
+
+// TestMarshalInPartsIsWhole: Marshal, which hands the emitter the steps a
+// few hundred at a time, writes the bytes of encoding the skill at once, for
+// every skill in testdata cut into parts of one, two and three steps.
+func TestMarshalInPartsIsWhole(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*/*.yaml")
+	nested, _ := filepath.Glob("testdata/*/*/*.yaml")
+	compared := 0
+	for _, f := range append(files, nested...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Parse(b)
+		if err != nil || len(s.Steps) == 0 {
+			continue // the parse cases that must fail
+		}
+		var whole bytes.Buffer
+		if err := encodeYAML(&whole, s); err != nil {
+			t.Fatal(err)
+		}
+		for chunk := 1; chunk <= 3; chunk++ {
+			got, err := marshalInParts(s, chunk)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if !bytes.Equal(got, whole.Bytes()) {
+				t.Errorf("%s in parts of %d: differs from one encoding:\n%s", f, chunk, got)
+			}
+		}
+		compared++
+	}
+	if compared < 10 {
+		t.Fatalf("only %d skills in testdata to compare", compared)
 	}
 }

@@ -57,6 +57,8 @@ func load(file string) ([]events.Step, error) {
 	var steps []events.Step
 	if isLines(file, b) {
 		steps, err = parseLines(b)
+	} else if len(b) > events.MaxEventSize {
+		return nil, fail("is %d bytes, over the %d a recording document may be; write a long trajectory as one JSON step per line (.jsonl)", len(b), events.MaxEventSize)
 	} else {
 		var r *events.Recording
 		if r, err = events.DecodeRecordingJSON(b); err == nil {

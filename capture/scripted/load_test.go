@@ -1,6 +1,7 @@
 package scripted
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -138,6 +139,10 @@ func TestUnavailable(t *testing.T) {
 	if err := os.WriteFile(empty, []byte(" \n\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, append([]byte(`{"steps": [`), bytes.Repeat([]byte(" "), events.MaxEventSize)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	m := func(name string) string { return filepath.Join("testdata", "malformed", name) }
 	for _, tc := range []struct {
 		path string
@@ -147,6 +152,7 @@ func TestUnavailable(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), Options{}, "does not exist"},
 		{dir, Options{}, "is a directory"},
 		{empty, Options{}, "is empty"},
+		{huge, Options{}, "one JSON step per line"},
 		{m("not_json.json"), Options{}, "not valid JSON at byte 2"},
 		{m("truncated.json"), Options{}, "ends inside a value"},
 		{m("bad_action.json"), Options{}, "invalid steps[1].action: a value the schema does not allow"},

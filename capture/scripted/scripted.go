@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,7 +39,23 @@ type Options struct {
 	// MaxGap caps each wait between two steps, after Speed; 0 means
 	// DefaultMaxGap.
 	MaxGap time.Duration
+	// Patient waits out a full sink that can take a step later (one with
+	// Offer, as capture.Queue) instead of dropping the step, as a file
+	// can (it has no person who goes on regardless): a long file played at
+	// Speed 0 is then stored whole.
+	Patient bool
+	// Frames is a directory of pre-action frames named <screenshot_ref>.png;
+	// a played step whose frame is there has it kept through the sink's
+	// capture.FrameSink before the step is emitted. Empty plays no frames.
+	Frames string
 }
+
+// maxFrame bounds one frame read from Options.Frames.
+const maxFrame = 16 << 20
+
+// fullWait is how long a patient player waits before offering a step to a
+// full sink again.
+const fullWait = time.Millisecond
 
 // Source plays one trajectory file. It is safe for concurrent use.
 type Source struct {
@@ -158,15 +177,55 @@ func (s *Source) play(ctx context.Context, steps []events.Step, sink capture.Sin
 			step.Seq = 0
 			step.TS = capture.Stamp(time.Now())
 			step.Actor = events.ActorHuman
+			s.putFrame(ctx, sink, step.ScreenshotRef)
 			s.played.Add(1)
 			// A full sink has dropped and counted the step; the person
-			// goes on anyway, and so does the play. A closed one is the
-			// recording ending.
-			if err := sink.Emit(step); errors.Is(err, capture.ErrSinkClosed) {
+			// goes on anyway, and so does the play, unless it is patient.
+			// A closed one is the recording ending.
+			err := s.emit(ctx, stop, sink, step)
+			if errors.Is(err, capture.ErrSinkClosed) {
 				return
 			}
 		}
 	}
+}
+
+// offerer is a sink that can refuse a step for now without counting it lost
+// (capture.Queue).
+type offerer interface {
+	Offer(events.Step) error
+}
+
+// emit hands step to sink; a patient player offers it until there is room.
+func (s *Source) emit(ctx context.Context, stop <-chan struct{}, sink capture.Sink, step events.Step) error {
+	o, ok := sink.(offerer)
+	if !s.opts.Patient || !ok {
+		return sink.Emit(step)
+	}
+	err := o.Offer(step)
+	for errors.Is(err, capture.ErrSinkFull) && sleep(ctx, stop, fullWait) {
+		err = o.Offer(step)
+	}
+	return err
+}
+
+// putFrame keeps the frame of ref from Options.Frames, when there is one
+// and the sink keeps frames. A frame that cannot be kept leaves the step
+// without one, as a failed screenshot does.
+func (s *Source) putFrame(ctx context.Context, sink capture.Sink, ref string) {
+	fs, ok := sink.(capture.FrameSink)
+	if s.opts.Frames == "" || !ok || !events.ValidToken(ref) || strings.ContainsAny(ref, `/\\`) {
+		return
+	}
+	path := filepath.Join(s.opts.Frames, ref+".png")
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() || info.Size() > maxFrame {
+		return
+	}
+	img, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	_ = fs.PutFrame(ctx, ref, img)
 }
 
 // gap is how long to wait between steps stamped prev and next, played at

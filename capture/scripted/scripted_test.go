@@ -271,3 +271,56 @@ func TestUnreadableFile(t *testing.T) {
 		t.Errorf("Available() = %v, %q; want false and that the file cannot be read", ok, reason)
 	}
 }
+
+// framedSink keeps frames, and is full for its first `full` offers; it is
+// an offerer, so a patient player waits for it.
+type framedSink struct {
+	recSink
+	full   int
+	offers int
+	frames map[string][]byte
+}
+
+func (f *framedSink) Offer(s events.Step) error {
+	f.mu.Lock()
+	f.offers++
+	full := f.offers <= f.full
+	f.mu.Unlock()
+	if full {
+		return capture.ErrSinkFull
+	}
+	return f.recSink.Emit(s)
+}
+
+func (f *framedSink) PutFrame(_ context.Context, ref string, img []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.frames[ref] = img
+	return nil
+}
+
+// TestPatientPlayWithFrames: a patient player waits out a full sink and
+// every step arrives; frames in Options.Frames are kept before their step,
+// and a step with no frame file plays without one.
+func TestPatientPlayWithFrames(t *testing.T) {
+	steps := formSteps(t)
+	dir := t.TempDir()
+	ref := steps[1].ScreenshotRef
+	if err := os.WriteFile(filepath.Join(dir, ref+".png"), []byte("png bytes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := New("scripted", form, []string{capture.ChannelFloor}, Options{Patient: true, Frames: dir})
+	sink := &framedSink{full: 5, frames: map[string][]byte{}}
+	started(t, src, sink)
+	waitLen(t, &sink.recSink, len(steps), 5*time.Second)
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if len(sink.frames) != 1 || string(sink.frames[ref]) != "png bytes" {
+		t.Errorf("frames kept: %d (%q for %s); want the one frame file", len(sink.frames), sink.frames[ref], ref)
+	}
+	for i, s := range sink.steps {
+		if s.ScreenshotRef != steps[i].ScreenshotRef {
+			t.Fatalf("step %d arrived out of order (%s, want %s)", i, s.ScreenshotRef, steps[i].ScreenshotRef)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -15,8 +16,9 @@ import (
 )
 
 func newDaemonCmd(g *globals) *cobra.Command {
-	var remote, remoteCreds, listen, script, scriptChannels, prompt string
+	var remote, remoteCreds, listen, script, scriptChannels, scriptFrames, prompt string
 	var speed float64
+	var patient bool
 	cmd := &cobra.Command{
 		Use:   "daemon",
 		Short: "Run the shim in the foreground until SIGINT or SIGTERM",
@@ -30,6 +32,7 @@ of them is given.`,
 			if err != nil {
 				return err
 			}
+			limitMemory()
 			home, err := g.resolveHome()
 			if err != nil {
 				return err
@@ -48,7 +51,7 @@ of them is given.`,
 			defer stop()
 			opts := daemon.Options{Home: home, Config: cfg, Logger: log, ConsentPrompt: prompt}
 			if script != "" {
-				src := scripted.New("scripted", script, splitList(scriptChannels), scripted.Options{Speed: speed})
+				src := scripted.New("scripted", script, splitList(scriptChannels), scripted.Options{Speed: speed, Patient: patient, Frames: scriptFrames})
 				if ok, why := src.Available(); !ok {
 					return fmt.Errorf("--capture-script: %s", why)
 				}
@@ -73,6 +76,20 @@ of them is given.`,
 	cmd.Flags().StringVar(&script, "capture-script", "", "play this trajectory file (JSON recording or JSON lines) as a capture source, for demos and tests")
 	cmd.Flags().StringVar(&scriptChannels, "capture-channels", "floor,browser", "channels the --capture-script source provides")
 	cmd.Flags().Float64Var(&speed, "capture-speed", 1, "playback speed of --capture-script (1 real time, 0 as fast as possible)")
+	cmd.Flags().BoolVar(&patient, "capture-patient", false, "--capture-script waits out a full capture queue instead of dropping steps, so a long file is stored whole")
+	cmd.Flags().StringVar(&scriptFrames, "capture-frames", "", "directory of <screenshot_ref>.png frames that --capture-script keeps with its steps")
 	cmd.Flags().StringVar(&prompt, "consent-prompt", daemon.PromptAuto, "how to ask for consent: auto (terminal, OS dialog and `reprise consent`) or cli (`reprise consent` and `reprise record start` only)")
 	return cmd
+}
+
+// daemonMemoryLimit is the daemon's soft memory limit unless GOMEMLIMIT says
+// otherwise. Left to GOGC alone, the heap grew to twice the live data after a
+// big recording was folded, and stayed there; near the limit the collector
+// runs sooner instead (it never fails an allocation).
+const daemonMemoryLimit = 100 << 20
+
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(daemonMemoryLimit)
+	}
 }
