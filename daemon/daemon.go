@@ -173,6 +173,7 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 	if err := events.EnsureStores(ctx, d.js); err != nil {
 		return err
 	}
+	go d.followDisk()
 	// Before the daemon's consumers start: a stranger's consumer on the
 	// work queue would take its steps, or keep its consumer from starting.
 	own := map[string][]string{events.StreamCapture: {recorder.RedactConsumer}}

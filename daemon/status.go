@@ -71,6 +71,9 @@ type Status struct {
 type RecordingStatus struct {
 	ID            string `json:"id"`
 	BrowserJoined bool   `json:"browser_joined"`
+	// Steps were written so far; Lost were dropped or could not be written.
+	Steps uint64 `json:"steps"`
+	Lost  uint64 `json:"lost,omitempty"`
 }
 
 // StreamStatus is one stream's size.
@@ -98,8 +101,8 @@ func (d *Daemon) status(ctx context.Context) Status {
 		st.BrowserConnected, _ = d.browser.Available()
 	}
 	if d.rec != nil {
-		if id, ok := d.rec.Active(); ok {
-			st.Recording = &RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id)}
+		if id, written, lost, ok := d.rec.Progress(); ok {
+			st.Recording = &RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id), Steps: written, Lost: lost}
 		}
 		st.Damaged, st.StoreChecked = d.rec.Damaged()
 	}
@@ -123,10 +126,40 @@ func (d *Daemon) status(ctx context.Context) Status {
 	return st
 }
 
-// freeBytes is the space free on the disk holding the store.
+// freeBytes is the space free on the disk holding the store. Measuring it
+// also lets the store grow into it (embedded.Server.FollowDisk), so space
+// freed is usable at once, by a recording starting now.
 func (d *Daemon) freeBytes() (uint64, error) {
-	return store.FreeBytes(filepath.Join(d.home, "jetstream"))
+	free, err := store.FreeBytes(filepath.Join(d.home, "jetstream"))
+	if err != nil {
+		return 0, err
+	}
+	if err := d.srv.FollowDisk(free); err != nil {
+		d.log.Warn("could not fit the store's limit to the disk", "err", err)
+	}
+	return free, nil
 }
+
+// followDisk fits the store's limit to the disk every diskEvery until the
+// daemon closes: a disk filling up refuses writes at once (counted lost)
+// before JetStream meets a full disk, and one emptying lets them through.
+func (d *Daemon) followDisk() {
+	t := time.NewTicker(diskEvery)
+	defer t.Stop()
+	for {
+		if _, err := d.freeBytes(); err != nil {
+			d.log.Warn("could not measure the store's disk", "err", err)
+		}
+		select {
+		case <-d.closing.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// diskEvery is how often followDisk measures the disk.
+const diskEvery = 2 * time.Second
 
 func (d *Daemon) serveStatus(m *nats.Msg) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

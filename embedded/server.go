@@ -70,6 +70,9 @@ type Server struct {
 	machineID string
 	passwords map[Role]string
 	closeOnce sync.Once
+
+	diskMu     sync.Mutex
+	storeLimit int64 // the shim account's store limit FollowDisk set last
 }
 
 // Start starts the server and returns once it accepts connections and
@@ -168,6 +171,7 @@ func buildOptions(cfg Config, passwords map[Role]string, gateOrigin string) (*se
 		NoSigs:                 true,
 		JetStream:              true,
 		StoreDir:               cfg.StoreDir,
+		JetStreamMaxStore:      storeCeiling,
 		DisableJetStreamBanner: true,
 		Accounts:               []*server.Account{shim, platform},
 		Websocket: server.WebsocketOpts{

@@ -24,6 +24,9 @@ type Forwarder struct {
 
 	mu     sync.RWMutex // guards closed and sends on pending
 	closed bool
+
+	failMu  sync.Mutex
+	failing error // the last publish's error, until one succeeds
 }
 
 // ErrForwarderClosed is returned by Forward after Close; the source message
@@ -69,6 +72,7 @@ func (f *Forwarder) loop() {
 	for p := range f.pending {
 		select {
 		case <-p.ack.Ok():
+			f.setFailing(nil)
 			if p.after != nil {
 				p.after()
 			}
@@ -76,10 +80,25 @@ func (f *Forwarder) loop() {
 				f.log.Debug("ack a forwarded message", "err", err)
 			}
 		case err := <-p.ack.Err():
+			f.setFailing(err)
 			f.log.Warn("forwarded message not stored; asking for redelivery", "subject", p.ack.Msg().Subject, "err", err)
 			_ = p.src.NakWithDelay(time.Second)
 		}
 	}
+}
+
+func (f *Forwarder) setFailing(err error) {
+	f.failMu.Lock()
+	defer f.failMu.Unlock()
+	f.failing = err
+}
+
+// Failing returns the error of the last publish when it failed and none has
+// succeeded since: the destination refuses what is forwarded (a full disk).
+func (f *Forwarder) Failing() error {
+	f.failMu.Lock()
+	defer f.failMu.Unlock()
+	return f.failing
 }
 
 // Close waits for the messages in flight to be acked or naked. It is safe to

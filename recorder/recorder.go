@@ -100,6 +100,19 @@ func (r *Recorder) Active() (string, bool) {
 	return r.active.started.RecordingID, true
 }
 
+// Progress is the running recording's count so far: steps written, and
+// steps lost (dropped at a full queue or not written). ok is false when no
+// recording runs.
+func (r *Recorder) Progress() (id string, written, lost uint64, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.active == nil {
+		return "", 0, 0, false
+	}
+	s := r.active
+	return s.started.RecordingID, s.written.Load(), s.queue.Dropped() + s.lost.Load(), true
+}
+
 // session is the active recording's running parts.
 type session struct {
 	started events.RecordingStarted
@@ -107,8 +120,11 @@ type session struct {
 	queue   *capture.Queue
 	cancel  context.CancelFunc
 	drained chan error    // Run's result once the queue is closed and empty
+	written atomic.Uint64 // steps written to CAPTURE
 	lost    atomic.Uint64 // steps that could not be written (a full disk)
 	failing atomic.Bool   // the last write failed
+
+	stopOnce sync.Once // a stop that could not finish is tried again
 }
 
 // New returns a Recorder; Start begins its redact stage.
@@ -235,7 +251,9 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 			}
 			written := r.capture(ctx, id, &step, attempts)
 			s.failing.Store(!written)
-			if !written {
+			if written {
+				s.written.Add(1)
+			} else {
 				s.lost.Add(1)
 			}
 			return nil
@@ -278,6 +296,10 @@ func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step,
 
 // stop stops the sources and waits for the queue to reach CAPTURE.
 func (s *session) stop(log *slog.Logger) {
+	s.stopOnce.Do(func() { s.stopNow(log) })
+}
+
+func (s *session) stopNow(log *slog.Logger) {
 	for _, src := range s.sources {
 		if err := src.Stop(); err != nil {
 			log.Warn("stop source", "source", src.Name(), "err", err)

@@ -45,6 +45,13 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 
 	s.stop(r.log)
 	if err := r.waitRedacted(ctx, req.RecordingID); err != nil {
+		// Not stopped yet: the steps waiting are the recording's, and the
+		// next stop counts what was lost with them.
+		r.mu.Lock()
+		if r.active == nil {
+			r.active = s
+		}
+		r.mu.Unlock()
 		return ops.Summary{}, err
 	}
 	stopped := events.RecordingStopped{StoppedAt: capture.Stamp(r.cfg.Now()), Dropped: s.queue.Dropped() + s.lost.Load()}
@@ -76,8 +83,10 @@ func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
 		return fmt.Errorf("wait for redaction: %w", err)
 	}
 	// The wait lasts while the redact stage makes progress (a big
-	// recording on a slow machine), and 30 s past the last progress.
-	deadline, left := time.Now().Add(30*time.Second), uint64(0)
+	// recording on a slow machine), and 30 s past the last progress; 10 s
+	// when the store refuses the steps for lack of room, which waiting
+	// longer will not give.
+	progressAt, left := time.Now(), uint64(0)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		info, err := stream.Info(ctx, jetstream.WithSubjectFilter(subject))
 		if err != nil {
@@ -88,11 +97,15 @@ func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
 			return nil
 		}
 		if left != 0 && n < left {
-			deadline = time.Now().Add(30 * time.Second)
+			progressAt = time.Now()
 		}
 		left = n
-		if time.Now().After(deadline) {
-			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s are still waiting for redaction after 30 s without progress; stop again to retry", info.State.Subjects[subject], recID)
+		stalled := time.Since(progressAt)
+		if stalled > 10*time.Second && r.forwarder != nil && events.StoreFull(r.forwarder.Failing()) {
+			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s cannot be stored yet: the disk holding the data dir is full. They are kept, and move into the recording once there is room: free some space, then stop again", n, recID)
+		}
+		if stalled > 30*time.Second {
+			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s are still waiting for redaction after 30 s without progress; stop again to retry", n, recID)
 		}
 		select {
 		case <-ctx.Done():

@@ -48,6 +48,13 @@ func newStatusCmd(g *globals) *cobra.Command {
 				}
 				fmt.Fprintf(tw, "stream %s\t%d messages, %d bytes%s\n", s.Name, s.Messages, s.Bytes, lost)
 			}
+			if r := st.Recording; r != nil {
+				lost := ""
+				if r.Lost > 0 {
+					lost = fmt.Sprintf(", %d lost", r.Lost)
+				}
+				fmt.Fprintf(tw, "recording\t%s: %d steps%s\n", r.ID, r.Steps, lost)
+			}
 			fmt.Fprintf(tw, "store\t%s\n", storeState(st))
 			fmt.Fprintf(tw, "disk\t%s\n", diskState(st))
 			for _, d := range st.Damaged {
