@@ -68,6 +68,9 @@ type Options struct {
 	Refused []RowResult
 	// Progress, if set, is told after each row.
 	Progress func(done, failed, skipped, unknown int)
+	// StepProgress, if set, is told before each step of a row: row n is at
+	// step (0-based) of steps. A long row then shows where it is.
+	StepProgress func(row, step, steps int)
 	Logger   *slog.Logger
 }
 
@@ -396,6 +399,9 @@ func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 				return RowResult{}, err
 			}
 			started = true
+		}
+		if e.StepProgress != nil {
+			e.StepProgress(r.N, i, len(e.Plan.Skill.Steps))
 		}
 		out, err := e.do(ctx, r.N, i, dry)
 		if err != nil {

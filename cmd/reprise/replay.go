@@ -169,7 +169,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
 	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows)+len(refused), progress.IsTerminal(os.Stderr))
 	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
-		OnError: f.onError, Refused: refused, Progress: bar.Update, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
+		OnError: f.onError, Refused: refused, Progress: bar.Update, StepProgress: bar.Step, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
 	if !f.yes {
 		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
 		if err := os.MkdirAll(o.SnapshotDir, 0o700); err != nil {

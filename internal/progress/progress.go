@@ -36,6 +36,7 @@ type Bar struct {
 	width                          int         // tty: the length of the line on screen
 	pending                        *time.Timer // tty: a redraw held back by the rate limit
 	finished                       bool
+	row, step, steps               int // the row being worked on, and its step; row 0 is none
 }
 
 // New returns a bar for a run of total rows written to w; isTTY selects the
@@ -59,6 +60,7 @@ func (b *Bar) Update(done, failed, skipped, unknown int) {
 		return
 	}
 	b.done, b.failed, b.skipped, b.unknown = done, failed, skipped, unknown
+	b.row = 0 // a row ended; the next Step names the next one
 	now := b.now()
 	if b.tty {
 		b.redraw(now)
@@ -67,6 +69,28 @@ func (b *Bar) Update(done, failed, skipped, unknown int) {
 	pct := b.percentStep()
 	if pct > b.drawnPct || now.Sub(b.drawn) >= plainEvery {
 		b.drawnPct = pct
+		b.drawn = now
+		fmt.Fprintln(b.w, b.status(now))
+	}
+}
+
+// Step records that row is at step (0-based) of steps: a row of many steps,
+// or one long cell typed, shows where it is instead of a still line. It is
+// drawn with the next redraw on a terminal, and at most every few seconds
+// elsewhere.
+func (b *Bar) Step(row, step, steps int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.finished {
+		return
+	}
+	b.row, b.step, b.steps = row, step, steps
+	now := b.now()
+	if b.tty {
+		b.redraw(now)
+		return
+	}
+	if now.Sub(b.drawn) >= plainEvery {
 		b.drawn = now
 		fmt.Fprintln(b.w, b.status(now))
 	}
@@ -144,6 +168,9 @@ func (b *Bar) status(now time.Time) string {
 	fmt.Fprintf(&s, "%d done, %d failed, %d skipped", b.done, b.failed, b.skipped)
 	if b.unknown > 0 {
 		fmt.Fprintf(&s, ", %d unknown", b.unknown)
+	}
+	if b.row > 0 && !b.finished {
+		fmt.Fprintf(&s, "; row %d at step %d/%d", b.row, b.step+1, b.steps)
 	}
 	// Skipped rows cost no time, so they count neither in the rate nor
 	// against the estimate: a resumed run would otherwise look fast.

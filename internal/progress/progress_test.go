@@ -86,6 +86,34 @@ func TestTTY(t *testing.T) {
 	}
 }
 
+// TestStepWithinARow: a long row says which step it is at, on a terminal
+// at once and elsewhere every few seconds; the row's end clears it.
+func TestStepWithinARow(t *testing.T) {
+	b, w, c := testBar(10, true)
+	c.add(time.Second)
+	b.Step(1, 2, 9)
+	if got := w.String(); !strings.HasSuffix(got, "rows 0/10: 0 done, 0 failed, 0 skipped; row 1 at step 3/9") {
+		t.Fatalf("terminal draw = %q; want the row's step", got)
+	}
+	c.add(time.Second)
+	b.Update(1, 0, 0, 0)
+	if got := w.String(); strings.HasSuffix(strings.TrimRight(got, " "), "step 3/9") || !strings.Contains(got, "rows 1/10: 1 done") {
+		t.Fatalf("after the row ended: %q; want the counts without the step", got)
+	}
+
+	p, pw, pc := testBar(10, false)
+	pc.add(time.Second)
+	p.Step(1, 0, 40)
+	pc.add(time.Second)
+	p.Step(1, 1, 40) // too soon for another plain line
+	pc.add(5 * time.Second)
+	p.Step(1, 30, 40)
+	want := "rows 0/10: 0 done, 0 failed, 0 skipped; row 1 at step 1/40\nrows 0/10: 0 done, 0 failed, 0 skipped; row 1 at step 31/40\n"
+	if got := pw.String(); got != want {
+		t.Errorf("plain output = %q; want %q", got, want)
+	}
+}
+
 func TestTTYRateLimit(t *testing.T) {
 	b, w, c := testBar(0, true)
 	b.Update(1, 0, 0, 0)
