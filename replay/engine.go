@@ -71,7 +71,7 @@ type Options struct {
 	// StepProgress, if set, is told before each step of a row: row n is at
 	// step (0-based) of steps. A long row then shows where it is.
 	StepProgress func(row, step, steps int)
-	Logger   *slog.Logger
+	Logger       *slog.Logger
 }
 
 // RowResult is one row's line of the report.
