@@ -79,6 +79,14 @@ type FrameSink interface {
 	PutFrame(ctx context.Context, ref string, image []byte) error
 }
 
+// StoreWatcher is what a source may also offer: being told when the steps it
+// emits stop being stored (the disk holding the data dir is full) and when
+// they are stored again, so the person learns it where they are working.
+// StoreFailing must return at once.
+type StoreWatcher interface {
+	StoreFailing(failing bool)
+}
+
 // Source is one capture channel provider (SPEC section 9).
 //
 // A source emits steps; it never decides where they are stored. Every step

@@ -48,7 +48,9 @@ async function hello() {
   try {
     const h = await (await nats()).request("ingest.chrome.hello", { held: held() });
     recording = !!h.recording;
-    badge = recording ? "REC" : "";
+    // FULL: the daemon is not keeping steps (its disk is full).
+    badge = recording ? (h.store_failing ? "FULL" : "REC") : "";
+    chrome.action.setTitle({ title: h.store_failing ? "reprise: the disk is full, steps are not being kept" : "reprise" });
     if (h.stopping) for (const o of observations.values()) settle(o);
     if (!recording) while (queue.length && !queue[0].obs && stale(queue[0])) queue.shift();
   } catch {

@@ -113,6 +113,15 @@ func (r *Recorder) Progress() (id string, written, lost uint64, ok bool) {
 	return s.started.RecordingID, s.written.Load(), s.queue.Dropped() + s.lost.Load(), true
 }
 
+// tellStore tells the sources that watch the store whether it fails.
+func tellStore(sources []capture.Source, failing bool) {
+	for _, src := range sources {
+		if w, ok := src.(capture.StoreWatcher); ok {
+			w.StoreFailing(failing)
+		}
+	}
+}
+
 // session is the active recording's running parts.
 type session struct {
 	started events.RecordingStarted
@@ -250,7 +259,9 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 				attempts = 1
 			}
 			written := r.capture(ctx, id, &step, attempts)
-			s.failing.Store(!written)
+			if was := s.failing.Swap(!written); was == written {
+				tellStore(sources, !written)
+			}
 			if written {
 				s.written.Add(1)
 			} else {

@@ -51,6 +51,17 @@ type Source struct {
 	book      *frameBook
 	frames    chan struct{} // frames being stored
 	storing   sync.WaitGroup
+	failing   bool // the recorder's writes fail: the extension says so
+}
+
+var _ capture.StoreWatcher = (*Source)(nil)
+
+// StoreFailing implements capture.StoreWatcher: the next hello tells the
+// extension, whose badge then says FULL.
+func (s *Source) StoreFailing(failing bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failing = failing
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -162,7 +173,7 @@ func (s *Source) Stop() error {
 			s.log.Warn("steps name frames that never arrived", "steps", len(pending))
 		}
 	}
-	s.sess, s.sink, s.book, s.stopping = nil, nil, nil, false
+	s.sess, s.sink, s.book, s.stopping, s.failing = nil, nil, nil, false, false
 	s.mu.Unlock()
 	s.storing.Wait()
 	return nil
@@ -176,7 +187,7 @@ func (s *Source) hello(m *nats.Msg) {
 	s.held = max(req.Held, 0)
 	h := Hello{AllowedOrigins: []string{}}
 	if s.sess != nil {
-		h.Recording, h.RecordingID, h.Stopping = true, s.sess.RecordingID, s.stopping
+		h.Recording, h.RecordingID, h.Stopping, h.StoreFailing = true, s.sess.RecordingID, s.stopping, s.failing
 		for o := range s.allowed {
 			h.AllowedOrigins = append(h.AllowedOrigins, o)
 		}

@@ -157,8 +157,18 @@ func TestOriginsDedupeAndMalformed(t *testing.T) {
 			t.Errorf("step %+v: reply %+v, %d queued; want ok=%v, %d queued", tc.req.ID, rep, q.Len(), tc.ok, tc.queued)
 		}
 	}
-	if h := r.hello(t); !h.Recording || h.RecordingID != "rec_x" || len(h.AllowedOrigins) != 1 || h.AllowedOrigins[0] != "http://127.0.0.1:8080" {
+	if h := r.hello(t); !h.Recording || h.RecordingID != "rec_x" || len(h.AllowedOrigins) != 1 || h.AllowedOrigins[0] != "http://127.0.0.1:8080" || h.StoreFailing {
 		t.Fatalf("hello while recording = %+v", h)
+	}
+	// The recorder's writes fail (a full disk): the extension is told, and
+	// told again when they succeed.
+	src.StoreFailing(true)
+	if h := r.hello(t); !h.StoreFailing {
+		t.Fatalf("hello while the store fails = %+v; want store_failing", h)
+	}
+	src.StoreFailing(false)
+	if h := r.hello(t); h.StoreFailing {
+		t.Fatalf("hello once the store takes steps again = %+v", h)
 	}
 	m, err := r.ext.Request(SubjectStep, []byte(`{"id":"7","origin":"http://127.0.0.1:8080","step":{},"extra":1}`), 2*time.Second)
 	if err != nil || !bytes.Contains(m.Data, []byte("malformed")) {

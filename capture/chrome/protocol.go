@@ -51,6 +51,9 @@ type Hello struct {
 	// Stopping asks the extension to settle the effects it waits for now
 	// and send what it holds: the recording is stopping.
 	Stopping bool `json:"stopping,omitempty"`
+	// StoreFailing says the steps are not being kept: the disk holding the
+	// data dir is full (the badge says FULL).
+	StoreFailing bool `json:"store_failing,omitempty"`
 }
 
 // StepRequest is one step from a tab.

@@ -1,0 +1,113 @@
+package recorder
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/store"
+)
+
+// watcher is a source that emits when the test says and keeps what it is
+// told about the store.
+type watcher struct {
+	burst
+	mu   sync.Mutex
+	sink capture.Sink
+	told []bool
+}
+
+func (w *watcher) Start(_ context.Context, _ capture.Session, sink capture.Sink) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sink = sink
+	return nil
+}
+
+func (w *watcher) StoreFailing(failing bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.told = append(w.told, failing)
+}
+
+func (w *watcher) emit(t *testing.T, steps []events.Step) {
+	t.Helper()
+	w.mu.Lock()
+	sink := w.sink
+	w.mu.Unlock()
+	for _, s := range steps {
+		if err := sink.Emit(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (w *watcher) heard() []bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.told)
+}
+
+// TestSourceIsToldTheStoreFails: with the store refusing writes (its limit
+// brought down to what it holds, as on a full disk) the steps are lost and
+// the source is told; once it takes writes again the source is told that
+// too, and the stop counts the steps lost.
+func TestSourceIsToldTheStoreFails(t *testing.T) {
+	srv, nc, js := natstest.Start(t, "m_test")
+	src := &watcher{burst: burst{name: "floor", channels: []string{capture.ChannelFloor}, ok: true}}
+	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(src),
+		Consent: func(context.Context, string, string, string, []string) error { return nil },
+		Keys:    store.FileKeyStore{Dir: t.TempDir()}})
+	ctx := context.Background()
+	if err := rec.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rec.Close)
+	started, err := rec.StartRecording(ctx, startReq(capture.ModeDemonstration, "floor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := formSteps()
+	until := func(what string, ok func(written, lost uint64) bool) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for {
+			_, written, lost, _ := rec.Progress()
+			if ok(written, lost) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d written, %d lost after a minute", what, written, lost)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+
+	src.emit(t, steps[:2])
+	until("two steps written", func(w, _ uint64) bool { return w == 2 })
+	if err := srv.FollowDisk(0); err != nil {
+		t.Fatal(err)
+	}
+	src.emit(t, steps[2:4])
+	until("two steps refused", func(_, l uint64) bool { return l == 2 })
+	if got := src.heard(); !slices.Equal(got, []bool{true}) {
+		t.Fatalf("the source was told %v; want [true] once the store refused", got)
+	}
+	if err := srv.FollowDisk(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	src.emit(t, steps[4:5])
+	until("a step written again", func(w, _ uint64) bool { return w == 3 })
+	if got := src.heard(); !slices.Equal(got, []bool{true, false}) {
+		t.Fatalf("the source was told %v; want [true false] once the store took steps again", got)
+	}
+	sum, err := rec.StopRecording(ctx, started.Ref())
+	if err != nil || sum.StepCount != 3 || sum.LostSteps != 2 {
+		t.Fatalf("stop: %+v, %v; want 3 steps, 2 lost", sum, err)
+	}
+}
