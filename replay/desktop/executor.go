@@ -65,7 +65,15 @@ type Executor struct {
 	o        Options
 	mu       sync.Mutex
 	closed   bool
-	lastSent time.Time // our own last input, which idle time also counts
+	lastSent time.Time     // our own last input, which idle time also counts
+	filled   []filledField // the fields the row has set so far
+}
+
+// filledField is a field a row set: through the tree (el) or by input at pt.
+type filledField struct {
+	el    *Element
+	pt    image.Point
+	value string
 }
 
 var _ replay.Executor = (*Executor)(nil)
@@ -95,6 +103,9 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	}
 	if err := ctx.Err(); err != nil {
 		return replay.Outcome{}, err
+	}
+	if st.Index == 0 {
+		e.filled = nil // a new row
 	}
 	if st.Secret {
 		return failed(replay.ErrNeedsPerson.Error()+": step %d fills a password field, which replay never types", st.Index+1), nil
@@ -161,6 +172,9 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 				return failed("step %d (fill %s): read-back: the field does not hold the value", st.Index+1, st.Label), true, nil
 			}
 		}
+		if err == nil {
+			e.filled = append(e.filled, filledField{el: &el, value: st.Value})
+		}
 	case events.ActionClick:
 		if el.Role == "textbox" {
 			// A click into a field only gives it the focus, and the fill
@@ -177,7 +191,9 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 		e.o.Logger.Debug("accessibility action failed; trying input", "step", st.Index+1, "err", err)
 		return replay.Outcome{Selector: -1, Tried: tried}, false, nil
 	}
-	out.Committed = st.Destructive
+	if st.Destructive {
+		return e.tookEffect(ctx, st, out), true, nil
+	}
 	return out, true, nil
 }
 
@@ -220,8 +236,74 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 		if st.ReadBack != nil && !e.readsBack(ctx, image.Pt(x, y), st.ReadBack.Expect) {
 			return failed("step %d (fill %s): read-back: the screen does not show the value where it was typed", st.Index+1, st.Label), nil
 		}
+		e.filled = append(e.filled, filledField{pt: image.Pt(x, y), value: st.Value})
 	}
-	return replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1, Tried: tried, Committed: st.Destructive}, nil
+	out := replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1, Tried: tried}
+	if st.Destructive {
+		return e.tookEffect(ctx, st, out), nil
+	}
+	return out, nil
+}
+
+// tookEffect proves that the row's destructive step, which ran, took
+// effect: every field the row filled is gone or no longer holds what was
+// filled (the form closed or was cleared for the next one). Without that
+// proof the step fails after it ran, and the engine reports the row
+// unknown, never committed on faith: an app that ignored the click, or
+// answered with an error and kept the values, looks just like that. An app
+// that keeps the values after saving cannot be proved filed here either.
+func (e *Executor) tookEffect(ctx context.Context, st replay.Step, out replay.Outcome) replay.Outcome {
+	fields := e.filled
+	e.filled = nil
+	what := fmt.Sprintf("step %d (%s %s): ran, but", st.Index+1, st.Action, st.Label)
+	if len(fields) == 0 {
+		return failedAfter(out, "%s the row filled no field to tell by whether it took effect", what)
+	}
+	deadline := time.Now().Add(e.o.FindTimeout)
+	for {
+		changed, why := e.fieldsChanged(ctx, fields)
+		if changed {
+			out.Committed = true
+			return out
+		}
+		if why != "" {
+			return failedAfter(out, "%s %s", what, why)
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return failedAfter(out, "%s the fields still hold the row's values after %s: nothing shows it was filed", what, e.o.FindTimeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// fieldsChanged reports whether every field left what was filled; why says
+// when a field cannot be read at all, so no answer will come.
+func (e *Executor) fieldsChanged(ctx context.Context, fields []filledField) (bool, string) {
+	for _, f := range fields {
+		if f.el != nil {
+			text, err := e.o.AX.Text(ctx, *f.el)
+			if err == nil && text == f.value {
+				return false, ""
+			}
+			continue // gone with its window, or cleared
+		}
+		fr, ok := e.o.Input.(fieldReader)
+		if !ok {
+			return false, "a field filled by input cannot be read back here to tell whether it took effect"
+		}
+		if text, err := fr.FieldText(f.pt.X, f.pt.Y); err == nil && text == f.value {
+			return false, ""
+		}
+	}
+	return true, ""
+}
+
+// failedAfter is a step that ran and could not be proved: not OK, with
+// what was tried.
+func failedAfter(out replay.Outcome, format string, args ...any) replay.Outcome {
+	f := failed(format, args...)
+	f.Via, f.Tried = out.Via, out.Tried
+	return f
 }
 
 // whereRecorded finds where the step's recorded point is now: the recorded

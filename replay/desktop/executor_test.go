@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -71,5 +72,77 @@ func TestWaitsWhileAPersonUsesTheMachine(t *testing.T) {
 	defer cancel()
 	if _, err := ex.Do(ctx, replay.Step{Step: skills.Step{Action: "click", Floor: skills.Floor{Cursor: []int{1, 1}}}}); err == nil {
 		t.Fatal("a step ran while the person kept using the machine")
+	}
+}
+
+// formAX is an accessibility tree holding one form: its fields by label,
+// and an OK button that files the form (clearing it) or is ignored.
+type formAX struct {
+	mu      sync.Mutex
+	text    map[string]string
+	ignores bool // OK does nothing: the app ignored the click
+}
+
+func (f *formAX) Find(_ context.Context, _, role, label string) ([]Element, error) {
+	return []Element{{Role: role, Handle: label}}, nil
+}
+
+func (f *formAX) Fill(_ context.Context, el Element, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.text[el.Handle.(string)] = text
+	return nil
+}
+
+func (f *formAX) Text(_ context.Context, el Element) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.text[el.Handle.(string)], nil
+}
+
+func (f *formAX) Press(context.Context, Element) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.ignores {
+		clear(f.text) // filed: the form is empty for the next one
+	}
+	return nil
+}
+
+// TestDestructiveStepIsProvedByItsEffect: a row's OK is committed only once
+// the fields it filled let go of the row's values; an app that ignores the
+// click leaves them, and the step fails after it ran (the engine reports
+// the row unknown, not committed).
+func TestDestructiveStepIsProvedByItsEffect(t *testing.T) {
+	row := []replay.Step{
+		{Index: 0, Step: skills.Step{Action: "fill", Role: "textbox", Label: "First Name", Value: "Ada"}},
+		{Index: 1, Step: skills.Step{Action: "fill", Role: "textbox", Label: "Email", Value: "ada@example.org"}},
+		{Index: 2, Step: skills.Step{Action: "click", Role: "button", Label: "OK", Destructive: true}},
+	}
+	for _, tc := range []struct {
+		name      string
+		ignores   bool
+		committed bool
+	}{
+		{"the form is filed and cleared", false, true},
+		{"the app ignores the click", true, false},
+	} {
+		ax := &formAX{text: map[string]string{}, ignores: tc.ignores}
+		ex, err := New(Options{AX: ax, Input: &personInput{}, Quiet: time.Millisecond, FindTimeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out replay.Outcome
+		for _, st := range row {
+			if out, err = ex.Do(context.Background(), st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out.OK != tc.committed || out.Committed != tc.committed || out.Sent || out.Watched {
+			t.Errorf("%s: OK's outcome %+v; want OK and committed %v, and nothing claimed about what was sent", tc.name, out, tc.committed)
+		}
+		if !tc.committed && !strings.Contains(out.Error, "nothing shows it was filed") {
+			t.Errorf("%s: error %q; want it to say nothing shows the row was filed", tc.name, out.Error)
+		}
 	}
 }
