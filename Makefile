@@ -22,7 +22,7 @@ build:
 	CGO_ENABLED=1 $(GO) build -o bin/reprise-fitz ./cmd/reprise-fitz
 
 test: deps
-	scripts/with-keyring $(GO) test -race -count=1 -timeout 30m ./...
+	scripts/with-keyring $(GO) test -race -count=1 -timeout 45m ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \

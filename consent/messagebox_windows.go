@@ -50,6 +50,9 @@ func (m *MessageBox) Ask(ctx context.Context, p Prompt) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
+	if m.Logger != nil {
+		m.Logger.Info("consent question answered in a message box; asking whether to remember it")
+	}
 	keep, err := messageBox(ctx, rememberTitle, messageBoxText(rememberText, RememberYes, RememberNo))
 	if err != nil {
 		return Decision{Approved: yes}, nil

@@ -11,17 +11,17 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
 )
 
 // Subjects of the local approval service. They sit under the local prefix:
 // the cli user may request them, the platform's account cannot reach them.
 const (
-	SubjectList    = embedded.LocalSubjectPrefix + ".consent.list"
-	SubjectApprove = embedded.LocalSubjectPrefix + ".consent.approve"
-	SubjectDeny    = embedded.LocalSubjectPrefix + ".consent.deny"
-	SubjectChoices = embedded.LocalSubjectPrefix + ".consent.choices"
-	SubjectForget  = embedded.LocalSubjectPrefix + ".consent.forget"
+	SubjectList    = events.LocalSubjectPrefix + ".consent.list"
+	SubjectApprove = events.LocalSubjectPrefix + ".consent.approve"
+	SubjectDeny    = events.LocalSubjectPrefix + ".consent.deny"
+	SubjectChoices = events.LocalSubjectPrefix + ".consent.choices"
+	SubjectForget  = events.LocalSubjectPrefix + ".consent.forget"
 )
 
 // Error codes of the local approval service.

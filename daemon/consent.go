@@ -63,7 +63,7 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 	}
 	prompters := []consent.Prompter{pending}
 	if d.promptMode != PromptCLI {
-		prompters = append(prompters, osPrompters()...)
+		prompters = append(prompters, osPrompters(d.log)...)
 	}
 	approver := &consent.Approver{Choices: choices, Prompters: prompters, Timeout: 2 * time.Minute, Logger: d.log}
 	return &consentGate{issuer: issuer, approver: approver, audit: d.audit, log: d.log, stop: stop}, nil
@@ -72,11 +72,11 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 // osPrompters are the local person's ways to answer on this machine: the
 // daemon's own terminal and the OS dialogs. Each says itself whether it is
 // available when asked.
-func osPrompters() []consent.Prompter {
+func osPrompters(log *slog.Logger) []consent.Prompter {
 	return []consent.Prompter{
 		&consent.Terminal{In: os.Stdin, Out: os.Stderr},
 		&consent.Zenity{}, &consent.KDialog{},
-		&consent.OSAScript{}, &consent.MessageBox{},
+		&consent.OSAScript{}, &consent.MessageBox{Logger: log},
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
@@ -53,6 +55,30 @@ func (w *watcher) heard() []bool {
 	return slices.Clone(w.told)
 }
 
+// quiet waits until RECORDINGS holds n messages and CAPTURE none.
+func quiet(t *testing.T, js jetstream.JetStream, n uint64) {
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		rec, err := js.Stream(ctx, events.StreamRecordings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		capt, err := js.Stream(ctx, events.StreamCapture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.CachedInfo().State.Msgs >= n && capt.CachedInfo().State.Msgs == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("RECORDINGS %d messages, CAPTURE %d after a minute; want %d and none", rec.CachedInfo().State.Msgs, capt.CachedInfo().State.Msgs, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestSourceIsToldTheStoreFails: with the store refusing writes (its limit
 // brought down to what it holds, as on a full disk) the steps are lost and
 // the source is told; once it takes writes again the source is told that
@@ -90,6 +116,10 @@ func TestSourceIsToldTheStoreFails(t *testing.T) {
 
 	src.emit(t, steps[:2])
 	until("two steps written", func(w, _ uint64) bool { return w == 2 })
+	// Once they are redacted into RECORDINGS, nothing else is written: the
+	// store's size stands still while its limit comes down to it (a
+	// forward after it would free CAPTURE's room for the next steps).
+	quiet(t, js, 3) // started and the two steps
 	if err := srv.FollowDisk(0); err != nil {
 		t.Fatal(err)
 	}

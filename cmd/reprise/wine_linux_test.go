@@ -233,18 +233,23 @@ func TestWindowsConsentDialogUnderWine(t *testing.T) {
 			}
 		}
 	}
-	// press sends key to the desktop until the daemon has its answer.
-	press := func(n int, keys ...string) {
+	// press sends key to the desktop until done says the box took it: a
+	// key sent before the box has the focus is lost, and a busy machine
+	// shows it late.
+	press := func(key string, done func() bool) {
 		t.Helper()
-		for try := 0; try < 10 && !answered(n); try++ {
-			for _, k := range keys {
-				w.xdo(t, []string{"key", k}, []string{"sleep", "0.7"})
-			}
+		for try := 0; try < 20 && !done(); try++ {
+			w.xdo(t, []string{"key", key}, []string{"sleep", "0.7"})
 		}
-		if !answered(n) {
+		if !done() {
 			t.Fatalf("the message box took no answer:\n%s", wine.ReadLog(w.logs))
 		}
 	}
+	// asked is the n-th "remember this choice?" box up: the first answered.
+	asked := func(n int) func() bool {
+		return func() bool { return strings.Count(wine.ReadLog(w.logs), "asking whether to remember it") >= n }
+	}
+	answeredN := func(n int) func() bool { return func() bool { return answered(n) } }
 	waitQuestion := func(out *os.File) {
 		t.Helper()
 		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(wine.ReadLog(out), "[y/N]"); time.Sleep(100 * time.Millisecond) {
@@ -257,7 +262,8 @@ func TestWindowsConsentDialogUnderWine(t *testing.T) {
 
 	out, wait := start()
 	waitQuestion(out)
-	press(1, "y", "n")
+	press("y", asked(1))
+	press("n", answeredN(1))
 	said, err := wait()
 	if err != nil || !strings.Contains(said, "answered elsewhere") || !strings.Contains(said, "recording rec_") {
 		t.Fatalf("record start: %v\n%s\ndaemon:\n%s", err, said, wine.ReadLog(w.logs))
@@ -271,7 +277,8 @@ func TestWindowsConsentDialogUnderWine(t *testing.T) {
 
 	out, wait = start()
 	waitQuestion(out)
-	press(2, "Return")
+	press("Return", asked(2))
+	press("Return", answeredN(2))
 	if said, err := wait(); err == nil || strings.Contains(said, "recording rec_") {
 		t.Fatalf("record start after No: %v\n%s; want refused", err, said)
 	}
