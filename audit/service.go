@@ -12,12 +12,12 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
 )
 
 // SubjectVerify is where the daemon answers `reprise audit verify`. It sits
 // under the local prefix: the local CLI may ask, the platform cannot.
-const SubjectVerify = embedded.LocalSubjectPrefix + ".audit.verify"
+const SubjectVerify = events.LocalSubjectPrefix + ".audit.verify"
 
 // Error codes of the verify service.
 const (

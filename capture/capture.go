@@ -13,7 +13,6 @@ package capture
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/reprise-dev/reprise/events"
 )
@@ -109,10 +108,4 @@ type Source interface {
 	// Stop ends capture; after it returns the source calls sink.Emit no
 	// more. Safe to call twice, and without Start.
 	Stop() error
-}
-
-// Stamp returns t as a step timestamp: seconds since the Unix epoch, with
-// the fraction (SPEC section 4, "ts").
-func Stamp(t time.Time) float64 {
-	return float64(t.UnixNano()) / 1e9
 }

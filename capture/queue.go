@@ -54,7 +54,7 @@ func (q *Queue) Offer(step events.Step) error { return q.emit(step, false) }
 
 func (q *Queue) emit(step events.Step, countDrop bool) error {
 	if step.TS == 0 {
-		step.TS = Stamp(time.Now())
+		step.TS = events.Stamp(time.Now())
 	}
 	q.mu.RLock()
 	defer q.mu.RUnlock()

@@ -140,14 +140,14 @@ func TestQueueDefaultSize(t *testing.T) {
 
 func TestQueueStampsZeroTS(t *testing.T) {
 	q := NewQueue(2)
-	before := Stamp(time.Now())
+	before := events.Stamp(time.Now())
 	zero, set := mark(0, 0), mark(1, 0)
 	set.TS = 1712345678.42
 	q.Emit(zero)
 	q.Emit(set)
 	q.Close()
 	got := drain(t, q)
-	after := Stamp(time.Now())
+	after := events.Stamp(time.Now())
 	if ts := got[0].TS; ts < before || ts > after {
 		t.Errorf("TS of a step emitted with none = %f; want now, in [%f, %f]", ts, before, after)
 	}

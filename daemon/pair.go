@@ -8,12 +8,13 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
 )
 
 // PairSubject hands the local CLI what the extension needs to connect: the
 // WebSocket URL and the extension user's credentials. The platform's
 // account cannot reach it, and the extension's user cannot subscribe to it.
-const PairSubject = embedded.LocalSubjectPrefix + ".extension.pair"
+const PairSubject = events.LocalSubjectPrefix + ".extension.pair"
 
 // Pairing is the extension's connection details.
 type Pairing struct {

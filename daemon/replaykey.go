@@ -5,14 +5,14 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/store"
 )
 
 // ReplayKeySubject hands the local CLI the key its replay runs hash row
 // dedupe keys with: a plain hash of an email is found again by guessing;
 // an HMAC under a key only this machine holds is not.
-const ReplayKeySubject = embedded.LocalSubjectPrefix + ".replay.key"
+const ReplayKeySubject = events.LocalSubjectPrefix + ".replay.key"
 
 const replayKeyName = "replay-dedupe"
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/store"
@@ -21,7 +20,7 @@ import (
 
 // StatusSubject answers the local CLI's `reprise status`. It sits under the
 // local prefix, which the platform's account cannot reach.
-const StatusSubject = embedded.LocalSubjectPrefix + ".status"
+const StatusSubject = events.LocalSubjectPrefix + ".status"
 
 // Version is the build's version, set with -ldflags "-X ...daemon.Version=v1.2.3".
 var Version = ""

@@ -9,6 +9,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // startHub runs a plain NATS server standing in for the platform's, with a
@@ -84,7 +86,7 @@ func checkPlatform(t *testing.T, s *Server, hubURL string) {
 		t.Fatal(err)
 	}
 	p.Flush()
-	for _, subj := range []string{"capture.r1", ExtensionSubjectPrefix + ".steps", LocalSubjectPrefix + ".consent.approve", "run.r1.row.1.step"} {
+	for _, subj := range []string{"capture.r1", events.ExtensionSubjectPrefix + ".steps", events.LocalSubjectPrefix + ".consent.approve", "run.r1.row.1.step"} {
 		if err := p.Publish(subj, []byte("from platform")); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,8 @@ package embedded
 import (
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // Role is one kind of client the shim lets in. Each role is a NATS user with
@@ -28,18 +30,6 @@ const (
 	AccountShim     = "SHIM"
 	AccountPlatform = "PLATFORM"
 )
-
-// ExtensionSubjectPrefix is the only subject space the extension may publish
-// to; the daemon's browser source reads it, seals it and writes CAPTURE.
-const ExtensionSubjectPrefix = "ingest.chrome"
-
-// ExtensionInboxPrefix is the extension's private inbox prefix, so its
-// subscriptions never see replies meant for the CLI.
-const ExtensionInboxPrefix = "_INBOX_ext"
-
-// LocalSubjectPrefix is for requests only the local user may make (status,
-// consent approval); the platform's account cannot reach it.
-const LocalSubjectPrefix = "local"
 
 // cliJS are the JetStream API calls the CLI may make: read any stream's
 // and consumer's info, and read REPLAY (the replay engine runs in the CLI)
@@ -67,27 +57,27 @@ var cliJS = []string{
 // permissions returns the subject permissions of role on the shim whose
 // machine id is machineID.
 func permissions(role Role, machineID string) *server.Permissions {
-	ops := "shim." + machineID + ".ops"
+	ops := events.OpsSubject(machineID)
 	switch role {
 	case RoleDaemon:
 		return &server.Permissions{
 			// Only the extension speaks on its ingest subjects: the daemon
 			// reads them and must not be able to forge them.
-			Publish:   &server.SubjectPermission{Allow: []string{">"}, Deny: []string{ExtensionSubjectPrefix + ".>"}},
+			Publish:   &server.SubjectPermission{Allow: []string{">"}, Deny: []string{events.ExtensionSubjectPrefix + ".>"}},
 			Subscribe: &server.SubjectPermission{Allow: []string{">"}},
 		}
 	case RoleCLI:
 		return &server.Permissions{
 			Publish: &server.SubjectPermission{Allow: append([]string{
-				ops, LocalSubjectPrefix + ".>", "run.>",
+				ops, events.LocalSubjectPrefix + ".>", events.ReplayAll,
 			}, cliJS...)},
 			// Its inbox is added per connection (see authenticator).
-			Subscribe: &server.SubjectPermission{Allow: []string{"rec.*.live"}},
+			Subscribe: &server.SubjectPermission{Allow: []string{events.LiveAll}},
 		}
 	case RoleExtension:
 		return &server.Permissions{
-			Publish:   &server.SubjectPermission{Allow: []string{ExtensionSubjectPrefix + ".>"}},
-			Subscribe: &server.SubjectPermission{Allow: []string{ExtensionInboxPrefix + ".>"}},
+			Publish:   &server.SubjectPermission{Allow: []string{events.ExtensionSubjectPrefix + ".>"}},
+			Subscribe: &server.SubjectPermission{Allow: []string{events.ExtensionInboxPrefix + ".>"}},
 		}
 	}
 	return &server.Permissions{

@@ -19,6 +19,9 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/extension"
 )
 
 // ErrNotReady is returned when the server does not accept connections in time.
@@ -39,7 +42,7 @@ type Config struct {
 	// WebSocketPort is the extension's port on 127.0.0.1; 0 picks a free one.
 	WebSocketPort int
 	// ExtensionOrigins are the only Origin headers the WebSocket listener
-	// accepts, such as "chrome-extension://<id>". Empty means DefaultExtensionOrigin.
+	// accepts, such as "chrome-extension://<id>". Empty means extension.Origin.
 	ExtensionOrigins []string
 	// Platform is the platform's way in; off unless configured.
 	Platform PlatformConfig
@@ -94,7 +97,7 @@ func Start(cfg Config) (*Server, error) {
 	}
 	origins := cfg.ExtensionOrigins
 	if len(origins) == 0 {
-		origins = []string{DefaultExtensionOrigin}
+		origins = []string{extension.Origin}
 	}
 	gate, err := listenGate(cfg.WebSocketPort, origins, log)
 	if err != nil {
@@ -141,7 +144,7 @@ func (s *Server) start(cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("embedded: %w", err)
 	}
-	ops := "shim." + cfg.MachineID + ".ops"
+	ops := events.OpsSubject(cfg.MachineID)
 	// Streamed: a reply too big for one message comes in parts
 	// (internal/chunked), and every part must cross into the platform's account.
 	if err := shim.AddServiceExportWithResponse(ops, server.Streamed, []*server.Account{platform}); err != nil {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 const testMachine = "m_test"
@@ -156,14 +158,14 @@ func TestDaemonPermissions(t *testing.T) {
 	if _, err := js.Publish(ctx, "t.1", []byte("x")); err != nil {
 		t.Fatalf("daemon publishes to its stream: %v", err)
 	}
-	sub, err := nc.SubscribeSync(ExtensionSubjectPrefix + ".steps")
+	sub, err := nc.SubscribeSync(events.ExtensionSubjectPrefix + ".steps")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sub.Unsubscribe()
 	c.wantNoViolation(t, "daemon subscribes to the extension's subject")
 
-	if err := nc.Publish(ExtensionSubjectPrefix+".steps", []byte("forged")); err != nil {
+	if err := nc.Publish(events.ExtensionSubjectPrefix+".steps", []byte("forged")); err != nil {
 		t.Fatal(err)
 	}
 	c.wantViolation(t, "daemon publishes on the extension's subject")
@@ -209,7 +211,7 @@ func TestCLIPermissions(t *testing.T) {
 
 	cli.Publish("capture.r1", []byte("raw"))
 	cli.wantViolation(t, "cli publishes raw capture")
-	cli.Publish(ExtensionSubjectPrefix+".steps", []byte("forged"))
+	cli.Publish(events.ExtensionSubjectPrefix+".steps", []byte("forged"))
 	cli.wantViolation(t, "cli publishes as the extension")
 	cli.SubscribeSync("capture.>")
 	cli.wantViolation(t, "cli subscribes to raw capture")

@@ -10,19 +10,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-)
 
-func TestExtensionIDFromPinnedKey(t *testing.T) {
-	// The id Chrome shows for the unpacked extension, computed from the same
-	// key by Chrome's own rule; pinned so a changed key is noticed.
-	const want = "efgcbnfcmgdldhbnpjigkcgeiilkifol"
-	if got, err := ExtensionID(ExtensionPublicKey); err != nil || got != want {
-		t.Fatalf("ExtensionID(pinned key) = %q, %v; want %q", got, err, want)
-	}
-	if _, err := ExtensionID("not base64!"); err == nil {
-		t.Fatal("ExtensionID(garbage) succeeded; want an error")
-	}
-}
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/extension"
+)
 
 func wsHeaders(origin string) nats.Option {
 	return nats.WebSocketConnectionHeaders(http.Header{"Origin": []string{origin}})
@@ -31,15 +22,15 @@ func wsHeaders(origin string) nats.Option {
 func TestExtensionOverWebSocket(t *testing.T) {
 	s := startServer(t, nil)
 	d := daemonConn(t, s)
-	steps, err := d.SubscribeSync(ExtensionSubjectPrefix + ".steps")
+	steps, err := d.SubscribeSync(events.ExtensionSubjectPrefix + ".steps")
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Flush()
 
-	ext := connect(t, s.WebSocketURL(), wsHeaders(DefaultExtensionOrigin),
-		nats.UserInfo(string(RoleExtension), s.Password(RoleExtension)), nats.CustomInboxPrefix(ExtensionInboxPrefix))
-	if err := ext.Publish(ExtensionSubjectPrefix+".steps", []byte("step")); err != nil {
+	ext := connect(t, s.WebSocketURL(), wsHeaders(extension.Origin),
+		nats.UserInfo(string(RoleExtension), s.Password(RoleExtension)), nats.CustomInboxPrefix(events.ExtensionInboxPrefix))
+	if err := ext.Publish(events.ExtensionSubjectPrefix+".steps", []byte("step")); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := steps.NextMsg(2 * time.Second); err != nil || string(m.Data) != "step" {
@@ -62,7 +53,7 @@ func TestExtensionOverWebSocket(t *testing.T) {
 
 	// The extension's credentials are useless with the CLI's user name, and
 	// the CLI's are refused on the WebSocket.
-	if nc, err := nats.Connect(s.WebSocketURL(), append(CLIOptions(s.Password(RoleCLI)), wsHeaders(DefaultExtensionOrigin), nats.NoReconnect())...); err == nil {
+	if nc, err := nats.Connect(s.WebSocketURL(), append(CLIOptions(s.Password(RoleCLI)), wsHeaders(extension.Origin), nats.NoReconnect())...); err == nil {
 		nc.Close()
 		t.Fatal("cli credentials accepted on the WebSocket")
 	}
@@ -70,17 +61,17 @@ func TestExtensionOverWebSocket(t *testing.T) {
 
 func TestWebSocketOrigin(t *testing.T) {
 	const other = "chrome-extension://aaaabbbbccccddddeeeeffffgggghhhh"
-	s := startServer(t, func(c *Config) { c.ExtensionOrigins = []string{DefaultExtensionOrigin, other} })
-	for _, origin := range []string{DefaultExtensionOrigin, other} {
+	s := startServer(t, func(c *Config) { c.ExtensionOrigins = []string{extension.Origin, other} })
+	for _, origin := range []string{extension.Origin, other} {
 		nc, err := nats.Connect(s.WebSocketURL(), wsHeaders(origin), nats.UserInfo(string(RoleExtension), s.Password(RoleExtension)))
 		if err != nil {
 			t.Fatalf("origin %s refused: %v", origin, err)
 		}
 		nc.Close()
 	}
-	for _, origin := range []string{"", "https://evil.example", "chrome-extension://" + strings.Repeat("a", 32), "null", DefaultExtensionOrigin + ".evil",
-		strings.ToUpper(DefaultExtensionOrigin), DefaultExtensionOrigin + "/", DefaultExtensionOrigin + "\r\nOrigin: https://evil.example",
-		"https://evil.example\r\nOrigin: " + DefaultExtensionOrigin} {
+	for _, origin := range []string{"", "https://evil.example", "chrome-extension://" + strings.Repeat("a", 32), "null", extension.Origin + ".evil",
+		strings.ToUpper(extension.Origin), extension.Origin + "/", extension.Origin + "\r\nOrigin: https://evil.example",
+		"https://evil.example\r\nOrigin: " + extension.Origin} {
 		if code := upgradeStatus(t, strings.TrimPrefix(s.WebSocketURL(), "ws://"), origin); code != http.StatusForbidden {
 			t.Errorf("upgrade with Origin %q answered %d; want 403", origin, code)
 		}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/reprise-dev/reprise/embedded"
 	"github.com/vmihailenco/msgpack/v5"
 )
 
@@ -133,17 +133,23 @@ func specStep(t testing.TB) *Step {
 	return s
 }
 
-// startJetStream runs a real embedded server with a file store under a
-// temporary directory and returns a JetStream context on an in-process
-// connection. Cleanup closes the connection, then the server.
+// startJetStream runs a real NATS server, in this process and listening on
+// nothing, with a file store under a temporary directory, and returns a
+// JetStream context on an in-process connection. Cleanup closes the
+// connection, then the server. (Not the shim's embedded server: embedded
+// imports events for its subjects.)
 func startJetStream(t testing.TB, opts ...jetstream.JetStreamOpt) (*nats.Conn, jetstream.JetStream) {
 	t.Helper()
-	s, err := embedded.Start(embedded.Config{StoreDir: t.TempDir(), MachineID: "m_test"})
+	s, err := server.NewServer(&server.Options{JetStream: true, StoreDir: t.TempDir(), DontListen: true, NoSigs: true})
 	if err != nil {
-		t.Fatalf("embedded.Start: %v", err)
+		t.Fatalf("start nats-server: %v", err)
 	}
-	t.Cleanup(s.Close)
-	nc, err := s.ConnectInProcess("events-test")
+	s.Start()
+	t.Cleanup(s.Shutdown)
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server not ready")
+	}
+	nc, err := nats.Connect("", nats.InProcessServer(s), nats.Name("events-test"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Lifecycle and content events of a recording in RECORDINGS.
@@ -22,6 +23,27 @@ const (
 // rec.<id>.live is a core subject and must stay out of the stream.
 var recordingEvents = []string{RecStarted, RecStep, RecStopped, RecReviewed, RecEvicted, RecConfirmed}
 
+// Subject spaces outside the streams.
+const (
+	// ExtensionSubjectPrefix is the only subject space the browser
+	// extension may publish to: the chrome source's ingest requests.
+	ExtensionSubjectPrefix = "ingest.chrome"
+	// ExtensionInboxPrefix is the extension's private inbox prefix, so its
+	// replies reach no other user.
+	ExtensionInboxPrefix = "_INBOX_ext"
+	// LocalSubjectPrefix is for requests only the local user may make
+	// (status, consent, skills, recordings): the platform's account cannot
+	// reach it.
+	LocalSubjectPrefix = "local"
+	// ReplayAll is every replay run's events.
+	ReplayAll = "run.>"
+	// LiveAll is every recording's co-pilot stream.
+	LiveAll = "rec.*.live"
+)
+
+// LocalSubject is a local-only request subject: local.<name>.
+func LocalSubject(name string) string { return LocalSubjectPrefix + "." + name }
+
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }
 
@@ -30,6 +52,20 @@ func RecordingSubject(recID, event string) string { return "rec." + recID + "." 
 
 // LiveSubject is the co-pilot's unacknowledged stream of redacted steps.
 func LiveSubject(recID string) string { return "rec." + recID + ".live" }
+
+// RecordingFilter matches every event of one recording.
+func RecordingFilter(recID string) string { return "rec." + recID + ".*" }
+
+// RecordingsFilter matches one event of every recording.
+func RecordingsFilter(event string) string { return "rec.*." + event }
+
+// CaptureRecording is the recording a CAPTURE subject is for.
+func CaptureRecording(subject string) (recID string, ok bool) {
+	return strings.CutPrefix(subject, "capture.")
+}
+
+// ReplayFilter matches one event of every row of a run.
+func ReplayFilter(runID, event string) string { return "run." + runID + ".row.*." + event }
 
 // ReplaySubject is where a replay run's events for one row go.
 func ReplaySubject(runID string, row int, event string) string {
@@ -41,6 +77,12 @@ func AuditSubject(kind string) string { return "audit." + kind }
 
 // OpsSubject is where the shim serves the wire ops of SPEC section 5.
 func OpsSubject(machineID string) string { return "shim." + machineID + ".ops" }
+
+// Stamp returns t as a step timestamp: seconds since the Unix epoch, with
+// the fraction (SPEC section 4, "ts").
+func Stamp(t time.Time) float64 {
+	return float64(t.UnixNano()) / 1e9
+}
 
 // StepMsgID is the Nats-Msg-Id that makes publishing a step idempotent.
 func StepMsgID(recID string, seq uint64) string {

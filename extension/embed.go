@@ -12,8 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/reprise-dev/reprise/embedded"
 )
 
 //go:embed manifest.json *.js *.html
@@ -67,5 +65,5 @@ func PairingURL(wsURL, user, password string) string {
 
 // ID is the extension's id, fixed by the manifest's key.
 func ID() string {
-	return strings.TrimPrefix(embedded.DefaultExtensionOrigin, "chrome-extension://")
+	return strings.TrimPrefix(Origin, "chrome-extension://")
 }

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -30,7 +29,7 @@ func (r *Recorder) Confirm(ctx context.Context, recID string, answers map[string
 			return ops.Errorf(ops.CodeInvalidRequest, "answers: a key (a parameter name, name/cell, column:NAME, field:LABEL or success:STEP; 1-256 bytes) to an answer (1-256 bytes)")
 		}
 	}
-	c := events.RecordingConfirmed{ConfirmedAt: capture.Stamp(r.cfg.Now()), Answers: maps.Clone(answers)}
+	c := events.RecordingConfirmed{ConfirmedAt: events.Stamp(r.cfg.Now()), Answers: maps.Clone(answers)}
 	n := len(f.answers) + 1
 	msgID := f.id + ":confirmed:" + strconv.FormatInt(int64(c.ConfirmedAt*1e6), 10)
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(f.id, events.RecConfirmed), msgID, &c); err != nil {

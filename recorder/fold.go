@@ -42,7 +42,7 @@ func (r *Recorder) fold(ctx context.Context, recID string) (*folded, error) {
 		return nil, notFound(recID)
 	}
 	f := &folded{id: recID, steps: map[uint64]storedStep{}, removed: map[uint64]bool{}, blanked: map[uint64]bool{}, answers: map[string]string{}}
-	err := r.readAll(ctx, []string{"rec." + recID + ".*"}, func(m jetstream.Msg) error {
+	err := r.readAll(ctx, []string{events.RecordingFilter(recID)}, func(m jetstream.Msg) error {
 		if err := f.add(r, recID, m); err != nil {
 			meta, _ := m.Metadata()
 			at := uint64(0)

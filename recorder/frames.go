@@ -12,7 +12,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/chunked"
 )
@@ -107,7 +106,7 @@ func (r *Recorder) present(ctx context.Context, recID string) error {
 
 // FrameSubject hands the local CLI's review page a step's frame, opened:
 // {recording_id, ref} in, the image's bytes out, or a FrameErrorHeader.
-const FrameSubject = embedded.LocalSubjectPrefix + ".recordings.frame"
+const FrameSubject = events.LocalSubjectPrefix + ".recordings.frame"
 
 // FrameErrorHeader carries why a frame could not be given.
 const FrameErrorHeader = "Reprise-Error"

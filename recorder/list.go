@@ -9,13 +9,12 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/chunked"
 )
 
 // ListSubject answers the local CLI's `reprise recordings list`.
-const ListSubject = embedded.LocalSubjectPrefix + ".recordings.list"
+const ListSubject = events.LocalSubjectPrefix + ".recordings.list"
 
 // Listing is one kept recording, as `reprise recordings list` shows it.
 type Listing struct {
@@ -36,7 +35,7 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 	var out []Listing
 	index := map[string]int{}
 	evicted := map[string]bool{}
-	err := r.readAll(ctx, []string{"rec.*." + events.RecStarted, "rec.*." + events.RecStopped, "rec.*." + events.RecEvicted}, func(m jetstream.Msg) error {
+	err := r.readAll(ctx, []string{events.RecordingsFilter(events.RecStarted), events.RecordingsFilter(events.RecStopped), events.RecordingsFilter(events.RecEvicted)}, func(m jetstream.Msg) error {
 		parts := strings.Split(m.Subject(), ".")
 		id, event := parts[1], parts[2]
 		switch event {
@@ -67,7 +66,7 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, err := stream.Info(ctx, jetstream.WithSubjectFilter("rec.*."+events.RecStep))
+	info, err := stream.Info(ctx, jetstream.WithSubjectFilter(events.RecordingsFilter(events.RecStep)))
 	if err != nil {
 		return nil, err
 	}

@@ -219,7 +219,7 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 		return ops.Started{}, err
 	}
 	started := events.RecordingStarted{
-		RecordingID: id, Version: events.SchemaVersion, CreatedAt: capture.Stamp(r.cfg.Now()),
+		RecordingID: id, Version: events.SchemaVersion, CreatedAt: events.Stamp(r.cfg.Now()),
 		MachineID: r.cfg.MachineID, Mode: req.Mode, InterpretationRoute: route, Channels: channels, Probe: probe,
 	}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(id, events.RecStarted), id+":started", &started); err != nil {

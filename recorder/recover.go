@@ -102,7 +102,7 @@ func (r *Recorder) closeLeftOpen(ctx context.Context, recID string) error {
 	if err := r.waitRedacted(ctx, recID); err != nil {
 		return err
 	}
-	stopped := events.RecordingStopped{StoppedAt: capture.Stamp(r.cfg.Now())}
+	stopped := events.RecordingStopped{StoppedAt: events.Stamp(r.cfg.Now())}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(recID, events.RecStopped), recID+":stopped", &stopped); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package recorder
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -61,7 +60,7 @@ func (r *Recorder) Close() {
 // RECORDINGS has acked the redacted step; the step's dedupe id makes a
 // redelivery after a crash between the two a no-op.
 func (r *Recorder) redact(m jetstream.Msg) {
-	recID, ok := strings.CutPrefix(m.Subject(), "capture.")
+	recID, ok := events.CaptureRecording(m.Subject())
 	if !ok || !events.ValidRecordingID(recID) {
 		r.log.Warn("dropping a capture message on an unexpected subject")
 		_ = m.TermWithReason("bad subject")

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -74,7 +73,7 @@ func (r *Recorder) Evict(ctx context.Context, recID string) error {
 	if err := r.purgeFrames(ctx, recID); err != nil {
 		return fmt.Errorf("evict %s: %w", recID, err)
 	}
-	ev := events.RecordingEvicted{EvictedAt: capture.Stamp(r.cfg.Now())}
+	ev := events.RecordingEvicted{EvictedAt: events.Stamp(r.cfg.Now())}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(recID, events.RecEvicted), recID+":evicted", &ev); err != nil {
 		return fmt.Errorf("evict %s: %w", recID, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -31,7 +30,7 @@ func (r *Recorder) ApplyReview(ctx context.Context, req ops.ReviewRequest) (ops.
 		}
 	}
 	n := f.reviews + 1
-	rv := events.RecordingReviewed{ReviewedAt: capture.Stamp(r.cfg.Now()), RemovedStepSeqs: nonNil(req.RemovedStepSeqs), RedactedStepSeqs: nonNil(req.RedactedStepSeqs)}
+	rv := events.RecordingReviewed{ReviewedAt: events.Stamp(r.cfg.Now()), RemovedStepSeqs: nonNil(req.RemovedStepSeqs), RedactedStepSeqs: nonNil(req.RedactedStepSeqs)}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(f.id, events.RecReviewed), fmt.Sprintf("%s:reviewed:%d", f.id, n), &rv); err != nil {
 		return ops.ReviewApplied{}, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -54,7 +53,7 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 		r.mu.Unlock()
 		return ops.Summary{}, err
 	}
-	stopped := events.RecordingStopped{StoppedAt: capture.Stamp(r.cfg.Now()), Dropped: s.queue.Dropped() + s.lost.Load()}
+	stopped := events.RecordingStopped{StoppedAt: events.Stamp(r.cfg.Now()), Dropped: s.queue.Dropped() + s.lost.Load()}
 	if _, err := r.pub.Publish(ctx, events.RecordingSubject(req.RecordingID, events.RecStopped), req.RecordingID+":stopped", &stopped); err != nil {
 		return ops.Summary{}, err
 	}

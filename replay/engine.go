@@ -14,7 +14,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -151,7 +150,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	e.session = e.state.session + 1
 	planned := Planned{RunID: p.RunID, SkillID: p.SkillID, SkillDigest: p.Digest, Rows: len(p.Rows), CSV: p.CSV,
-		DryRun: o.DryRun, Session: e.session, At: capture.Stamp(time.Now())}
+		DryRun: o.DryRun, Session: e.session, At: events.Stamp(time.Now())}
 	if err := e.log.write(ctx, 0, EvPlanned, fmt.Sprintf("0:planned:%d", e.session), &planned); err != nil {
 		return nil, err
 	}

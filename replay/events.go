@@ -115,7 +115,7 @@ func parseSubject(subject string) (runID string, row int, event string, ok bool)
 func readRun(ctx context.Context, js jetstream.JetStream, runID string, kinds []string, fn func(runID string, row int, event string, data []byte) error) error {
 	subjects := make([]string, len(kinds))
 	for i, k := range kinds {
-		subjects[i] = "run." + runID + ".row.*." + k
+		subjects[i] = events.ReplayFilter(runID, k)
 	}
 	return events.ReadAll(ctx, js, events.StreamReplay, subjects, func(m jetstream.Msg) error {
 		id, row, ev, ok := parseSubject(m.Subject())

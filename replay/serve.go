@@ -20,7 +20,7 @@ const Broken = "executor broken: "
 // time, from now on, until the returned stop is called.
 func consume(ctx context.Context, js jetstream.JetStream, runID, kind string, fn func(row int, data []byte)) (stop func(), err error) {
 	cons, err := js.OrderedConsumer(ctx, events.StreamReplay, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"run." + runID + ".row.*." + kind},
+		FilterSubjects: []string{events.ReplayFilter(runID, kind)},
 		DeliverPolicy:  jetstream.DeliverNewPolicy,
 		// Gone soon after the run stops following (the server's default
 		// keeps it five minutes, and a stream takes 1000).

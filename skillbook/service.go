@@ -14,7 +14,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
@@ -23,14 +22,14 @@ import (
 
 // Subjects the local CLI asks on; the platform's account cannot reach them.
 const (
-	BuildSubject = embedded.LocalSubjectPrefix + ".skill.build"
+	BuildSubject = events.LocalSubjectPrefix + ".skill.build"
 	// DraftSubject generalizes without the review gate and saves nothing:
 	// the questions a recording raises, for the co-pilot to ask.
-	DraftSubject = embedded.LocalSubjectPrefix + ".skill.draft"
+	DraftSubject = events.LocalSubjectPrefix + ".skill.draft"
 	// ConfirmSubject records the person's answers on a recording.
-	ConfirmSubject = embedded.LocalSubjectPrefix + ".skill.confirm"
-	GetSubject     = embedded.LocalSubjectPrefix + ".skill.get"
-	ListSubject    = embedded.LocalSubjectPrefix + ".skill.list"
+	ConfirmSubject = events.LocalSubjectPrefix + ".skill.confirm"
+	GetSubject     = events.LocalSubjectPrefix + ".skill.get"
+	ListSubject    = events.LocalSubjectPrefix + ".skill.list"
 )
 
 // BuildRequest asks for a skill from reviewed recordings.

@@ -57,7 +57,7 @@ func (f *fake) Available() (bool, string) {
 func (f *fake) step() events.Step {
 	s := events.Step{Actor: events.ActorHuman, Action: events.ActionClick, Cursor: []int{10, 20},
 		ActiveApp: "Fake", ActiveWindow: "Fake window", Outcome: events.OutcomeOK,
-		TS: capture.Stamp(time.Now())}
+		TS: events.Stamp(time.Now())}
 	switch f.broken {
 	case "sets seq":
 		s.Seq = 7

@@ -110,7 +110,7 @@ type collector struct {
 func newCollector(ctx context.Context) *collector {
 	c := &collector{
 		q:         capture.NewQueue(capture.DefaultQueueSize),
-		notBefore: capture.Stamp(time.Now().Add(-tsSlack)),
+		notBefore: events.Stamp(time.Now().Add(-tsSlack)),
 		done:      make(chan error, 1),
 	}
 	go func() { c.done <- c.q.Run(ctx, c.deliver) }()
@@ -118,7 +118,7 @@ func newCollector(ctx context.Context) *collector {
 }
 
 func (c *collector) deliver(step events.Step) error {
-	now := capture.Stamp(time.Now())
+	now := events.Stamp(time.Now())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n++

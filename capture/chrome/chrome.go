@@ -277,8 +277,8 @@ func (s *Source) take(data []byte) (StepReply, error) {
 		return StepReply{Recording: true}, errors.New("this origin is not one the recording allows")
 	}
 	step.Seq, step.Actor = 0, events.ActorHuman
-	if step.TS < capture.Stamp(s.started.Add(-time.Minute)) || step.TS > capture.Stamp(time.Now().Add(time.Minute)) {
-		step.TS = capture.Stamp(time.Now())
+	if step.TS < events.Stamp(s.started.Add(-time.Minute)) || step.TS > events.Stamp(time.Now().Add(time.Minute)) {
+		step.TS = events.Stamp(time.Now())
 	}
 	if step.Value != nil && step.Value.Type == events.ValueSecret {
 		step.Value.Raw = ""

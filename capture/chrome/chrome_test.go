@@ -21,6 +21,7 @@ import (
 	"github.com/reprise-dev/reprise/capture/capturetest"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/extension"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
@@ -37,9 +38,9 @@ func newRig(t *testing.T) *rig {
 	t.Helper()
 	s, d, _ := natstest.Start(t, "m_test")
 	ext, err := nats.Connect(s.WebSocketURL(),
-		nats.WebSocketConnectionHeaders(http.Header{"Origin": []string{embedded.DefaultExtensionOrigin}}),
+		nats.WebSocketConnectionHeaders(http.Header{"Origin": []string{extension.Origin}}),
 		nats.UserInfo(string(embedded.RoleExtension), s.Password(embedded.RoleExtension)),
-		nats.CustomInboxPrefix(embedded.ExtensionInboxPrefix))
+		nats.CustomInboxPrefix(events.ExtensionInboxPrefix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ var stepN atomic.Int64
 
 func fillStep(label, value string) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"seq":0,"ts":%f,"actor":"human","action":"fill","screenshot_ref":"","cursor":[10,20],"active_app":"Chromium","active_window":"Form","enrichment":{"kind":"dom","selectors":[{"strategy":"label","value":%q}],"ax_path":null,"role":"textbox","label":%q,"url":"http://127.0.0.1/form"},"value":{"raw":%q,"type":"text","is_parameter":null},"narration":null,"outcome":"ok","redacted":false}`,
-		capture.Stamp(time.Now()), label, label, value))
+		events.Stamp(time.Now()), label, label, value))
 }
 
 func (r *rig) send(t *testing.T, req StepRequest) StepReply {

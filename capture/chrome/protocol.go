@@ -25,14 +25,14 @@ package chrome
 import (
 	"encoding/json"
 
-	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/events"
 )
 
 // Subjects the extension requests on.
 const (
-	SubjectHello = embedded.ExtensionSubjectPrefix + ".hello"
-	SubjectStep  = embedded.ExtensionSubjectPrefix + ".step"
-	SubjectFrame = embedded.ExtensionSubjectPrefix + ".frame"
+	SubjectHello = events.ExtensionSubjectPrefix + ".hello"
+	SubjectStep  = events.ExtensionSubjectPrefix + ".step"
+	SubjectFrame = events.ExtensionSubjectPrefix + ".frame"
 )
 
 // HelloRequest is the extension's periodic hello.

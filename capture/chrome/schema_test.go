@@ -14,7 +14,7 @@ import (
 // step11 is a step with schema 1.1's fields: extra is spliced into the
 // step's JSON object.
 func step11(action, enrichment, value, extra string) json.RawMessage {
-	s := `{"seq":0,"ts":` + jsonNum(capture.Stamp(time.Now())) + `,"actor":"human","action":"` + action +
+	s := `{"seq":0,"ts":` + jsonNum(events.Stamp(time.Now())) + `,"actor":"human","action":"` + action +
 		`","screenshot_ref":"","cursor":[1,2],"active_app":"Chromium","active_window":"Form","enrichment":` + enrichment +
 		`,"value":` + value + `,"narration":null,"outcome":"ok","redacted":false` + extra + `}`
 	return json.RawMessage(s)

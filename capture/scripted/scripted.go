@@ -175,7 +175,7 @@ func (s *Source) play(ctx context.Context, steps []events.Step, sink capture.Sin
 			}
 			step := clone(steps[i])
 			step.Seq = 0
-			step.TS = capture.Stamp(time.Now())
+			step.TS = events.Stamp(time.Now())
 			step.Actor = events.ActorHuman
 			s.putFrame(ctx, sink, step.ScreenshotRef)
 			s.played.Add(1)

@@ -79,7 +79,7 @@ func TestPlaysInOrder(t *testing.T) {
 	want := formSteps(t)
 	src := New("scripted", form, []string{capture.ChannelFloor, capture.ChannelBrowser}, Options{})
 	sink := &recSink{}
-	before := capture.Stamp(time.Now())
+	before := events.Stamp(time.Now())
 	started(t, src, sink)
 	waitLen(t, sink, len(want), 2*time.Second)
 	time.Sleep(50 * time.Millisecond) // played once: nothing more comes
@@ -87,7 +87,7 @@ func TestPlaysInOrder(t *testing.T) {
 	if len(got) != len(want) || src.Played() != len(want) {
 		t.Fatalf("played %d steps, Played() = %d; want %d once", len(got), src.Played(), len(want))
 	}
-	after := capture.Stamp(time.Now())
+	after := events.Stamp(time.Now())
 	for i, s := range got {
 		if s.Seq != 0 || s.Actor != events.ActorHuman || s.TS < before || s.TS > after {
 			t.Errorf("step %d has seq %d, actor %q, ts %f; want 0, human, within [%f, %f]",

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -279,7 +278,7 @@ func (f *Folder) commitFill() {
 
 func (f *Folder) emit(action string, v *events.Value, at time.Time, x, y int, win Window, enr *events.Enrichment) {
 	f.out = append(f.out, Folded{At: at, Step: events.Step{
-		TS:           capture.Stamp(at),
+		TS:           events.Stamp(at),
 		Actor:        events.ActorHuman,
 		Action:       action,
 		Cursor:       []int{x, y},

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -207,7 +206,7 @@ func TestFoldFloor(t *testing.T) {
 		if err := s.Validate(); err != nil {
 			t.Errorf("step %d (%s): Validate() = %v; want nil", i, s.Action, err)
 		}
-		if !got[i].At.Equal(at(w.ms)) || s.TS != capture.Stamp(at(w.ms)) {
+		if !got[i].At.Equal(at(w.ms)) || s.TS != events.Stamp(at(w.ms)) {
 			t.Errorf("step %d (%s): At %v, TS %v; want %v (its first input event)", i, s.Action, got[i].At, s.TS, at(w.ms))
 		}
 		if s.ActiveApp != w.win.App || s.ActiveWindow != w.win.Title {

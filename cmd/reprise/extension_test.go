@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/extension"
 )
 
 func TestExtensionPathAndPair(t *testing.T) {
@@ -26,7 +26,7 @@ func TestExtensionPathAndPair(t *testing.T) {
 	if err != nil || json.Unmarshal(b, &manifest) != nil {
 		t.Fatalf("manifest in %s: %v", dir, err)
 	}
-	if manifest.Key != embedded.ExtensionPublicKey || manifest.ManifestVersion != 3 {
+	if manifest.Key != extension.PublicKey || manifest.ManifestVersion != 3 {
 		t.Fatalf("manifest key or version wrong: %+v", manifest)
 	}
 	if _, stderr, err := run(t, home, "extension", "pair"); err == nil || !strings.Contains(stderr, "not running") {
@@ -36,7 +36,7 @@ func TestExtensionPathAndPair(t *testing.T) {
 	startDaemonProcess(t, home)
 	out, _, err = run(t, home, "extension", "pair")
 	link := strings.TrimSpace(out)
-	prefix := embedded.DefaultExtensionOrigin + "/pair.html#"
+	prefix := extension.Origin + "/pair.html#"
 	if err != nil || !strings.HasPrefix(link, prefix) {
 		t.Fatalf("pair printed %q, %v", link, err)
 	}

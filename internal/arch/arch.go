@@ -1,0 +1,184 @@
+// Package arch holds the layering rules of reprise's packages and checks an
+// import graph against them: which package may depend on which.
+package arch
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// Module is reprise's module path; rules name packages relative to it.
+const Module = "github.com/reprise-dev/reprise"
+
+// Graph is each package's direct imports (non-test), by import path.
+type Graph map[string][]string
+
+// Rule says that no package matching From may depend, directly or through
+// others, on a package matching any of Deny, but for the direct imports in
+// Allow. Patterns are import paths relative to Module ("capture/..." is
+// capture and every package under it) or, for others, full paths.
+type Rule struct {
+	From []string
+	Deny []string
+	// Allow names, per From package, denied packages it may still import
+	// directly; the rule's Why says why.
+	Allow map[string][]string
+	// Direct checks direct imports only: who may import a package, not who
+	// may be built on one that does.
+	Direct bool
+	Why    string
+}
+
+// Rules are reprise's layers, top to bottom: cmd and daemon compose; the
+// services (recorder, skillbook, replay, ...) sit on events, skills and the
+// capture sources; events is at the bottom and knows no other layer.
+var Rules = []Rule{
+	{
+		From:  []string{"events"},
+		Deny:  []string{"..."},
+		Allow: map[string][]string{"events": {"internal/mpack"}},
+		Why:   "events owns the schema and the subjects, and every other package is built on it",
+	},
+	{
+		From: []string{"events", "skills", "replay/..."},
+		Deny: []string{"capture/...", "embedded", "daemon", "recorder", "cmd/..."},
+		// Until the platform layer takes the OS bindings out of capture.
+		Allow: map[string][]string{"replay/desktop": {"capture/atspi", "capture/axmac", "capture/axpath", "capture/frames", "capture/msaa", "capture/quartz", "capture/uia", "capture/x11"}},
+		Why:   "a skill and its replay know nothing of how steps were recorded or stored",
+	},
+	{
+		From: []string{"capture/..."},
+		Deny: []string{"replay/...", "skills", "skillbook", "store", "embedded", "daemon", "recorder", "cmd/..."},
+		Why:  "a capture source emits steps; where they are kept and what is made of them is not its business",
+	},
+	{
+		From:   []string{"..."},
+		Deny:   []string{"github.com/nats-io/nats-server/v2/..."},
+		Allow:  map[string][]string{"embedded": {"github.com/nats-io/nats-server/v2/server"}},
+		Direct: true,
+		Why:    "the NATS server runs in embedded only; everything else is a client",
+	},
+	{
+		From:   []string{"embedded"},
+		Deny:   []string{"..."},
+		Allow:  map[string][]string{"embedded": {"events", "extension"}},
+		Direct: true,
+		Why:    "embedded builds the server's permissions from events' subjects, and trusts the extension's origin",
+	},
+}
+
+// Load lists reprise's packages for goos and their direct imports.
+func Load(dir, goos string) (Graph, error) {
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list for %s: %w: %s", goos, err, stderr.Bytes())
+	}
+	g := Graph{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) > 0 {
+			g[f[0]] = f[1:]
+		}
+	}
+	return g, sc.Err()
+}
+
+// Check returns every dependency g has that rules deny, each naming the
+// package, the denied one and the chain of imports between them.
+func Check(g Graph, rules []Rule) []string {
+	var out []string
+	for _, r := range rules {
+		for _, pkg := range sortedKeys(g) {
+			if !matchAny(pkg, r.From) || !strings.HasPrefix(pkg, Module) {
+				continue
+			}
+			if chain := find(g, pkg, r); chain != nil {
+				out = append(out, fmt.Sprintf("%s depends on %s (%s): %s", rel(pkg), rel(chain[len(chain)-1]), strings.Join(relAll(chain), " -> "), r.Why))
+			}
+		}
+	}
+	return out
+}
+
+// find is the shortest import chain from pkg to a package r denies, or nil.
+func find(g Graph, pkg string, r Rule) []string {
+	if r.Direct {
+		for _, next := range g[pkg] {
+			if matchAny(next, r.Deny) && !slices.ContainsFunc(r.Allow[rel(pkg)], func(p string) bool { return match(next, p) }) {
+				return []string{pkg, next}
+			}
+		}
+		return nil
+	}
+	prev := map[string]string{pkg: ""}
+	queue := []string{pkg}
+	for len(queue) > 0 {
+		at := queue[0]
+		queue = queue[1:]
+		for _, next := range g[at] {
+			if _, seen := prev[next]; seen {
+				continue
+			}
+			if at == pkg && slices.ContainsFunc(r.Allow[rel(pkg)], func(p string) bool { return match(next, p) }) {
+				continue
+			}
+			prev[next] = at
+			if matchAny(next, r.Deny) {
+				chain := []string{next}
+				for p := at; p != ""; p = prev[p] {
+					chain = append([]string{p}, chain...)
+				}
+				return chain
+			}
+			queue = append(queue, next)
+		}
+	}
+	return nil
+}
+
+func matchAny(pkg string, patterns []string) bool {
+	return slices.ContainsFunc(patterns, func(p string) bool { return match(pkg, p) })
+}
+
+// match reports whether pkg is the pattern's package, or under it for a
+// pattern ending in "/..." ("..." alone is the whole module).
+func match(pkg, pattern string) bool {
+	full := pattern
+	if pattern == "..." || !strings.Contains(strings.SplitN(pattern, "/", 2)[0], ".") {
+		full = Module + "/" + pattern
+	}
+	if base, ok := strings.CutSuffix(full, "/..."); ok {
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pkg == full
+}
+
+func rel(pkg string) string { return strings.TrimPrefix(pkg, Module+"/") }
+
+func relAll(pkgs []string) []string {
+	out := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = rel(p)
+	}
+	return out
+}
+
+func sortedKeys(g Graph) []string {
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
