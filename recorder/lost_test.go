@@ -5,9 +5,13 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -24,6 +28,25 @@ func (f *flood) Start(_ context.Context, _ capture.Session, sink capture.Sink) e
 	return nil
 }
 
+// recordingFrom starts a recorder with src as its only source, queueing
+// queue steps at most (0: the default), and a demonstration from it.
+func recordingFrom(t *testing.T, nc *nats.Conn, js jetstream.JetStream, src capture.Source, queue int) (*Recorder, ops.Started) {
+	t.Helper()
+	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(src), QueueSize: queue,
+		Consent: func(context.Context, string, string, string, []string) error { return nil },
+		Keys:    store.FileKeyStore{Dir: t.TempDir()}})
+	ctx := context.Background()
+	if err := rec.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rec.Close)
+	started, err := rec.StartRecording(ctx, startReq(capture.ModeDemonstration, src.Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, started
+}
+
 // TestLostStepsAreReported: steps dropped at a full capture queue are in
 // the stop summary (count and warning) and on the recording's listing.
 func TestLostStepsAreReported(t *testing.T) {
@@ -33,18 +56,8 @@ func TestLostStepsAreReported(t *testing.T) {
 		many = append(many, formSteps()...)
 	}
 	src := &flood{burst{name: "floor", channels: []string{capture.ChannelFloor}, steps: many, ok: true}}
-	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(src), QueueSize: 1,
-		Consent: func(context.Context, string, string, string, []string) error { return nil },
-		Keys:    store.FileKeyStore{Dir: t.TempDir()}})
+	rec, started := recordingFrom(t, nc, js, src, 1)
 	ctx := context.Background()
-	if err := rec.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(rec.Close)
-	started, err := rec.StartRecording(ctx, startReq(capture.ModeDemonstration, "floor"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	sum, err := rec.StopRecording(ctx, started.Ref())
 	if err != nil {
 		t.Fatal(err)

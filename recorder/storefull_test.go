@@ -12,7 +12,6 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
-	"github.com/reprise-dev/reprise/store"
 )
 
 // watcher is a source that emits when the test says and keeps what it is
@@ -86,18 +85,8 @@ func quiet(t *testing.T, js jetstream.JetStream, n uint64) {
 func TestSourceIsToldTheStoreFails(t *testing.T) {
 	srv, nc, js := natstest.Start(t, "m_test")
 	src := &watcher{burst: burst{name: "floor", channels: []string{capture.ChannelFloor}, ok: true}}
-	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(src),
-		Consent: func(context.Context, string, string, string, []string) error { return nil },
-		Keys:    store.FileKeyStore{Dir: t.TempDir()}})
+	rec, started := recordingFrom(t, nc, js, src, 0)
 	ctx := context.Background()
-	if err := rec.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(rec.Close)
-	started, err := rec.StartRecording(ctx, startReq(capture.ModeDemonstration, "floor"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	steps := formSteps()
 	until := func(what string, ok func(written, lost uint64) bool) {
 		t.Helper()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -22,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -54,7 +51,7 @@ func TestBigRecordingThroughTheDaemon(t *testing.T) {
 	if err != nil || id == "" {
 		t.Fatalf("record start: %v\n%s%s", err, out, stderr)
 	}
-	waitStored(t, home, bigSteps+1) // the started event and every step
+	waitHandled(t, home, bigSteps)
 	out, stderr, err = run(t, home, "record", "stop")
 	if err != nil || !strings.Contains(out, fmt.Sprintf("%d steps", bigSteps)) {
 		t.Fatalf("record stop: %v\n%s%s; want all %d steps, none lost", err, out, stderr, bigSteps)
@@ -92,14 +89,7 @@ func TestBigRecordingThroughTheDaemon(t *testing.T) {
 // returns the script's path and the seq and bytes of one framed step.
 func writeBigScript(t *testing.T, dir string) (string, framedStep) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	form, err := events.DecodeRecordingJSON(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	form := scriptedForm(t)
 	frames := filepath.Join(dir, "frames")
 	if err := os.Mkdir(frames, 0o700); err != nil {
 		t.Fatal(err)
@@ -140,6 +130,20 @@ func writeBigScript(t *testing.T, dir string) (string, framedStep) {
 	return script, one
 }
 
+// scriptedForm is the scripted source's form recording.
+func scriptedForm(t *testing.T) *events.Recording {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, err := events.DecodeRecordingJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return form
+}
+
 type framedStep struct {
 	seq uint64
 	png []byte
@@ -158,59 +162,11 @@ func noise(rng *rand.Rand) []byte {
 	return b.Bytes()
 }
 
-// waitStored waits until RECORDINGS holds n messages, failing if they stop
-// arriving for a minute.
-func waitStored(t *testing.T, home string, n uint64) {
-	t.Helper()
-	var last uint64
-	progress := time.Now()
-	for {
-		st, err := daemon.QueryStatus(home)
-		if err != nil {
-			t.Fatalf("status: %v", err)
-		}
-		for _, s := range st.Streams {
-			if s.Name != events.StreamRecordings {
-				continue
-			}
-			if s.Messages >= n {
-				return
-			}
-			if s.Messages > last {
-				last, progress = s.Messages, time.Now()
-			}
-		}
-		if time.Since(progress) > time.Minute {
-			t.Fatalf("RECORDINGS stopped at %d messages; want %d", last, n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // checkReviewFrame opens `reprise review`'s page for the recording and
 // fetches one step's frame through it: the bytes the source kept.
 func checkReviewFrame(t *testing.T, home, id string, want framedStep) {
 	t.Helper()
-	cmd := exec.Command(binary, "review", id, "--no-open")
-	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	lines := bufio.NewScanner(stdout)
-	url := ""
-	for url == "" && lines.Scan() {
-		if u, ok := strings.CutPrefix(strings.TrimSpace(lines.Text()), "http://127.0.0.1:"); ok {
-			url = "http://127.0.0.1:" + u
-		}
-	}
-	if url == "" {
-		t.Fatal("reprise review printed no link")
-	}
+	url, _ := startReviewPage(t, home, id)
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, Timeout: time.Minute}
 	get := func(u string) []byte {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/daemon"
-	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -89,7 +88,7 @@ func recordAll(t *testing.T, home string) stopResult {
 	if err != nil || regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out) == "" {
 		t.Fatalf("record start: %v\n%s%s", err, out, stderr)
 	}
-	waitPlayed(t, home)
+	waitHandled(t, home, wideSteps)
 	out, stderr, err = run(t, home, "record", "stop")
 	return stopResult{out + stderr, err}
 }
@@ -97,14 +96,7 @@ func recordAll(t *testing.T, home string) stopResult {
 // writeWideScript writes n fill steps whose values are size bytes each.
 func writeWideScript(t *testing.T, n, size int) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	form, err := events.DecodeRecordingJSON(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	form := scriptedForm(t)
 	fill := form.Steps[1]
 	var lines bytes.Buffer
 	for i := range n {
@@ -126,9 +118,9 @@ func writeWideScript(t *testing.T, n, size int) string {
 	return path
 }
 
-// waitPlayed waits until the running recording has handled the whole
-// script: every step written or counted lost.
-func waitPlayed(t *testing.T, home string) {
+// waitHandled waits until the running recording has handled n steps:
+// written or counted lost. It fails when none comes for a minute.
+func waitHandled(t *testing.T, home string, n uint64) {
 	t.Helper()
 	var last uint64
 	progress := time.Now()
@@ -140,13 +132,13 @@ func waitPlayed(t *testing.T, home string) {
 		if st.Recording == nil {
 			t.Fatal("status shows no recording running")
 		}
-		if n := st.Recording.Steps + st.Recording.Lost; n >= wideSteps {
+		if got := st.Recording.Steps + st.Recording.Lost; got >= n {
 			return
-		} else if n > last {
-			last, progress = n, time.Now()
+		} else if got > last {
+			last, progress = got, time.Now()
 		}
 		if time.Since(progress) > time.Minute {
-			t.Fatalf("the recording stopped at %d steps handled; want %d", last, wideSteps)
+			t.Fatalf("the recording stopped at %d steps handled; want %d", last, n)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -19,6 +19,30 @@ import (
 	"github.com/reprise-dev/reprise/internal/chromium"
 )
 
+// startReviewPage runs `reprise review REC --no-open` (killed when the test
+// ends, if it has not exited) and returns the link it printed.
+func startReviewPage(t *testing.T, home, id string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(binary, "review", id, "--no-open")
+	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(lines.Text()), "http://127.0.0.1:"); ok {
+			return "http://127.0.0.1:" + u, cmd
+		}
+	}
+	t.Fatal("reprise review printed no link")
+	return "", nil
+}
+
 // TestReviewPageAgainstTheDaemon is `reprise review` for real: the page the
 // command serves, in headless Chromium, removes step 2 and redacts step 3
 // of a recording through the daemon, and RECORDING_FETCH shows both.
@@ -38,26 +62,7 @@ func TestReviewPageAgainstTheDaemon(t *testing.T) {
 		t.Fatalf("record stop: %v\n%s", err, stderr)
 	}
 
-	cmd := exec.Command(binary, "review", id, "--no-open")
-	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	lines := bufio.NewScanner(stdout)
-	url := ""
-	for url == "" && lines.Scan() {
-		if u, ok := strings.CutPrefix(strings.TrimSpace(lines.Text()), "http://127.0.0.1:"); ok {
-			url = "http://127.0.0.1:" + u
-		}
-	}
-	if url == "" {
-		t.Fatal("reprise review printed no link")
-	}
+	url, cmd := startReviewPage(t, home, id)
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
