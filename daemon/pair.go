@@ -26,7 +26,9 @@ type Pairing struct {
 func (d *Daemon) servePairing() error {
 	_, err := d.nc.Subscribe(PairSubject, func(m *nats.Msg) {
 		b, _ := json.Marshal(Pairing{URL: d.srv.WebSocketURL(), User: string(embedded.RoleExtension), Password: d.srv.Password(embedded.RoleExtension)})
-		_ = m.Respond(b)
+		if err := m.Respond(b); err != nil {
+			d.log.Warn("the pairing reply did not reach the CLI", "err", err)
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("serve pairing: %w", err)

@@ -21,7 +21,11 @@ func (d *Daemon) serveReplayKey() error {
 	if err != nil {
 		return err
 	}
-	_, err = d.nc.Subscribe(ReplayKeySubject, func(m *nats.Msg) { _ = m.Respond(key) })
+	_, err = d.nc.Subscribe(ReplayKeySubject, func(m *nats.Msg) {
+		if err := m.Respond(key); err != nil {
+			d.log.Warn("the replay key's reply did not reach the CLI", "err", err)
+		}
+	})
 	return err
 }
 

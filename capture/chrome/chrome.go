@@ -193,7 +193,7 @@ func (s *Source) hello(m *nats.Msg) {
 		}
 	}
 	s.mu.Unlock()
-	respond(m, h)
+	s.respond(m, h)
 }
 
 // frame takes a frame the extension sent on its own: stored under the ref a
@@ -203,29 +203,29 @@ func (s *Source) frame(m *nats.Msg) {
 	dec := json.NewDecoder(bytes.NewReader(m.Data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		respond(m, StepReply{Error: "malformed frame request: want {id, frame}"})
+		s.respond(m, StepReply{Error: "malformed frame request: want {id, frame}"})
 		return
 	}
 	if req.ID == "" || len(req.ID) > 128 {
-		respond(m, StepReply{Error: "frame id must be 1-128 characters"})
+		s.respond(m, StepReply{Error: "frame id must be 1-128 characters"})
 		return
 	}
 	var frame []byte
 	if req.Frame != "" {
 		var err error
 		if frame, err = decodeImage(req.Frame); err != nil {
-			respond(m, StepReply{Error: err.Error()})
+			s.respond(m, StepReply{Error: err.Error()})
 			return
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess == nil {
-		respond(m, StepReply{})
+		s.respond(m, StepReply{})
 		return
 	}
 	s.store(s.book.arrived(req.ID, frame))
-	respond(m, StepReply{OK: true, Recording: true})
+	s.respond(m, StepReply{OK: true, Recording: true})
 }
 
 func (s *Source) step(m *nats.Msg) {
@@ -233,7 +233,7 @@ func (s *Source) step(m *nats.Msg) {
 	if err != nil {
 		reply.Error = err.Error()
 	}
-	respond(m, reply)
+	s.respond(m, reply)
 }
 
 // take validates a step request and hands the step to the recording.
@@ -301,9 +301,13 @@ func (s *Source) take(data []byte) (StepReply, error) {
 	return StepReply{OK: true, Recording: true}, nil
 }
 
-func respond(m *nats.Msg, v any) {
+// respond answers the extension; a reply that does not reach it is the
+// extension gone (it asks again at its next hello), so it is only logged.
+func (s *Source) respond(m *nats.Msg, v any) {
 	b, _ := json.Marshal(v)
-	_ = m.Respond(b)
+	if err := m.Respond(b); err != nil {
+		s.log.Debug("a reply did not reach the extension", "subject", m.Subject, "err", err)
+	}
 }
 
 // normalizeOrigin returns scheme://host[:port] in lower case.
