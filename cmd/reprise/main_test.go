@@ -44,7 +44,15 @@ func TestMain(m *testing.M) {
 // run runs the reprise binary with home as its data dir.
 func run(t *testing.T, home string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return runWithin(t, home, 30*time.Second, args...)
+}
+
+// runWithin is run for a command that may rightly wait longer than 30 s: a
+// stop waits for its steps while they make progress, and gives up after
+// 30 s without any, which a 30 s cap here would cut short.
+func runWithin(t *testing.T, home string, limit time.Duration, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)

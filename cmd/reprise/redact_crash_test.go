@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
 // TestRedactStageSurvivesSIGKILL kills the daemon again and again while its
@@ -34,7 +35,8 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 	os.WriteFile(script, []byte(b.String()), 0o600)
 	args := []string{"--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli"}
 
-	d := startDaemonProcess(t, home, args...)
+	logs := new(syncbuf.Buffer)
+	d := startDaemonProcessLogs(t, home, logs, args...)
 	out, stderr, err := run(t, home, "record", "start", "--yes", "--channels", "floor")
 	if err != nil {
 		t.Fatalf("record start: %v\n%s", err, stderr)
@@ -44,12 +46,13 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 		time.Sleep(time.Duration(20+rand.IntN(150)) * time.Millisecond)
 		d.Process.Kill()
 		d.Wait()
-		d = startDaemonProcess(t, home, args...)
+		logs = new(syncbuf.Buffer) // the last daemon's, for a failure
+		d = startDaemonProcessLogs(t, home, logs, args...)
 	}
 	// Each start resumed the recording (the scripted source playing again);
 	// stopping it waits until every captured step is through.
-	if out, stderr, err := run(t, home, "record", "stop", id); err != nil {
-		t.Fatalf("record stop after the crashes: %v\n%s%s", err, out, stderr)
+	if out, stderr, err := runWithin(t, home, 2*time.Minute, "record", "stop", id); err != nil {
+		t.Fatalf("record stop after the crashes: %v\n%s%s\nthe last daemon's log:\n%s", err, out, stderr, logs.String())
 	}
 	ids := storedMsgIDs(t, home, events.RecordingSubject(id, events.RecStep))
 	seen := map[string]int{}
