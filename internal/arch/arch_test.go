@@ -65,4 +65,3 @@ func TestCheckNamesABadImport(t *testing.T) {
 		}
 	}
 }
-
