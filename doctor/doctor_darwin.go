@@ -3,7 +3,7 @@ package doctor
 import (
 	"context"
 
-	"github.com/reprise-dev/reprise/capture/axmac"
+	"github.com/reprise-dev/reprise/platform/ax/axmac"
 	"github.com/reprise-dev/reprise/capture/quartz"
 )
 

@@ -7,8 +7,8 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/capture/frames"
-	"github.com/reprise-dev/reprise/capture/msaa"
-	"github.com/reprise-dev/reprise/capture/uia"
+	"github.com/reprise-dev/reprise/platform/ax/msaa"
+	"github.com/reprise-dev/reprise/platform/ax/uia"
 	"github.com/reprise-dev/reprise/capture/winhook"
 )
 

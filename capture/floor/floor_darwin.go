@@ -6,7 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/axmac"
+	"github.com/reprise-dev/reprise/platform/ax/axmac"
 	"github.com/reprise-dev/reprise/capture/quartz"
 )
 

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/platform/ax/atspi"
 	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/capture/x11"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/frames"
-	"github.com/reprise-dev/reprise/capture/msaa"
-	"github.com/reprise-dev/reprise/capture/uia"
+	"github.com/reprise-dev/reprise/platform/ax/msaa"
+	"github.com/reprise-dev/reprise/platform/ax/uia"
 	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/events"
 )

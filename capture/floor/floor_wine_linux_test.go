@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reprise-dev/reprise/capture/msaa"
+	"github.com/reprise-dev/reprise/platform/ax/msaa"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
 )

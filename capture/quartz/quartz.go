@@ -6,7 +6,7 @@
 // step means the same on macOS as on Linux. Steps carry the frontmost
 // application (NSWorkspace) and the window under the point or owning the
 // keyboard (CGWindowListCopyWindowInfo), and optionally a pre-action frame
-// and an accessibility enrichment (capture/axmac) from hooks.
+// and an accessibility enrichment (platform/ax/axmac) from hooks.
 //
 // Everything that talks to macOS is in *_darwin.go and only compiles there;
 // the key mapping, the translation, the window choice and the folding are

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/platform/ax/atspi"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/reprise-dev/reprise/platform/ax"
 	"io"
 	"log/slog"
 	"os"
@@ -300,8 +301,8 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 			return nil, fmt.Errorf("desktop replay: %w", err)
 		}
 		o := desktop.Options{Input: in, Logger: log}
-		if ax, closeAX, err := desktop.NewAX("", log); err == nil {
-			o.AX = ax
+		if tree, closeAX, err := ax.Open("", log); err == nil {
+			o.AX = tree
 			context.AfterFunc(ctx, func() { _ = closeAX() })
 		} else {
 			log.Info("replaying without the accessibility tree: input at recorded points only", "reason", err)

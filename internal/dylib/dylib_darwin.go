@@ -1,4 +1,4 @@
-// Package dylib is what capture/quartz and capture/axmac share to bind
+// Package dylib is what capture/quartz and platform/ax/axmac share to bind
 // macOS frameworks through purego, without cgo: opening a framework,
 // reading a data symbol, binding a symbol that older systems lack, and
 // binding everything once, a missing symbol an error rather than a panic.

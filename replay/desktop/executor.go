@@ -13,35 +13,15 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
 
-// AX is what the executor needs of the accessibility tree: AT-SPI on
-// Linux, UI Automation on Windows (NewAX gives this system's).
-type AX interface {
-	// Find returns the elements with role and label in the top-level
-	// window titled window; none (and no error) when there is no such
-	// window yet.
-	Find(ctx context.Context, window, role, label string) ([]Element, error)
-	// Fill sets a text field's text; Text reads it back.
-	Fill(ctx context.Context, el Element, text string) error
-	Text(ctx context.Context, el Element) (string, error)
-	// Press clicks a button, link, check box... the toolkit's way.
-	Press(ctx context.Context, el Element) error
-}
-
-// Element is an element an AX found: its role in reprise's vocabulary, and
-// the tree's own handle, which only that AX reads.
-type Element struct {
-	Role   string
-	Handle any
-}
-
 // Options configure an Executor.
 type Options struct {
 	// AX, if set, is tried first for every step with a role or label.
-	AX AX
+	AX ax.Tree
 	// Input is the floor: synthetic input at the recorded point.
 	Input Input
 	// FindTimeout is how long a step waits for its window and element to
@@ -71,7 +51,7 @@ type Executor struct {
 
 // filledField is a field a row set: through the tree (el) or by input at pt.
 type filledField struct {
-	el    *Element
+	el    *ax.Element
 	pt    image.Point
 	value string
 }
@@ -144,7 +124,7 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 	if e.o.AX == nil || (st.Label == "" && st.Role == "") {
 		return replay.Outcome{Selector: -1}, false, nil
 	}
-	var found []Element
+	var found []ax.Element
 	deadline := time.Now().Add(e.o.FindTimeout)
 	for {
 		els, err := e.o.AX.Find(ctx, st.Floor.ActiveWindow, st.Role, st.Label)

@@ -2,17 +2,18 @@ package desktop
 
 import (
 	"context"
+	"github.com/reprise-dev/reprise/platform/ax"
 	"image"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/atspi"
 	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/platform/ax/atspi"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/replaytest"
 	"github.com/reprise-dev/reprise/skills"
@@ -55,12 +56,12 @@ func newExecutor(t *testing.T, d *xvfb.Desktop, withAX bool, find time.Duration)
 	}
 	o := Options{Input: in, Quiet: 100 * time.Millisecond, FindTimeout: find}
 	if withAX {
-		ax, err := atspi.New(atspi.Options{Display: d.Display, Timeout: 5 * time.Second})
+		tree, err := atspi.New(atspi.Options{Display: d.Display, Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { ax.Close() })
-		o.AX = ATSPI{ax}
+		t.Cleanup(func() { tree.Close() })
+		o.AX = ax.ATSPI{Enricher: tree}
 	}
 	ex, err := New(o)
 	if err != nil {

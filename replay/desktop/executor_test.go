@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"github.com/reprise-dev/reprise/platform/ax"
 	"strings"
 	"sync"
 	"testing"
@@ -83,24 +84,24 @@ type formAX struct {
 	ignores bool // OK does nothing: the app ignored the click
 }
 
-func (f *formAX) Find(_ context.Context, _, role, label string) ([]Element, error) {
-	return []Element{{Role: role, Handle: label}}, nil
+func (f *formAX) Find(_ context.Context, _, role, label string) ([]ax.Element, error) {
+	return []ax.Element{{Role: role, Handle: label}}, nil
 }
 
-func (f *formAX) Fill(_ context.Context, el Element, text string) error {
+func (f *formAX) Fill(_ context.Context, el ax.Element, text string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.text[el.Handle.(string)] = text
 	return nil
 }
 
-func (f *formAX) Text(_ context.Context, el Element) (string, error) {
+func (f *formAX) Text(_ context.Context, el ax.Element) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.text[el.Handle.(string)], nil
 }
 
-func (f *formAX) Press(context.Context, Element) error {
+func (f *formAX) Press(context.Context, ax.Element) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.ignores {

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
-	"github.com/reprise-dev/reprise/capture/uia"
+	"github.com/reprise-dev/reprise/platform/ax/uia"
 )
 
 // The Win32 calls that read a field and check a window's owner.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/ebitengine/purego"
 
-	"github.com/reprise-dev/reprise/capture/axmac"
 	"github.com/reprise-dev/reprise/capture/quartz"
 	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/platform/ax/axmac"
 )
 
 // Quartz constants (CGEventTypes.h).

@@ -1,7 +1,7 @@
 package axmac
 
 import (
-	"github.com/reprise-dev/reprise/capture/axpath"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"testing"
 
 	"github.com/reprise-dev/reprise/events"

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
 	"github.com/reprise-dev/reprise/internal/wine"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"golang.org/x/sys/windows"
 )
 

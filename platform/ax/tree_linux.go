@@ -1,4 +1,4 @@
-package desktop
+package ax
 
 import (
 	"context"
@@ -6,12 +6,12 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/atspi"
+	"github.com/reprise-dev/reprise/platform/ax/atspi"
 )
 
-// NewAX returns the accessibility tree of display ("" for $DISPLAY):
+// Open returns the accessibility tree of display ("" for $DISPLAY):
 // AT-SPI.
-func NewAX(display string, log *slog.Logger) (AX, func() error, error) {
+func Open(display string, log *slog.Logger) (Tree, func() error, error) {
 	e, err := atspi.New(atspi.Options{Display: display, Logger: log, Timeout: time.Second})
 	if err != nil {
 		return nil, nil, err
@@ -19,7 +19,7 @@ func NewAX(display string, log *slog.Logger) (AX, func() error, error) {
 	return ATSPI{e}, e.Close, nil
 }
 
-// ATSPI is AX over an atspi.Enricher.
+// ATSPI is a Tree over an atspi.Enricher.
 type ATSPI struct{ *atspi.Enricher }
 
 func (a ATSPI) Find(ctx context.Context, window, role, label string) ([]Element, error) {

@@ -3,7 +3,7 @@ package atspi
 import (
 	"context"
 	"fmt"
-	"github.com/reprise-dev/reprise/capture/axpath"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 
 	"github.com/godbus/dbus/v5"
 )

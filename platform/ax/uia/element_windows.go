@@ -6,8 +6,8 @@ import (
 	"image"
 	"unsafe"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"golang.org/x/sys/windows"
 )
 

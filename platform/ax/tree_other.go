@@ -1,6 +1,6 @@
 //go:build !linux && !windows && !darwin
 
-package desktop
+package ax
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"runtime"
 )
 
-// NewAX fails: the executor has no accessibility tree on this system.
-func NewAX(string, *slog.Logger) (AX, func() error, error) {
+// Open fails: reprise reads no accessibility tree on this system.
+func Open(string, *slog.Logger) (Tree, func() error, error) {
 	return nil, nil, errors.New("the desktop executor has no accessibility tree on " + runtime.GOOS)
 }

@@ -19,7 +19,7 @@
 // "text", "push button", ...; never GetRoleText's, which is localized),
 // "[name]" when the element has a name, and "#n" when several siblings
 // share role and name, as in "window[Untitled - Notepad]/client[Untitled -
-// Notepad]/window/text" — the format of capture/axpath. A password field's
+// Notepad]/window/text" — the format of platform/ax/axpath. A password field's
 // segment is "password text", which is how IsPassword knows it from the
 // stored step.
 //
@@ -33,8 +33,8 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // ErrUnsupported is returned where there is no MSAA.
@@ -129,7 +129,7 @@ const SegmentPassword = "password text"
 
 // roleNames holds, for each MSAA role, the path segment name (fixed
 // English, so that a path recorded on a French Windows replays on an
-// English one) and reprise's role (capture/axmac's vocabulary).
+// English one) and reprise's role (platform/ax/axmac's vocabulary).
 var roleNames = map[Role]struct{ segment, reprise string }{
 	RoleTitleBar:           {"title bar", "titlebar"},
 	RoleMenuBar:            {"menu bar", "menubar"},
@@ -206,8 +206,8 @@ func (r Role) Segment() string {
 	return fmt.Sprintf("role%d", int32(r))
 }
 
-// Reprise is the role in reprise's vocabulary (the one capture/axmac and
-// capture/atspi use); empty for a role oleacc.h does not know.
+// Reprise is the role in reprise's vocabulary (the one platform/ax/axmac and
+// platform/ax/atspi use); empty for a role oleacc.h does not know.
 func (r Role) Reprise() string {
 	return roleNames[r].reprise
 }

@@ -30,7 +30,7 @@ func TestUIAUnderWine(t *testing.T) {
 	if out, err := exec.Command(gcc, "-O1", "-Wall", "-shared", "-o", dll, "testdata/fakeuia/fakeuia.c", "-loleaut32").CombinedOutput(); err != nil {
 		t.Fatalf("build the fake UIA server: %v\n%s", err, out)
 	}
-	exe := wine.TestBinary(t, "./capture/uia")
+	exe := wine.TestBinary(t, "./platform/ax/uia")
 
 	log := filepath.Join(dir, "out.txt")
 	f, err := os.Create(log) // a file, not a pipe: a Wine service holding a pipe would hang its reader

@@ -11,5 +11,5 @@ import (
 // for Windows start notepad and ask MSAA about its edit, its title bar and
 // menu bar, and about a form of their own with a password field.
 func TestMSAAUnderWine(t *testing.T) {
-	wine.RunWindowsTests(t, "./capture/msaa", "^TestWine")
+	wine.RunWindowsTests(t, "./platform/ax/msaa", "^TestWine")
 }

@@ -1,4 +1,4 @@
-package desktop
+package ax
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/axmac"
+	"github.com/reprise-dev/reprise/platform/ax/axmac"
 )
 
-// NewAX returns the accessibility tree: macOS AX (the process must be
+// Open returns the accessibility tree: macOS AX (the process must be
 // trusted for Accessibility). display is ignored.
-func NewAX(_ string, log *slog.Logger) (AX, func() error, error) {
+func Open(_ string, log *slog.Logger) (Tree, func() error, error) {
 	e, err := axmac.New(axmac.Options{Logger: log, Timeout: time.Second})
 	if err != nil {
 		return nil, nil, err
@@ -21,7 +21,7 @@ func NewAX(_ string, log *slog.Logger) (AX, func() error, error) {
 	return m, m.Close, nil
 }
 
-// MacAX is AX over an axmac.Enricher. The elements a Find returns hold
+// MacAX is a Tree over an axmac.Enricher. The elements a Find returns hold
 // references into the target app: they stay valid until the next Find,
 // which releases them, or Close. The executor acts on an element between
 // the Find that found it and the next one.
@@ -32,7 +32,7 @@ type MacAX struct {
 	last []axmac.Element // the previous Find's elements
 }
 
-var _ AX = (*MacAX)(nil)
+var _ Tree = (*MacAX)(nil)
 
 // Find lists the elements with role and label in the window titled window.
 func (m *MacAX) Find(ctx context.Context, window, role, label string) ([]Element, error) {

@@ -25,7 +25,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/reprise-dev/reprise/capture/axpath"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"log/slog"
 	"sync"
 	"time"

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
 	"github.com/reprise-dev/reprise/capture/quartz"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // Bounds of one Find: how many elements it reads in one window, and how

@@ -3,7 +3,7 @@
  * TestWineFake, which Wine 8 needs because it has no UIA client of its own.
  * It lays out IUIAutomation, IUIAutomationTreeWalker, IUIAutomationElement
  * and the Value, Invoke and Toggle patterns at the vtable slots the Go code
- * calls (capture/uia/vtable.go, checked against Wine's IDL), so the test
+ * calls (platform/ax/uia/vtable.go, checked against Wine's IDL), so the test
  * exercises the real calling convention (POINT by value, BSTRs from
  * oleaut32, [out] pointers) and counts every reference the client takes.
  *

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // Element is an element Find found: what At would say of it, and a

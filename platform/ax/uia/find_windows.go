@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"golang.org/x/sys/windows"
 )
 

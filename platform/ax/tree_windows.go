@@ -1,16 +1,16 @@
-package desktop
+package ax
 
 import (
 	"context"
 	"errors"
 	"log/slog"
 
-	"github.com/reprise-dev/reprise/capture/uia"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/uia"
 )
 
-// NewAX returns the accessibility tree: UI Automation. display is ignored.
-func NewAX(_ string, log *slog.Logger) (AX, func() error, error) {
+// Open returns the accessibility tree: UI Automation. display is ignored.
+func Open(_ string, log *slog.Logger) (Tree, func() error, error) {
 	c, err := uia.New(uia.Options{Logger: log})
 	if err != nil {
 		return nil, nil, err
@@ -18,7 +18,7 @@ func NewAX(_ string, log *slog.Logger) (AX, func() error, error) {
 	return UIA{c}, c.Close, nil
 }
 
-// UIA is AX over a uia.Client: patterns act on an element found once.
+// UIA is a Tree over a uia.Client: patterns act on an element found once.
 type UIA struct{ *uia.Client }
 
 func (u UIA) Find(ctx context.Context, window, role, label string) ([]Element, error) {

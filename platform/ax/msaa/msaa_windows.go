@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"golang.org/x/sys/windows"
 )
 

@@ -14,7 +14,7 @@
 // password field is known from its path), "[name]" when the element has a
 // title or description, and "#n" when several siblings share role and name,
 // as in "AXWindow[New customer]/AXGroup/AXTextField[First Name]" — the
-// format capture/atspi uses, with AX's role names. IsPassword reads the last
+// format platform/ax/atspi uses, with AX's role names. IsPassword reads the last
 // segment.
 //
 // Labels: AXTitle; else the title or value of AXTitleUIElement (the static
@@ -40,7 +40,7 @@ package axmac
 
 import (
 	"errors"
-	"github.com/reprise-dev/reprise/capture/axpath"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"runtime"
 	"strings"
 

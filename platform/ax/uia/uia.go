@@ -15,7 +15,7 @@
 // type's programmatic English name ("Window", "Pane", "Edit"; never the
 // localized control type, so that the roles in a path do not change with
 // the display language), "[name]", and "#n" among siblings sharing
-// both, in the shared capture/axpath format, as in
+// both, in the shared platform/ax/axpath format, as in
 // "Window[New customer]/Pane/Edit[First Name]". A password field
 // (CurrentIsPassword) is the segment role PasswordEdit, which IsPassword
 // reads. A top-level window has no ordinal: its siblings are every window
@@ -52,8 +52,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reprise-dev/reprise/capture/axpath"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // ErrUnavailable is returned (wrapped, with the reason) when UI Automation
