@@ -3,8 +3,9 @@ package doctor
 import (
 	"context"
 
-	"github.com/reprise-dev/reprise/platform/ax/axmac"
 	"github.com/reprise-dev/reprise/capture/quartz"
+	"github.com/reprise-dev/reprise/platform/ax/axmac"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 func platformProbes() []Probe {
@@ -26,7 +27,7 @@ func platformPermissions() []permission {
 	return []permission{
 		{Permission: Accessibility, Granted: axmac.IsTrusted, Request: axmac.RequestTrust},
 		{Permission: InputMonitoring, Granted: listenAllowed, Request: quartz.RequestListenAccess},
-		{Permission: ScreenRecording, Granted: quartz.ScreenCaptureAllowed, Request: quartz.RequestScreenCapture},
+		{Permission: ScreenRecording, Granted: screen.ScreenCaptureAllowed, Request: screen.RequestScreenCapture},
 	}
 }
 

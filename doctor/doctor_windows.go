@@ -6,10 +6,10 @@ import (
 
 	"golang.org/x/sys/windows"
 
-	"github.com/reprise-dev/reprise/capture/frames"
+	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/platform/ax/msaa"
 	"github.com/reprise-dev/reprise/platform/ax/uia"
-	"github.com/reprise-dev/reprise/capture/winhook"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 func platformProbes() []Probe {
@@ -65,7 +65,7 @@ func msaaProbe(context.Context) Check {
 // gdiFrames grabs one frame of the screen as the recorder would.
 func gdiFrames(context.Context) Check {
 	c := Check{Name: "capture: frames"}
-	g, err := frames.NewGDI()
+	g, err := screen.NewGDI()
 	if err != nil {
 		c.Detail, c.Fix = err.Error(), "run reprise in the person's own desktop session, where the screen can be read"
 		return c

@@ -14,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 // base is what each OS's floor Source shares: its logger and the recording
@@ -51,7 +52,7 @@ type recording struct {
 
 // frames starts the ring over g for the recording and returns it as the
 // source's frames; closeGrab (if not nil) runs once the ring has stopped.
-func (r *recording) frames(ctx context.Context, g frames.Grabber, closeGrab func() error, log *slog.Logger) *frames.Ring {
+func (r *recording) frames(ctx context.Context, g screen.Grabber, closeGrab func() error, log *slog.Logger) *frames.Ring {
 	r.ring = frames.NewRing(g, frames.RingOptions{Logger: log})
 	r.ring.Start(ctx)
 	r.closeAfter(closeGrab)

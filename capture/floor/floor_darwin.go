@@ -6,8 +6,9 @@ import (
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/platform/ax/axmac"
 	"github.com/reprise-dev/reprise/capture/quartz"
+	"github.com/reprise-dev/reprise/platform/ax/axmac"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 // Source is the macOS floor: the Quartz event tap with the frame ring over
@@ -41,7 +42,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	defer s.mu.Unlock()
 	rec := &recording{}
 	opts := quartz.Options{Logger: s.log}
-	if g, err := quartz.NewGrabber(); err == nil {
+	if g, err := screen.NewQuartz(); err == nil {
 		opts.Frames = rec.frames(ctx, g, nil, s.log)
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)

@@ -6,9 +6,9 @@ import (
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/platform/ax/atspi"
-	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/platform/ax/atspi"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 // Source is the X11 floor: the x11 source with the frame ring and AT-SPI
@@ -46,7 +46,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	rec := &recording{}
 	opts := x11.Options{Display: s.display}
 	opts.Logger = s.log
-	if g, err := frames.NewX11(s.display); err == nil {
+	if g, err := screen.NewX11(s.display); err == nil {
 		opts.Frames = rec.frames(ctx, g, g.Close, s.log)
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)

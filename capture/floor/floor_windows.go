@@ -7,11 +7,11 @@ import (
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/frames"
-	"github.com/reprise-dev/reprise/platform/ax/msaa"
-	"github.com/reprise-dev/reprise/platform/ax/uia"
 	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/msaa"
+	"github.com/reprise-dev/reprise/platform/ax/uia"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 // Source is the Windows floor: the low-level hooks with the frame ring over
@@ -44,7 +44,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	rec := &recording{}
 	var opts winhook.Options
 	opts.Logger = s.log
-	if g, err := frames.NewGDI(); err == nil {
+	if g, err := screen.NewGDI(); err == nil {
 		opts.Frames = rec.frames(ctx, g, g.Close, s.log)
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)

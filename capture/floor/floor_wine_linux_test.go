@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reprise-dev/reprise/platform/ax/msaa"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
+	"github.com/reprise-dev/reprise/platform/ax/msaa"
 )
 
 // TestWindowsFloorUnderWine records notepad with the whole Windows floor

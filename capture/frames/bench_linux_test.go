@@ -8,43 +8,18 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
-func BenchmarkGrab(b *testing.B) {
-	d := xvfb.Start(b)
-	for _, shm := range []bool{true, false} {
-		name := map[bool]string{true: "shm", false: "socket"}[shm]
-		b.Run(name, func(b *testing.B) {
-			x, err := newX11(d.Display, shm)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer x.Close()
-			if x.SHM() != shm {
-				b.Fatalf("SHM() = %v; want %v", x.SHM(), shm)
-			}
-			cpu0 := cpuTime(b)
-			for b.Loop() {
-				if _, err := x.Grab(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			// Wall time includes the X server's copy; CPU time is ours alone.
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/frame")
-			b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/1e3/float64(b.N), "cpu-ms/frame")
-		})
-	}
-}
-
-// BenchmarkIdleRing runs the ring at 2 frames/s over an unchanged Xvfb
-// screen and reports this process's CPU as a percentage of one core. The X
-// server's own work (a copy per grab) is not in it.
 func BenchmarkIdleRing(b *testing.B) {
 	d := xvfb.Start(b)
 	for _, shm := range []bool{true, false} {
 		name := map[bool]string{true: "shm", false: "socket"}[shm]
 		b.Run(name, func(b *testing.B) {
-			x, err := newX11(d.Display, shm)
+			x, err := screen.NewX11(d.Display)
+			if !shm {
+				x, err = screen.NewX11Socket(d.Display)
+			}
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,6 +6,8 @@ import (
 	"image/draw"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/reprise-dev/reprise/platform/screen"
 )
 
 // desktopFrame draws something like a working desktop: a wallpaper
@@ -40,7 +42,7 @@ func BenchmarkEncode(b *testing.B) {
 	img := desktopFrame(1280, 800)
 	var size int
 	for b.Loop() {
-		p, err := Encode(img)
+		p, err := screen.Encode(img)
 		if err != nil {
 			b.Fatal(err)
 		}

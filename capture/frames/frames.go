@@ -9,27 +9,16 @@
 package frames
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"hash/maphash"
 	"image"
-	"image/png"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/reprise-dev/reprise/platform/screen"
 )
-
-// ErrUnavailable is returned by NewX11 where no X11 screen can be grabbed.
-var ErrUnavailable = errors.New("screen grabbing is unavailable")
-
-// Grabber takes one screenshot. Grab is called from the ring's goroutine
-// only, one call at a time; the image it returns becomes the ring's and must
-// not be written to afterwards.
-type Grabber interface {
-	Grab() (*image.RGBA, error)
-}
 
 // RingOptions configures a Ring. Zero fields take the documented defaults.
 type RingOptions struct {
@@ -67,7 +56,7 @@ type Stats struct {
 // Ring is a bounded history of recent, distinct frames. Before is safe for
 // concurrent use with the grab loop and with other Before calls.
 type Ring struct {
-	g    Grabber
+	g    screen.Grabber
 	opts RingOptions
 	seed maphash.Seed
 	log  *slog.Logger
@@ -97,7 +86,7 @@ type entry struct {
 }
 
 // NewRing returns a ring over g; call Start to begin grabbing.
-func NewRing(g Grabber, opts RingOptions) *Ring {
+func NewRing(g screen.Grabber, opts RingOptions) *Ring {
 	if opts.Rate <= 0 {
 		opts.Rate = 2
 	}
@@ -249,7 +238,7 @@ func (r *Ring) Before(t time.Time) ([]byte, bool) {
 	}
 	e.once.Do(func() {
 		start := time.Now()
-		e.png, e.err = Encode(e.img)
+		e.png, e.err = screen.Encode(e.img)
 		r.lastEnc.Store(int64(time.Since(start)))
 		r.encodes.Add(1)
 	})
@@ -267,22 +256,4 @@ func (r *Ring) Stats() Stats {
 	s.Encoded = r.encodes.Load()
 	s.LastEncode = time.Duration(r.lastEnc.Load())
 	return s
-}
-
-// encoders recycles the PNG encoder's buffers across frames.
-type encoders struct{ p sync.Pool }
-
-func (e *encoders) Get() *png.EncoderBuffer  { b, _ := e.p.Get().(*png.EncoderBuffer); return b }
-func (e *encoders) Put(b *png.EncoderBuffer) { e.p.Put(b) }
-
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoders{}}
-
-// Encode encodes img as PNG at the fastest compression level: a frame is
-// encoded while a step waits for it, and screens compress well regardless.
-func Encode(img image.Image) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := pngEncoder.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/ebitengine/purego"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/platform/cocoa"
+	"github.com/reprise-dev/reprise/platform/keys/mackey"
 )
 
 // Event tap constants (CGEventTypes.h).
@@ -68,10 +70,10 @@ type session struct {
 // Available reports whether the tap can run: the frameworks load and the
 // process may listen to input (Input Monitoring, macOS 10.15+).
 func (s *Source) Available() (bool, string) {
-	if err := load(); err != nil {
+	if err := cocoa.Load(); err != nil {
 		return false, err.Error()
 	}
-	if cgPreflightListenEventAccess != nil && !cgPreflightListenEventAccess() {
+	if cocoa.CGPreflightListenEventAccess != nil && !cocoa.CGPreflightListenEventAccess() {
 		return false, "this process may not monitor input: allow it in System Settings > " +
 			"Privacy & Security > Input Monitoring (and Accessibility), then restart it"
 	}
@@ -81,10 +83,10 @@ func (s *Source) Available() (bool, string) {
 // RequestListenAccess asks macOS to prompt for Input Monitoring; it reports
 // whether access is granted now.
 func RequestListenAccess() bool {
-	if load() != nil || cgRequestListenEventAccess == nil {
+	if cocoa.Load() != nil || cocoa.CGRequestListenEventAccess == nil {
 		return false
 	}
-	return cgRequestListenEventAccess()
+	return cocoa.CGRequestListenEventAccess()
 }
 
 // Start creates the listen-only tap on its own locked thread with its own
@@ -94,7 +96,7 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	if sink == nil {
 		return errors.New("start quartz source: nil sink")
 	}
-	if err := load(); err != nil {
+	if err := cocoa.Load(); err != nil {
 		return fmt.Errorf("start quartz source: %w", err)
 	}
 	s.mu.Lock()
@@ -135,36 +137,36 @@ func (sess *session) loop(started chan<- error) {
 	defer close(sess.loopDone)
 	defer sess.pipe.Close()
 	mask := uint64(1)<<evLeftMouseDown | 1<<evRightMouseDown | 1<<evOtherMouseDown | 1<<evKeyDown
-	tap := cgEventTapCreate(tapSession, tapHeadInsert, tapListenOnly, mask, callbackPtr, 0)
+	tap := cocoa.CGEventTapCreate(tapSession, tapHeadInsert, tapListenOnly, mask, callbackPtr, 0)
 	if tap == 0 {
 		started <- errors.New("CGEventTapCreate refused: allow this process in System Settings > " +
 			"Privacy & Security > Input Monitoring")
 		return
 	}
-	defer cfRelease(tap)
-	src := cfMachPortCreateRunLoopSrc(0, tap, 0)
+	defer cocoa.CFRelease(tap)
+	src := cocoa.CFMachPortCreateRunLoopSource(0, tap, 0)
 	if src == 0 {
-		cfMachPortInvalidate(tap)
+		cocoa.CFMachPortInvalidate(tap)
 		started <- errors.New("CFMachPortCreateRunLoopSource failed")
 		return
 	}
-	defer cfRelease(src)
-	rl := cfRunLoopGetCurrent()
-	cfRunLoopAddSource(rl, src, kCFRunLoopCommonModes)
+	defer cocoa.CFRelease(src)
+	rl := cocoa.CFRunLoopGetCurrent()
+	cocoa.CFRunLoopAddSource(rl, src, cocoa.KCFRunLoopCommonModes)
 	sess.tap.Store(tap)
 	sess.runLoop.Store(rl)
-	cgEventTapEnable(tap, true)
+	cocoa.CGEventTapEnable(tap, true)
 	started <- nil
 	// Run in slices, not CFRunLoopRun: a CFRunLoopStop that lands before
 	// the loop runs would be lost, and the stopping flag is checked here.
 	for !sess.stopping.Load() {
-		if cfRunLoopRunInMode(kCFRunLoopDefaultMode, runSlice, false) == runLoopFinished {
+		if cocoa.CFRunLoopRunInMode(cocoa.KCFRunLoopDefaultMode, runSlice, false) == runLoopFinished {
 			time.Sleep(50 * time.Millisecond) // no sources: should not happen
 		}
 	}
-	cgEventTapEnable(tap, false)
-	cfRunLoopRemoveSource(rl, src, kCFRunLoopCommonModes)
-	cfMachPortInvalidate(tap)
+	cocoa.CGEventTapEnable(tap, false)
+	cocoa.CFRunLoopRemoveSource(rl, src, cocoa.KCFRunLoopCommonModes)
+	cocoa.CFMachPortInvalidate(tap)
 	sess.tap.Store(0)
 }
 
@@ -172,8 +174,8 @@ func (sess *session) loop(started chan<- error) {
 func (sess *session) stop() {
 	sess.stopping.Store(true)
 	if rl := sess.runLoop.Load(); rl != 0 {
-		cfRunLoopStop(rl)
-		cfRunLoopWakeUp(rl)
+		cocoa.CFRunLoopStop(rl)
+		cocoa.CFRunLoopWakeUp(rl)
 	}
 }
 
@@ -188,7 +190,7 @@ func tapCallback(proxy, typ, event, info uintptr) uintptr {
 	switch uint32(typ) {
 	case evTapDisabledTO, evTapDisabledUI:
 		if tap := sess.tap.Load(); tap != 0 && !sess.stopping.Load() {
-			cgEventTapEnable(tap, true)
+			cocoa.CGEventTapEnable(tap, true)
 			sess.pipe.reenabled.Add(1)
 		}
 		return event
@@ -197,32 +199,32 @@ func tapCallback(proxy, typ, event, info uintptr) uintptr {
 		return event
 	}
 	now := time.Now()
-	loc := cgEventGetLocation(event)
+	loc := cocoa.CGEventGetLocation(event)
 	e := Event{X: int(loc.X), Y: int(loc.Y), Time: now,
-		PID: int(cgEventGetIntegerValueField(event, fieldTargetPID))}
+		PID: int(cocoa.CGEventGetIntegerValueField(event, fieldTargetPID))}
 	switch uint32(typ) {
 	case evLeftMouseDown, evRightMouseDown, evOtherMouseDown:
 		e.Kind = MouseDown
-		e.WindowID = uint32(cgEventGetIntegerValueField(event, fieldWindowUnderMP))
-		e.Flags = cgEventGetFlags(event)
+		e.WindowID = uint32(cocoa.CGEventGetIntegerValueField(event, fieldWindowUnderMP))
+		e.Flags = cocoa.CGEventGetFlags(event)
 		switch uint32(typ) {
 		case evLeftMouseDown:
 			e.Button = 1
 		case evRightMouseDown:
 			e.Button = 3
 		default:
-			if cgEventGetIntegerValueField(event, fieldMouseButton) != 2 {
+			if cocoa.CGEventGetIntegerValueField(event, fieldMouseButton) != 2 {
 				return event // back, forward...: not steps
 			}
 			e.Button = 2
 		}
 	case evKeyDown:
 		e.Kind = KeyDown
-		e.Keycode = Keycode(cgEventGetIntegerValueField(event, fieldKeycode))
-		e.Flags = cgEventGetFlags(event)
+		e.Keycode = mackey.Keycode(cocoa.CGEventGetIntegerValueField(event, fieldKeycode))
+		e.Flags = cocoa.CGEventGetFlags(event)
 		var buf [8]uint16
 		var n uint
-		cgEventKeyboardGetUnicode(event, uint(len(buf)), &n, &buf[0])
+		cocoa.CGEventKeyboardGetUnicodeString(event, uint(len(buf)), &n, &buf[0])
 		if n > uint(len(buf)) {
 			n = uint(len(buf))
 		}

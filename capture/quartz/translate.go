@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/platform/keys"
+	"github.com/reprise-dev/reprise/platform/keys/mackey"
 )
 
 // EventKind is what a tapped event is.
@@ -24,7 +26,7 @@ type Event struct {
 	// Keycode, Flags and Text describe a key-down: the virtual key, the
 	// modifier flags (CGEventFlags) and what the layout typed with them
 	// (CGEventKeyboardGetUnicodeString), empty for a dead key.
-	Keycode Keycode
+	Keycode mackey.Keycode
 	Flags   uint64
 	Text    string
 	X, Y    int // global display coordinates, origin top left of the main display
@@ -68,8 +70,8 @@ const (
 
 var modSyms = [...]struct {
 	bit uint8
-	sym x11.Keysym
-}{{bitShift, x11.KeyShiftL}, {bitCtrl, x11.KeyControlL}, {bitAlt, x11.KeyAltL}, {bitSuper, x11.KeySuperL}}
+	sym keys.Keysym
+}{{bitShift, keys.KeyShiftL}, {bitCtrl, keys.KeyControlL}, {bitAlt, keys.KeyAltL}, {bitSuper, keys.KeySuperL}}
 
 // Translate returns the raw events for e, oldest first; the slice is reused
 // by the next call. Modifier keys themselves, the Fn key and dead keys make
@@ -94,27 +96,27 @@ func (t *Translator) Translate(e Event) []x11.Raw {
 
 // key builds the key event and syncs the modifiers it is pressed with.
 func (t *Translator) key(e Event) (x11.Raw, bool) {
-	if named, ok := namedKeys[e.Keycode]; ok {
+	if named, ok := mackey.NamedKeysym(e.Keycode); ok {
 		if isModifierKey(e.Keycode) || named == 0xff7f {
 			return x11.Raw{}, false // modifiers arrive as flags
 		}
 		t.sync(chordBits(e.Flags, true), e)
 		return x11.Raw{Kind: x11.KeyPress, Sym: named}, true
 	}
-	if e.Keycode == VKFunction {
+	if e.Keycode == mackey.VKFunction {
 		return x11.Raw{}, false
 	}
 	ch, printable := single(e.Text)
-	chord := e.Flags&(FlagCommand|FlagControl) != 0
+	chord := e.Flags&(mackey.FlagCommand|mackey.FlagControl) != 0
 	bits := chordBits(e.Flags, chord)
 	t.sync(bits, e)
 	if chord {
-		plain, _, known := BaseKeysyms(e.Keycode)
+		plain, _, known := mackey.BaseKeysyms(e.Keycode)
 		switch {
-		case printable && isLetter(ch):
-			plain = KeysymOfRune(unicode.ToLower(ch))
+		case printable && unicode.IsLetter(ch):
+			plain = mackey.KeysymOfRune(unicode.ToLower(ch))
 		case !known && printable:
-			plain = KeysymOfRune(ch)
+			plain = mackey.KeysymOfRune(ch)
 		case !known:
 			return x11.Raw{}, false
 		}
@@ -123,7 +125,7 @@ func (t *Translator) key(e Event) (x11.Raw, bool) {
 	if !printable {
 		return x11.Raw{}, false // a dead key, or a key that types a control character
 	}
-	s := KeysymOfRune(ch)
+	s := mackey.KeysymOfRune(ch)
 	return x11.Raw{Kind: x11.KeyPress, Sym: s, Shifted: s}, true
 }
 
@@ -145,23 +147,23 @@ func (t *Translator) sync(want uint8, e Event) {
 // withAlt.
 func chordBits(flags uint64, withAlt bool) uint8 {
 	var b uint8
-	if flags&FlagShift != 0 {
+	if flags&mackey.FlagShift != 0 {
 		b |= bitShift
 	}
-	if flags&FlagCommand != 0 {
+	if flags&mackey.FlagCommand != 0 {
 		b |= bitCtrl
 	}
-	if flags&FlagControl != 0 {
+	if flags&mackey.FlagControl != 0 {
 		b |= bitSuper
 	}
-	if withAlt && flags&FlagOption != 0 {
+	if withAlt && flags&mackey.FlagOption != 0 {
 		b |= bitAlt
 	}
 	return b
 }
 
-func isModifierKey(k Keycode) bool {
-	return k >= VKRightCommand && k <= VKFunction
+func isModifierKey(k mackey.Keycode) bool {
+	return k >= mackey.VKRightCommand && k <= mackey.VKFunction
 }
 
 // single returns the one printable character text holds.

@@ -8,7 +8,8 @@ import (
 	"github.com/reprise-dev/reprise/capture/capturetest"
 	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/internal/wine"
-	"github.com/reprise-dev/reprise/replay/desktop"
+	"github.com/reprise-dev/reprise/platform/input"
+	"github.com/reprise-dev/reprise/platform/keys"
 )
 
 // TestWineConformance runs capturetest against the hooks in a Wine virtual
@@ -18,12 +19,12 @@ import (
 // desktop's background.
 func TestWineConformance(t *testing.T) {
 	wine.InDesktop(t)
-	in, err := desktop.NewInput("")
+	in, err := input.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	chord, err := desktop.ParseChord("ctrl+s")
+	chord, err := keys.ParseChord("ctrl+s")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,44 +6,45 @@ import (
 
 	"github.com/reprise-dev/reprise/capture/x11"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/keys"
 )
 
 func TestKeysymsOf(t *testing.T) {
 	for _, c := range []struct {
 		vk             uint16
 		extended       bool
-		plain, shifted x11.Keysym
+		plain, shifted keys.Keysym
 	}{
 		{'A', false, 'a', 'A'},
 		{'Z', false, 'z', 'Z'},
 		{'0', false, '0', ')'},
 		{'1', false, '1', '!'},
 		{'9', false, '9', '('},
-		{0x0d, false, x11.KeyReturn, x11.KeyReturn},
-		{0x0d, true, x11.KeyKPEnter, x11.KeyKPEnter},
-		{0x09, false, x11.KeyTab, x11.KeyISOLeftTab},
-		{0x08, false, x11.KeyBackSpace, x11.KeyBackSpace},
-		{0x1b, false, x11.KeyEscape, x11.KeyEscape},
+		{0x0d, false, keys.KeyReturn, keys.KeyReturn},
+		{0x0d, true, keys.KeyKPEnter, keys.KeyKPEnter},
+		{0x09, false, keys.KeyTab, keys.KeyISOLeftTab},
+		{0x08, false, keys.KeyBackSpace, keys.KeyBackSpace},
+		{0x1b, false, keys.KeyEscape, keys.KeyEscape},
 		{0x20, false, ' ', ' '},
-		{0x70, false, x11.KeyF1, x11.KeyF1},
-		{0x7b, false, x11.KeyF12, x11.KeyF12},
-		{0x87, false, x11.KeyF1 + 23, x11.KeyF1 + 23},
+		{0x70, false, keys.KeyF1, keys.KeyF1},
+		{0x7b, false, keys.KeyF12, keys.KeyF12},
+		{0x87, false, keys.KeyF1 + 23, keys.KeyF1 + 23},
 		{0x60, false, 0xffb0, 0xffb0},
 		{0x69, false, 0xffb9, 0xffb9},
 		{0x6b, false, 0xffab, 0xffab},
-		{0xa0, false, x11.KeyShiftL, x11.KeyShiftL},
-		{0xa1, false, x11.KeyShiftR, x11.KeyShiftR},
-		{0x10, false, x11.KeyShiftL, x11.KeyShiftL},
-		{0xa2, false, x11.KeyControlL, x11.KeyControlL},
-		{0xa3, false, x11.KeyControlR, x11.KeyControlR},
-		{0x11, false, x11.KeyControlL, x11.KeyControlL},
-		{0xa4, false, x11.KeyAltL, x11.KeyAltL},
-		{0xa5, false, x11.KeyAltR, x11.KeyAltR},
-		{0x5b, false, x11.KeySuperL, x11.KeySuperL},
-		{0x14, false, x11.KeyCapsLock, x11.KeyCapsLock},
-		{0x2d, false, x11.KeyInsert, x11.KeyInsert},
-		{0x2e, false, x11.KeyDelete, x11.KeyDelete},
-		{0x25, false, x11.KeyLeft, x11.KeyLeft},
+		{0xa0, false, keys.KeyShiftL, keys.KeyShiftL},
+		{0xa1, false, keys.KeyShiftR, keys.KeyShiftR},
+		{0x10, false, keys.KeyShiftL, keys.KeyShiftL},
+		{0xa2, false, keys.KeyControlL, keys.KeyControlL},
+		{0xa3, false, keys.KeyControlR, keys.KeyControlR},
+		{0x11, false, keys.KeyControlL, keys.KeyControlL},
+		{0xa4, false, keys.KeyAltL, keys.KeyAltL},
+		{0xa5, false, keys.KeyAltR, keys.KeyAltR},
+		{0x5b, false, keys.KeySuperL, keys.KeySuperL},
+		{0x14, false, keys.KeyCapsLock, keys.KeyCapsLock},
+		{0x2d, false, keys.KeyInsert, keys.KeyInsert},
+		{0x2e, false, keys.KeyDelete, keys.KeyDelete},
+		{0x25, false, keys.KeyLeft, keys.KeyLeft},
 		{0xba, false, ';', ':'},
 		{0xbb, false, '=', '+'},
 		{0xbc, false, ',', '<'},

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/reprise-dev/reprise/platform/keys"
 )
 
 // desktop is the normal (xgb) connection: it knows the keyboard mapping,
@@ -20,7 +22,7 @@ type desktop struct {
 	c      *xgb.Conn
 	root   xproto.Window
 	atoms  atoms
-	keymap atomic.Pointer[Keymap]
+	keymap atomic.Pointer[keys.Keymap]
 	active atomic.Uint32
 	apps   map[xproto.Window]string // the app of a window never changes
 }
@@ -90,9 +92,9 @@ func (d *desktop) loadKeymap() error {
 	if err != nil {
 		return fmt.Errorf("get X keyboard mapping: %w", err)
 	}
-	m := &Keymap{Min: byte(setup.MinKeycode), PerCode: int(r.KeysymsPerKeycode), Syms: make([]Keysym, len(r.Keysyms))}
+	m := &keys.Keymap{Min: byte(setup.MinKeycode), PerCode: int(r.KeysymsPerKeycode), Syms: make([]keys.Keysym, len(r.Keysyms))}
 	for i, k := range r.Keysyms {
-		m.Syms[i] = Keysym(k)
+		m.Syms[i] = keys.Keysym(k)
 	}
 	d.keymap.Store(m)
 	return nil

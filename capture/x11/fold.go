@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/keys"
 )
 
 // Double-click bounds: a second button-1 press this soon and this close to
@@ -39,7 +40,7 @@ type Raw struct {
 	// Keycode is the X keycode of a key event; Sym and Shifted are its
 	// keysyms without and with Shift, filled in off the input path.
 	Keycode      byte
-	Sym, Shifted Keysym
+	Sym, Shifted keys.Keysym
 	X, Y         int // root coordinates of the pointer
 	Time         time.Time
 	Window       Window
@@ -110,7 +111,7 @@ func (f *Folder) Add(r Raw) []Folded {
 	case KeyPress:
 		f.keyPress(r)
 	case KeyRelease:
-		if bit, ok := modifierOf(r.Sym); ok {
+		if bit, ok := keys.ModifierOf(r.Sym); ok {
 			f.mods &^= bit
 		}
 	}
@@ -190,9 +191,9 @@ func (f *Folder) emitClick(c *pendingClick, kind string) {
 }
 
 func (f *Folder) keyPress(r Raw) {
-	if bit, ok := modifierOf(r.Sym); ok {
+	if bit, ok := keys.ModifierOf(r.Sym); ok {
 		f.mods |= bit
-		if r.Sym == KeyCapsLock {
+		if r.Sym == keys.KeyCapsLock {
 			f.caps = !f.caps
 		}
 		return
@@ -201,25 +202,25 @@ func (f *Folder) keyPress(r Raw) {
 	if f.fill != nil && r.Window.ID != f.fill.win.ID {
 		f.commitFill() // keys now go to another window
 	}
-	chordMods := f.mods &^ modShift
+	chordMods := f.mods &^ keys.ModShift
 	sym := r.Sym
 	switch {
-	case chordMods != 0 || (f.mods == modShift && sym == KeyInsert):
+	case chordMods != 0 || (f.mods == keys.ModShift && sym == keys.KeyInsert):
 		f.chord(r)
-	case sym == KeyReturn || sym == KeyKPEnter:
+	case sym == keys.KeyReturn || sym == keys.KeyKPEnter:
 		f.commitFill()
 		f.emit(events.ActionSubmit, nil, r.Time, r.X, r.Y, r.Window, nil)
-	case sym == KeyTab || sym == KeyISOLeftTab:
+	case sym == keys.KeyTab || sym == keys.KeyISOLeftTab:
 		f.commitFill()
-	case sym == KeyBackSpace:
+	case sym == keys.KeyBackSpace:
 		fl := f.startFill(r)
 		if n := len(fl.text); n > 0 {
 			fl.text = fl.text[:n-1]
 		}
-	case sym == KeyEscape || (sym >= KeyF1 && sym <= KeyF12+12):
+	case sym == keys.KeyEscape || (sym >= keys.KeyF1 && sym <= keys.KeyF12+12):
 		f.chord(r)
 	default:
-		if ch, ok := runeOf(f.level(r)); ok {
+		if ch, ok := keys.RuneOf(f.level(r)); ok {
 			fl := f.startFill(r)
 			fl.text = append(fl.text, ch)
 		}
@@ -229,9 +230,9 @@ func (f *Folder) keyPress(r Raw) {
 
 // level picks the keysym Shift and Caps Lock select, as X does for a
 // two-column mapping: Caps Lock shifts letters only.
-func (f *Folder) level(r Raw) Keysym {
-	shift := f.mods&modShift != 0
-	if f.caps && upper(r.Sym) != r.Sym {
+func (f *Folder) level(r Raw) keys.Keysym {
+	shift := f.mods&keys.ModShift != 0
+	if f.caps && keys.Upper(r.Sym) != r.Sym {
 		shift = !shift
 	}
 	if shift && r.Shifted != 0 {
@@ -242,7 +243,7 @@ func (f *Folder) level(r Raw) Keysym {
 
 func (f *Folder) chord(r Raw) {
 	f.commitFill()
-	name := nameOf(r.Sym)
+	name := keys.NameOf(r.Sym)
 	if name == "" {
 		return // a key with no name (a media key...): nothing to replay
 	}
@@ -296,7 +297,7 @@ func modNames(m uint8) []string {
 	for _, mn := range []struct {
 		bit  uint8
 		name string
-	}{{modCtrl, "ctrl"}, {modAlt, "alt"}, {modShift, "shift"}, {modSuper, "super"}} {
+	}{{keys.ModCtrl, "ctrl"}, {keys.ModAlt, "alt"}, {keys.ModShift, "shift"}, {keys.ModSuper, "super"}} {
 		if m&mn.bit != 0 {
 			out = append(out, mn.name)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/keys"
 )
 
 var (
@@ -25,9 +26,9 @@ func click(button, x, y, ms int) []Raw {
 	}
 }
 
-func keyIn(w Window, sym, shifted Keysym, ms int) []Raw {
+func keyIn(w Window, sym, shifted keys.Keysym, ms int) []Raw {
 	if shifted == 0 {
-		shifted = upper(sym)
+		shifted = keys.Upper(sym)
 	}
 	return []Raw{
 		{Kind: KeyPress, Sym: sym, Shifted: shifted, X: 5, Y: 6, Time: at(ms), Window: w},
@@ -35,45 +36,45 @@ func keyIn(w Window, sym, shifted Keysym, ms int) []Raw {
 	}
 }
 
-func key(sym Keysym, ms int) []Raw { return keyIn(form, sym, 0, ms) }
+func key(sym keys.Keysym, ms int) []Raw { return keyIn(form, sym, 0, ms) }
 
-func down(sym Keysym, ms int) Raw {
+func down(sym keys.Keysym, ms int) Raw {
 	return Raw{Kind: KeyPress, Sym: sym, Time: at(ms), Window: form}
 }
 
-func up(sym Keysym, ms int) Raw {
+func up(sym keys.Keysym, ms int) Raw {
 	return Raw{Kind: KeyRelease, Sym: sym, Time: at(ms), Window: form}
 }
 
 // typeIn types s into w as a person on a US keyboard would, from ms on, one
-// key every 30 ms; upper case and "!" are typed with Shift.
+// key every 30 ms; keys.Upper case and "!" are typed with Shift.
 func typeIn(w Window, s string, ms int) []Raw {
 	var out []Raw
 	for _, r := range s {
-		sym, shifted := Keysym(r), Keysym(0)
+		sym, shifted := keys.Keysym(r), keys.Keysym(0)
 		shift := r >= 'A' && r <= 'Z' || r == '!'
 		switch {
 		case r >= 'A' && r <= 'Z':
-			sym = Keysym(r + 'a' - 'A')
+			sym = keys.Keysym(r + 'a' - 'A')
 		case r == '!':
 			sym, shifted = '1', '!'
 		}
 		if shift {
-			out = append(out, down(KeyShiftL, ms))
+			out = append(out, down(keys.KeyShiftL, ms))
 		}
 		out = append(out, keyIn(w, sym, shifted, ms+1)...)
 		if shift {
-			out = append(out, up(KeyShiftL, ms+12))
+			out = append(out, up(keys.KeyShiftL, ms+12))
 		}
 		ms += 30
 	}
 	return out
 }
 
-func chord(ms int, syms ...Keysym) []Raw {
+func chord(ms int, syms ...keys.Keysym) []Raw {
 	var out []Raw
 	for i, s := range syms {
-		out = append(out, Raw{Kind: KeyPress, Sym: s, Shifted: upper(s), X: 5, Y: 6, Time: at(ms + i), Window: form})
+		out = append(out, Raw{Kind: KeyPress, Sym: s, Shifted: keys.Upper(s), X: 5, Y: 6, Time: at(ms + i), Window: form})
 	}
 	for i := len(syms) - 1; i >= 0; i-- {
 		out = append(out, up(syms[i], ms+10+i))
@@ -133,20 +134,20 @@ func TestFold(t *testing.T) {
 		{"right click", click(3, 7, 8, 0), []string{"click[enum:right]@7,8"}},
 		{"middle click", click(2, 7, 8, 0), []string{"click[enum:middle]@7,8"}},
 		{"scroll ignored", seq(click(4, 1, 1, 0), click(5, 1, 1, 50), click(6, 1, 1, 100), click(7, 1, 1, 150)), nil},
-		{"ctrl click", seq([]Raw{down(KeyControlL, 0)}, click(1, 50, 60, 10), []Raw{up(KeyControlL, 40)}),
+		{"ctrl click", seq([]Raw{down(keys.KeyControlL, 0)}, click(1, 50, 60, 10), []Raw{up(keys.KeyControlL, 40)}),
 			[]string{"click[enum:ctrl]@50,60"}},
-		{"shift right click", seq([]Raw{down(KeyShiftL, 0)}, click(3, 50, 60, 10)),
+		{"shift right click", seq([]Raw{down(keys.KeyShiftL, 0)}, click(3, 50, 60, 10)),
 			[]string{"click[enum:shift+right]@50,60"}},
 		{"held click ends at its deadline", seq(click(1, 10, 10, 0), tick(399), tick(400), click(1, 10, 10, 450)),
 			[]string{"click@10,10", "click@10,10"}},
 		{"typed text with backspace and shift",
-			seq(typeIn(form, "Helo", 0), key(KeyBackSpace, 200), key(KeyBackSpace, 230), typeIn(form, "lp!", 260), key(KeyTab, 400)),
+			seq(typeIn(form, "Helo", 0), key(keys.KeyBackSpace, 200), key(keys.KeyBackSpace, 230), typeIn(form, "lp!", 260), key(keys.KeyTab, 400)),
 			[]string{"fill[text:Help!]@5,6"}},
-		{"tab commits", seq(typeIn(form, "ab", 0), key(KeyTab, 100), typeIn(form, "cd", 200), key(KeyISOLeftTab, 300)),
+		{"tab commits", seq(typeIn(form, "ab", 0), key(keys.KeyTab, 100), typeIn(form, "cd", 200), key(keys.KeyISOLeftTab, 300)),
 			[]string{"fill[text:ab]@5,6", "fill[text:cd]@5,6"}},
-		{"enter commits and submits", seq(typeIn(form, "ab", 0), key(KeyReturn, 100)),
+		{"enter commits and submits", seq(typeIn(form, "ab", 0), key(keys.KeyReturn, 100)),
 			[]string{"fill[text:ab]@5,6", "submit@5,6"}},
-		{"keypad enter submits", key(KeyKPEnter, 0), []string{"submit@5,6"}},
+		{"keypad enter submits", key(keys.KeyKPEnter, 0), []string{"submit@5,6"}},
 		{"click commits", seq(typeIn(form, "ab", 0), click(1, 300, 40, 100)),
 			[]string{"fill[text:ab]@5,6", "click@300,40"}},
 		{"click then type", seq(click(1, 300, 40, 0), typeIn(form, "ab", 100)),
@@ -154,30 +155,30 @@ func TestFold(t *testing.T) {
 		{"window change commits", seq(typeIn(form, "ab", 0), typeIn(notes, "cd", 100)),
 			[]string{"fill[text:ab]@5,6", "fill[text:cd]@5,6"}},
 		{"stop commits", typeIn(form, "a b", 0), []string{"fill[text:a b]@5,6"}},
-		{"backspace on an empty field", seq(key(KeyBackSpace, 0), key(KeyBackSpace, 30), key(KeyTab, 60)),
+		{"backspace on an empty field", seq(key(keys.KeyBackSpace, 0), key(keys.KeyBackSpace, 30), key(keys.KeyTab, 60)),
 			[]string{"fill[text:]@5,6"}},
-		{"caps lock", seq(key(KeyCapsLock, 0), typeIn(form, "a1", 20), key(KeyCapsLock, 100), typeIn(form, "b", 120)),
+		{"caps lock", seq(key(keys.KeyCapsLock, 0), typeIn(form, "a1", 20), key(keys.KeyCapsLock, 100), typeIn(form, "b", 120)),
 			[]string{"fill[text:A1b]@5,6"}},
 		{"keypad digits", seq(key(0xffb4, 0), key(0xffb2, 30), key(0xffae, 60)), []string{"fill[text:42.]@5,6"}},
-		{"unicode keysym", key(keyUnicodeBase+0x20ac, 0), []string{"fill[text:€]@5,6"}},
-		{"cursor keys are not typed", seq(typeIn(form, "ab", 0), key(KeyLeft, 100), key(KeyDelete, 130)),
+		{"unicode keysym", key(keys.KeyUnicodeBase+0x20ac, 0), []string{"fill[text:€]@5,6"}},
+		{"cursor keys are not typed", seq(typeIn(form, "ab", 0), key(keys.KeyLeft, 100), key(keys.KeyDelete, 130)),
 			[]string{"fill[text:ab]@5,6"}},
-		{"ctrl+s", chord(0, KeyControlL, 's'), []string{"run[enum:ctrl+s]@5,6"}},
-		{"ctrl+shift+t", chord(0, KeyControlL, KeyShiftL, 't'), []string{"run[enum:ctrl+shift+t]@5,6"}},
-		{"alt+f4", chord(0, KeyAltL, KeyF1+3), []string{"run[enum:alt+f4]@5,6"}},
-		{"super+enter", chord(0, KeySuperL, KeyReturn), []string{"run[enum:super+enter]@5,6"}},
-		{"escape", key(KeyEscape, 0), []string{"run[enum:escape]@5,6"}},
-		{"f5", key(KeyF1+4, 0), []string{"run[enum:f5]@5,6"}},
-		{"copy", chord(0, KeyControlR, 'c'), []string{"copy[enum:ctrl+c]@5,6"}},
-		{"terminal copy", chord(0, KeyControlL, KeyShiftR, 'c'), []string{"copy[enum:ctrl+shift+c]@5,6"}},
-		{"paste", chord(0, KeyControlL, 'v'), []string{"paste[enum:ctrl+v]@5,6"}},
-		{"shift+insert pastes", chord(0, KeyShiftL, KeyInsert), []string{"paste[enum:shift+insert]@5,6"}},
-		{"shift alone types", seq(chord(0, KeyShiftL, 'x'), key(KeyTab, 50)), []string{"fill[text:X]@5,6"}},
-		{"chord commits a fill", seq(typeIn(form, "ab", 0), chord(100, KeyControlL, 's')),
+		{"ctrl+s", chord(0, keys.KeyControlL, 's'), []string{"run[enum:ctrl+s]@5,6"}},
+		{"ctrl+shift+t", chord(0, keys.KeyControlL, keys.KeyShiftL, 't'), []string{"run[enum:ctrl+shift+t]@5,6"}},
+		{"alt+f4", chord(0, keys.KeyAltL, keys.KeyF1+3), []string{"run[enum:alt+f4]@5,6"}},
+		{"super+enter", chord(0, keys.KeySuperL, keys.KeyReturn), []string{"run[enum:super+enter]@5,6"}},
+		{"escape", key(keys.KeyEscape, 0), []string{"run[enum:escape]@5,6"}},
+		{"f5", key(keys.KeyF1+4, 0), []string{"run[enum:f5]@5,6"}},
+		{"copy", chord(0, keys.KeyControlR, 'c'), []string{"copy[enum:ctrl+c]@5,6"}},
+		{"terminal copy", chord(0, keys.KeyControlL, keys.KeyShiftR, 'c'), []string{"copy[enum:ctrl+shift+c]@5,6"}},
+		{"paste", chord(0, keys.KeyControlL, 'v'), []string{"paste[enum:ctrl+v]@5,6"}},
+		{"shift+insert pastes", chord(0, keys.KeyShiftL, keys.KeyInsert), []string{"paste[enum:shift+insert]@5,6"}},
+		{"shift alone types", seq(chord(0, keys.KeyShiftL, 'x'), key(keys.KeyTab, 50)), []string{"fill[text:X]@5,6"}},
+		{"chord commits a fill", seq(typeIn(form, "ab", 0), chord(100, keys.KeyControlL, 's')),
 			[]string{"fill[text:ab]@5,6", "run[enum:ctrl+s]@5,6"}},
-		{"modifiers released", seq(chord(0, KeyControlL, 's'), typeIn(form, "s", 100)),
+		{"modifiers released", seq(chord(0, keys.KeyControlL, 's'), typeIn(form, "s", 100)),
 			[]string{"run[enum:ctrl+s]@5,6", "fill[text:s]@5,6"}},
-		{"modifiers alone do nothing", seq(chord(0, KeyControlL), chord(50, KeySuperL), chord(100, KeyAltL, KeyShiftL)), nil},
+		{"modifiers alone do nothing", seq(chord(0, keys.KeyControlL), chord(50, keys.KeySuperL), chord(100, keys.KeyAltL, keys.KeyShiftL)), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, _ := fold(tc.in)
@@ -231,11 +232,11 @@ func TestFoldEnrichment(t *testing.T) {
 }
 
 func TestKeymapLookup(t *testing.T) {
-	m := &Keymap{Min: 8, PerCode: 2, Syms: []Keysym{'a', 0, '1', '!', KeyReturn, 0}}
+	m := &keys.Keymap{Min: 8, PerCode: 2, Syms: []keys.Keysym{'a', 0, '1', '!', keys.KeyReturn, 0}}
 	for _, tc := range []struct {
 		code          byte
-		plain, shifty Keysym
-	}{{8, 'a', 'A'}, {9, '1', '!'}, {10, KeyReturn, KeyReturn}, {7, 0, 0}, {11, 0, 0}} {
+		plain, shifty keys.Keysym
+	}{{8, 'a', 'A'}, {9, '1', '!'}, {10, keys.KeyReturn, keys.KeyReturn}, {7, 0, 0}, {11, 0, 0}} {
 		p, s := m.Lookup(tc.code)
 		if p != tc.plain || s != tc.shifty {
 			t.Errorf("Lookup(%d) = %#x, %#x; want %#x, %#x", tc.code, p, s, tc.plain, tc.shifty)

@@ -13,19 +13,20 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/keys"
 )
 
 // usKeys is a slice of a US keymap, keycodes as Xvfb numbers them.
-var usKeys = func() *Keymap {
-	m := &Keymap{Min: 8, PerCode: 2, Syms: make([]Keysym, 2*248)}
-	set := func(code byte, plain, shifted Keysym) {
+var usKeys = func() *keys.Keymap {
+	m := &keys.Keymap{Min: 8, PerCode: 2, Syms: make([]keys.Keysym, 2*248)}
+	set := func(code byte, plain, shifted keys.Keysym) {
 		m.Syms[2*int(code-8)], m.Syms[2*int(code-8)+1] = plain, shifted
 	}
-	set(36, KeyReturn, 0)
-	set(37, KeyControlL, 0)
+	set(36, keys.KeyReturn, 0)
+	set(37, keys.KeyControlL, 0)
 	set(38, 'a', 'A')
 	set(39, 's', 'S')
-	set(50, KeyShiftL, 0)
+	set(50, keys.KeyShiftL, 0)
 	return m
 }()
 

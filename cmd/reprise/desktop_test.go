@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/platform/ax/atspi"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/platform/ax/atspi"
 )
 
 // formLoop is a desktop app that files customers: a GTK form that prints

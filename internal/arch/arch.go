@@ -25,8 +25,8 @@ type Graph map[string][]string
 type Rule struct {
 	From []string
 	Deny []string
-	// Allow names, per From package, denied packages it may still import
-	// directly; the rule's Why says why.
+	// Allow names, per From package (or pattern), denied packages it may
+	// still import directly; the rule's Why says why.
 	Allow map[string][]string
 	// Direct checks direct imports only: who may import a package, not who
 	// may be built on one that does.
@@ -47,9 +47,13 @@ var Rules = []Rule{
 	{
 		From: []string{"events", "skills", "replay/..."},
 		Deny: []string{"capture/...", "embedded", "daemon", "recorder", "cmd/..."},
-		// Until the platform layer takes the OS bindings out of capture.
-		Allow: map[string][]string{"replay/desktop": {"capture/atspi", "capture/axmac", "capture/axpath", "capture/frames", "capture/msaa", "capture/quartz", "capture/uia", "capture/x11"}},
-		Why:   "a skill and its replay know nothing of how steps were recorded or stored",
+		Why:  "a skill and its replay know nothing of how steps were recorded or stored",
+	},
+	{
+		From:  []string{"platform/..."},
+		Deny:  []string{"..."},
+		Allow: map[string][]string{"platform/...": {"events", "platform/..."}},
+		Why:   "the OS bindings are the bottom layer recording and replay share: they know events' vocabulary and each other, nothing above",
 	},
 	{
 		From: []string{"capture/..."},
@@ -115,7 +119,7 @@ func Check(g Graph, rules []Rule) []string {
 func find(g Graph, pkg string, r Rule) []string {
 	if r.Direct {
 		for _, next := range g[pkg] {
-			if matchAny(next, r.Deny) && !slices.ContainsFunc(r.Allow[rel(pkg)], func(p string) bool { return match(next, p) }) {
+			if matchAny(next, r.Deny) && !r.allows(pkg, next) {
 				return []string{pkg, next}
 			}
 		}
@@ -130,7 +134,7 @@ func find(g Graph, pkg string, r Rule) []string {
 			if _, seen := prev[next]; seen {
 				continue
 			}
-			if at == pkg && slices.ContainsFunc(r.Allow[rel(pkg)], func(p string) bool { return match(next, p) }) {
+			if at == pkg && r.allows(pkg, next) {
 				continue
 			}
 			prev[next] = at
@@ -145,6 +149,16 @@ func find(g Graph, pkg string, r Rule) []string {
 		}
 	}
 	return nil
+}
+
+// allows reports whether r lets pkg import next directly.
+func (r Rule) allows(pkg, next string) bool {
+	for from, to := range r.Allow {
+		if match(pkg, from) && matchAny(next, to) {
+			return true
+		}
+	}
+	return false
 }
 
 func matchAny(pkg string, patterns []string) bool {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax"
+	"github.com/reprise-dev/reprise/platform/input"
+	"github.com/reprise-dev/reprise/platform/keys"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -23,7 +25,7 @@ type Options struct {
 	// AX, if set, is tried first for every step with a role or label.
 	AX ax.Tree
 	// Input is the floor: synthetic input at the recorded point.
-	Input Input
+	Input input.Input
 	// FindTimeout is how long a step waits for its window and element to
 	// appear (an app reopening its form). Default 5 s.
 	FindTimeout time.Duration
@@ -206,7 +208,7 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 	if st.Action == events.ActionFill {
 		// The app takes the focus the click gave before the keys arrive.
 		time.Sleep(150 * time.Millisecond)
-		selectAll, _ := ParseChord("ctrl+a")
+		selectAll, _ := keys.ParseChord("ctrl+a")
 		if err := e.o.Input.Press(selectAll); err != nil {
 			return replay.Outcome{}, err
 		}
@@ -406,7 +408,7 @@ func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) b
 const readBackWait = 2 * time.Second
 
 func (e *Executor) chord(st replay.Step) (replay.Outcome, error) {
-	c, err := ParseChord(st.Value)
+	c, err := keys.ParseChord(st.Value)
 	if err != nil {
 		return failed("step %d: %v", st.Index+1, err), nil
 	}

@@ -2,18 +2,19 @@ package desktop
 
 import (
 	"context"
-	"github.com/reprise-dev/reprise/platform/ax"
 	"image"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/frames"
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/ax/atspi"
+	"github.com/reprise-dev/reprise/platform/input"
+	"github.com/reprise-dev/reprise/platform/screen"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/replaytest"
 	"github.com/reprise-dev/reprise/skills"
@@ -50,7 +51,7 @@ func startForm(t *testing.T) *app {
 
 func newExecutor(t *testing.T, d *xvfb.Desktop, withAX bool, find time.Duration) *Executor {
 	t.Helper()
-	in, err := NewX11Input(d.Display)
+	in, err := input.NewX11(d.Display)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	defer cancel()
 	entry := firstName(ctx, t, ax)
 	c := entry.Bounds.Min.Add(entry.Bounds.Max).Div(2)
-	grab, err := frames.NewX11(a.d.Display)
+	grab, err := screen.NewX11(a.d.Display)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +167,11 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recorded, err := frames.Encode(shot)
+	recorded, err := screen.Encode(shot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := NewX11Input(a.d.Display)
+	in, err := input.NewX11(a.d.Display)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,13 @@ package desktop
 
 import (
 	"context"
-	"github.com/reprise-dev/reprise/platform/ax"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/platform/ax"
+	"github.com/reprise-dev/reprise/platform/keys"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -26,10 +27,10 @@ func (p *personInput) Click(int, int, int) error {
 	p.clicks = append(p.clicks, time.Now())
 	return nil
 }
-func (p *personInput) Type(string) error     { return nil }
-func (p *personInput) Press(Chord) error     { return nil }
-func (p *personInput) Activate(string) error { return nil }
-func (p *personInput) Close() error          { return nil }
+func (p *personInput) Type(string) error      { return nil }
+func (p *personInput) Press(keys.Chord) error { return nil }
+func (p *personInput) Activate(string) error  { return nil }
+func (p *personInput) Close() error           { return nil }
 func (p *personInput) Idle() (time.Duration, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
+	"github.com/reprise-dev/reprise/platform/input"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/replaytest"
 	"github.com/reprise-dev/reprise/skills"
@@ -20,7 +21,7 @@ import (
 func TestWineNotepadFill(t *testing.T) {
 	wine.InDesktop(t)
 	wine.Notepad(t, 100, 80, 600, 400)
-	in, err := NewInput("")
+	in, err := input.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestWineNotepadFill(t *testing.T) {
 	if out := fill(value, value); !out.OK || out.Via != replay.ViaFloor {
 		t.Fatalf("fill = %+v; want done through the floor and read back", out)
 	}
-	got, err := winInput{}.FieldText(300, 250)
+	got, err := in.(fieldReader).FieldText(300, 250)
 	if err != nil || got != value {
 		t.Fatalf("notepad holds %q (%v); want %q", got, err, value)
 	}
@@ -56,11 +57,11 @@ func TestWineNotepadFill(t *testing.T) {
 	if out := fill("second", "something else"); out.OK || !strings.Contains(out.Error, "read-back") {
 		t.Fatalf("fill with a wrong read-back = %+v; want a read-back failure", out)
 	}
-	if got, _ := (winInput{}).FieldText(300, 250); got != "second" {
+	if got, _ := in.(fieldReader).FieldText(300, 250); got != "second" {
 		t.Errorf("notepad holds %q; want the second fill alone", got)
 	}
 	// Outside any edit control there is nothing to read.
-	if _, err := (winInput{}).FieldText(900, 600); err == nil {
+	if _, err := in.(fieldReader).FieldText(900, 600); err == nil {
 		t.Error("FieldText on the desktop's background succeeded; want an error")
 	}
 }
@@ -73,7 +74,7 @@ func TestWineConformance(t *testing.T) {
 	replaytest.Run(t, replaytest.Target{
 		Open: skills.Step{Action: events.ActionFocusWindow, Floor: skills.Floor{ActiveWindow: "Untitled - Notepad"}},
 		New: func(t *testing.T) replay.Executor {
-			in, err := NewInput("")
+			in, err := input.New("")
 			if err != nil {
 				t.Fatal(err)
 			}

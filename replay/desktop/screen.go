@@ -1,14 +1,12 @@
 package desktop
 
-import "image"
+import (
+	"image"
 
-// Grabber grabs the whole desktop: the X11, GDI and Quartz grabbers of
-// capture/frames and capture/quartz.
-type Grabber interface {
-	Grab() (*image.RGBA, error)
-}
+	"github.com/reprise-dev/reprise/platform/screen"
+)
 
-// ScreenOf adapts a Grabber to Options.Screen.
-func ScreenOf(g Grabber) func() (image.Image, error) {
+// ScreenOf adapts a screen grabber (screen.Open's) to Options.Screen.
+func ScreenOf(g screen.Grabber) func() (image.Image, error) {
 	return func() (image.Image, error) { return g.Grab() }
 }

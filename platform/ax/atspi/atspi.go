@@ -25,13 +25,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // Log keys.

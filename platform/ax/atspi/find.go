@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"image"
 	"strings"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // maxFindScan bounds how many elements Find looks at in one window.

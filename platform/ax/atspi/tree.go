@@ -3,9 +3,10 @@ package atspi
 import (
 	"context"
 	"fmt"
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // Walking limits: a path deeper than maxDepth or a subtree larger than

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"log/slog"
 	"slices"
 	"sync"
@@ -12,33 +11,18 @@ import (
 
 	"github.com/ebitengine/purego"
 
-	"github.com/reprise-dev/reprise/internal/dylib"
-
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
+	"github.com/reprise-dev/reprise/platform/cocoa"
 )
 
 const (
-	pathCoreFoundation = "/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation"
-	pathAppServices    = "/System/Library/Frameworks/ApplicationServices.framework/ApplicationServices"
-	cfStringUTF8       = 0x08000100
-	axSuccess          = 0
-	maxDepth           = 64
+	pathAppServices = "/System/Library/Frameworks/ApplicationServices.framework/ApplicationServices"
+	axSuccess       = 0
+	maxDepth        = 64
 )
 
 var (
-	cfRelease                   func(uintptr)
-	cfRetain                    func(uintptr) uintptr
-	cfGetTypeID                 func(uintptr) uint
-	cfStringGetTypeID           func() uint
-	cfArrayGetTypeID            func() uint
-	cfArrayGetCount             func(uintptr) int
-	cfArrayGetValueAtIndex      func(uintptr, int) uintptr
-	cfEqual                     func(a, b uintptr) bool
-	cfStringCreateWithCString   func(alloc uintptr, s string, enc uint32) uintptr
-	cfStringGetLength           func(uintptr) int
-	cfStringGetMaxSize          func(int, uint32) int
-	cfStringGetCString          func(s uintptr, buf *byte, size int, enc uint32) bool
-	cfDictionaryCreate          func(alloc uintptr, keys, values *uintptr, n int, keyCB, valueCB uintptr) uintptr
 	axCreateSystemWide          func() uintptr
 	axElementGetTypeID          func() uint
 	axCreateApplication         func(pid int32) uintptr
@@ -50,9 +34,6 @@ var (
 	axSetMessagingTimeout       func(el uintptr, seconds float32) int32
 	axIsProcessTrusted          func() bool
 	axIsProcessTrustedWithOpts  func(options uintptr) bool
-	kCFBooleanTrue              uintptr
-	kCFTypeDictKeyCallBacks     uintptr // an address, passed as is
-	kCFTypeDictValueCallBacks   uintptr
 	kAXTrustedCheckOptionPrompt uintptr
 )
 
@@ -64,33 +45,19 @@ var attrRole, attrSubrole, attrTitle, attrDescription, attrIdentifier, attrParen
 // attrNamed holds the attribute names above by their text, for pickLabel.
 var attrNamed = map[string]uintptr{}
 
-var loaded dylib.Once
+var loaded cocoa.Once
 
 // load opens the frameworks and binds every symbol, once.
 func load() error { return loaded.Do("axmac", bind) }
 
 func bind() error {
-	cf, err := dylib.Open(pathCoreFoundation)
+	if err := cocoa.Load(); err != nil {
+		return err
+	}
+	as, err := cocoa.Open(pathAppServices)
 	if err != nil {
 		return err
 	}
-	as, err := dylib.Open(pathAppServices)
-	if err != nil {
-		return err
-	}
-	purego.RegisterLibFunc(&cfRelease, cf, "CFRelease")
-	purego.RegisterLibFunc(&cfRetain, cf, "CFRetain")
-	purego.RegisterLibFunc(&cfGetTypeID, cf, "CFGetTypeID")
-	purego.RegisterLibFunc(&cfStringGetTypeID, cf, "CFStringGetTypeID")
-	purego.RegisterLibFunc(&cfArrayGetTypeID, cf, "CFArrayGetTypeID")
-	purego.RegisterLibFunc(&cfArrayGetCount, cf, "CFArrayGetCount")
-	purego.RegisterLibFunc(&cfArrayGetValueAtIndex, cf, "CFArrayGetValueAtIndex")
-	purego.RegisterLibFunc(&cfEqual, cf, "CFEqual")
-	purego.RegisterLibFunc(&cfStringCreateWithCString, cf, "CFStringCreateWithCString")
-	purego.RegisterLibFunc(&cfStringGetLength, cf, "CFStringGetLength")
-	purego.RegisterLibFunc(&cfStringGetMaxSize, cf, "CFStringGetMaximumSizeForEncoding")
-	purego.RegisterLibFunc(&cfStringGetCString, cf, "CFStringGetCString")
-	purego.RegisterLibFunc(&cfDictionaryCreate, cf, "CFDictionaryCreate")
 	purego.RegisterLibFunc(&axCreateSystemWide, as, "AXUIElementCreateSystemWide")
 	purego.RegisterLibFunc(&axElementGetTypeID, as, "AXUIElementGetTypeID")
 	purego.RegisterLibFunc(&axCreateApplication, as, "AXUIElementCreateApplication")
@@ -102,16 +69,7 @@ func bind() error {
 	purego.RegisterLibFunc(&axSetMessagingTimeout, as, "AXUIElementSetMessagingTimeout")
 	purego.RegisterLibFunc(&axIsProcessTrusted, as, "AXIsProcessTrusted")
 	purego.RegisterLibFunc(&axIsProcessTrustedWithOpts, as, "AXIsProcessTrustedWithOptions")
-	if kCFBooleanTrue, err = dylib.DataSymbol(cf, "kCFBooleanTrue"); err != nil {
-		return err
-	}
-	if kAXTrustedCheckOptionPrompt, err = dylib.DataSymbol(as, "kAXTrustedCheckOptionPrompt"); err != nil {
-		return err
-	}
-	if kCFTypeDictKeyCallBacks, err = purego.Dlsym(cf, "kCFTypeDictionaryKeyCallBacks"); err != nil {
-		return err
-	}
-	if kCFTypeDictValueCallBacks, err = purego.Dlsym(cf, "kCFTypeDictionaryValueCallBacks"); err != nil {
+	if kAXTrustedCheckOptionPrompt, err = cocoa.DataSymbol(as, "kAXTrustedCheckOptionPrompt"); err != nil {
 		return err
 	}
 	for _, a := range []struct {
@@ -126,7 +84,7 @@ func bind() error {
 		{&attrFocusedApp, "AXFocusedApplication"}, {&attrFocusedWindow, "AXFocusedWindow"},
 		{&attrFocused, "AXFocused"}, {&actionPress, "AXPress"},
 	} {
-		if *a.dst = cfStringCreateWithCString(0, a.name, cfStringUTF8); *a.dst == 0 {
+		if *a.dst = cocoa.CFStringCreateWithCString(0, a.name, cocoa.KCFStringEncodingUTF8); *a.dst == 0 {
 			return fmt.Errorf("create %s", a.name)
 		}
 		attrNamed[a.name] = *a.dst
@@ -148,12 +106,12 @@ func RequestTrust() bool {
 	if load() != nil {
 		return false
 	}
-	key, val := kAXTrustedCheckOptionPrompt, kCFBooleanTrue
-	opts := cfDictionaryCreate(0, &key, &val, 1, kCFTypeDictKeyCallBacks, kCFTypeDictValueCallBacks)
+	key, val := kAXTrustedCheckOptionPrompt, cocoa.KCFBooleanTrue
+	opts := cocoa.CFDictionaryCreate(0, &key, &val, 1, cocoa.KCFTypeDictionaryKeyCallBacks, cocoa.KCFTypeDictionaryValueCallBacks)
 	if opts == 0 {
 		return axIsProcessTrusted()
 	}
-	defer cfRelease(opts)
+	defer cocoa.CFRelease(opts)
 	return axIsProcessTrustedWithOpts(opts)
 }
 
@@ -168,8 +126,8 @@ func EnableTree(pid int) error {
 	if app == 0 {
 		return errors.New("axmac: no application element")
 	}
-	defer cfRelease(app)
-	if rc := axSetAttributeValue(app, attrManual, kCFBooleanTrue); rc != axSuccess {
+	defer cocoa.CFRelease(app)
+	if rc := axSetAttributeValue(app, attrManual, cocoa.KCFBooleanTrue); rc != axSuccess {
 		return fmt.Errorf("axmac: set AXManualAccessibility: AXError %d", rc)
 	}
 	return nil
@@ -188,17 +146,17 @@ func RaiseWindow(pid int, title string) error {
 	if app == 0 {
 		return errors.New("axmac: no application element")
 	}
-	defer cfRelease(app)
+	defer cocoa.CFRelease(app)
 	wins := copyAttr(app, attrWindows)
 	if wins == 0 {
 		return errors.New("axmac: the application lists no windows")
 	}
-	defer cfRelease(wins)
-	if cfGetTypeID(wins) != cfArrayGetTypeID() {
+	defer cocoa.CFRelease(wins)
+	if cocoa.CFGetTypeID(wins) != cocoa.CFArrayGetTypeID() {
 		return errors.New("axmac: AXWindows is not a list")
 	}
-	for i := range cfArrayGetCount(wins) {
-		w := cfArrayGetValueAtIndex(wins, i)
+	for i := range cocoa.CFArrayGetCount(wins) {
+		w := cocoa.CFArrayGetValueAtIndex(wins, i)
 		if stringAttr(w, attrTitle) == title {
 			if rc := axPerformAction(w, actionRaise); rc != axSuccess {
 				return fmt.Errorf("axmac: AXRaise: AXError %d", rc)
@@ -257,12 +215,12 @@ func (e *Enricher) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for h := range e.live {
-		cfRelease(h.ref)
+		cocoa.CFRelease(h.ref)
 		h.ref = 0
 	}
 	clear(e.live)
 	if e.sys != 0 {
-		cfRelease(e.sys)
+		cocoa.CFRelease(e.sys)
 		e.sys = 0
 	}
 	return nil
@@ -277,12 +235,12 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 	if err != nil {
 		return nil, err
 	}
-	defer cfRelease(sys)
+	defer cocoa.CFRelease(sys)
 	var el uintptr
 	if rc := axCopyElementAtPosition(sys, float32(x), float32(y), &el); rc != axSuccess || el == 0 {
 		return nil, nil
 	}
-	defer cfRelease(el)
+	defer cocoa.CFRelease(el)
 	var pid int32
 	if axGetPid(el, &pid) == axSuccess && pid > 0 {
 		e.enableOnce(pid)
@@ -295,7 +253,7 @@ func pathOf(ctx context.Context, el uintptr) []axpath.Node {
 	var owned []uintptr // the parents copied on the way up
 	defer func() {
 		for _, o := range owned {
-			cfRelease(o)
+			cocoa.CFRelease(o)
 		}
 	}()
 	var nodes []axpath.Node // element first, reversed below
@@ -341,19 +299,19 @@ func siblingOrdinal(parent, el uintptr, me axpath.Node) int {
 	if kids == 0 {
 		return 0
 	}
-	defer cfRelease(kids)
-	if cfGetTypeID(kids) != cfArrayGetTypeID() {
+	defer cocoa.CFRelease(kids)
+	if cocoa.CFGetTypeID(kids) != cocoa.CFArrayGetTypeID() {
 		return 0
 	}
-	n := cfArrayGetCount(kids)
+	n := cocoa.CFArrayGetCount(kids)
 	if n > 256 {
 		return 0 // a long list: not worth the round trips
 	}
 	sibs := make([]axpath.Node, 0, n)
 	at := -1
 	for i := range n {
-		k := cfArrayGetValueAtIndex(kids, i)
-		if cfEqual(k, el) {
+		k := cocoa.CFArrayGetValueAtIndex(kids, i)
+		if cocoa.CFEqual(k, el) {
 			at = i
 			sibs = append(sibs, me)
 			continue
@@ -386,7 +344,7 @@ func labelOf(el uintptr) string {
 	asked := false
 	defer func() {
 		if title != 0 {
-			cfRelease(title)
+			cocoa.CFRelease(title)
 		}
 	}()
 	return pickLabel(
@@ -415,23 +373,23 @@ func stringAttr(el, attr uintptr) string {
 	if v == 0 {
 		return ""
 	}
-	defer cfRelease(v)
+	defer cocoa.CFRelease(v)
 	s, _ := goString(v)
 	return s
 }
 
 // goString copies the CFString v; ok is false when v is no CFString.
 func goString(v uintptr) (s string, ok bool) {
-	if cfGetTypeID(v) != cfStringGetTypeID() {
+	if cocoa.CFGetTypeID(v) != cocoa.CFStringGetTypeID() {
 		return "", false
 	}
-	n := cfStringGetLength(v)
+	n := cocoa.CFStringGetLength(v)
 	if n == 0 {
 		return "", true
 	}
-	size := cfStringGetMaxSize(n, cfStringUTF8) + 1
+	size := cocoa.CFStringGetMaximumSizeForEncoding(n, cocoa.KCFStringEncodingUTF8) + 1
 	buf := make([]byte, size)
-	if !cfStringGetCString(v, &buf[0], size, cfStringUTF8) {
+	if !cocoa.CFStringGetCString(v, &buf[0], size, cocoa.KCFStringEncodingUTF8) {
 		return "", false
 	}
 	for i, b := range buf {

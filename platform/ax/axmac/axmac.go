@@ -40,11 +40,11 @@ package axmac
 
 import (
 	"errors"
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"runtime"
 	"strings"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // ErrUnsupported is returned off macOS.

@@ -1,10 +1,10 @@
 package axmac
 
 import (
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"testing"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 func TestRole(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/reprise-dev/reprise/capture/quartz"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
+	"github.com/reprise-dev/reprise/platform/cocoa"
 )
 
 // Bounds of one Find: how many elements it reads in one window, and how
@@ -35,7 +35,7 @@ func (el Element) Release() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if el.h.ref != 0 {
-		cfRelease(el.h.ref)
+		cocoa.CFRelease(el.h.ref)
 		el.h.ref = 0
 		delete(e.live, el.h)
 	}
@@ -53,7 +53,7 @@ func (e *Enricher) retain(el Element) (uintptr, error) {
 	if el.h == nil || el.h.e != e || el.h.ref == 0 {
 		return 0, ErrReleased
 	}
-	return cfRetain(el.h.ref), nil
+	return cocoa.CFRetain(el.h.ref), nil
 }
 
 // system returns the system-wide element retained, for the caller to
@@ -64,7 +64,7 @@ func (e *Enricher) system() (uintptr, error) {
 	if e.sys == 0 {
 		return 0, ErrClosed
 	}
-	return cfRetain(e.sys), nil
+	return cocoa.CFRetain(e.sys), nil
 }
 
 // Find lists the elements in the on-screen windows titled windowTitle (or,
@@ -82,14 +82,14 @@ func (e *Enricher) Find(ctx context.Context, windowTitle, role, label string) ([
 	if err != nil {
 		return nil, err
 	}
-	defer cfRelease(sys)
+	defer cocoa.CFRelease(sys)
 	wins, err := e.windows(ctx, sys, windowTitle)
 	if err != nil {
 		return nil, err
 	}
 	defer func() {
 		for _, w := range wins {
-			cfRelease(w)
+			cocoa.CFRelease(w)
 		}
 	}()
 	if len(wins) == 0 {
@@ -102,12 +102,12 @@ func (e *Enricher) Find(ctx context.Context, windowTitle, role, label string) ([
 			if err == nil {
 				hits = append(hits, h)
 			} else {
-				cfRelease(h)
+				cocoa.CFRelease(h)
 			}
 		}
 		if err != nil {
 			for _, h := range hits {
-				cfRelease(h)
+				cocoa.CFRelease(h)
 			}
 			return nil, fmt.Errorf("axmac: find in window %q: %w", windowTitle, err)
 		}
@@ -138,7 +138,7 @@ func (e *Enricher) element(ctx context.Context, ref uintptr) Element {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.sys == 0 { // closed meanwhile
-		cfRelease(ref)
+		cocoa.CFRelease(ref)
 		return el
 	}
 	el.h = &handle{e: e, ref: ref}
@@ -156,7 +156,7 @@ func (e *Enricher) windows(ctx context.Context, sys uintptr, title string) ([]ui
 		if app == 0 {
 			return nil, nil
 		}
-		defer cfRelease(app)
+		defer cocoa.CFRelease(app)
 		var pid int32
 		if axGetPid(app, &pid) != axSuccess || int(pid) == self {
 			return nil, nil
@@ -166,7 +166,7 @@ func (e *Enricher) windows(ctx context.Context, sys uintptr, title string) ([]ui
 		}
 		return nil, nil
 	}
-	list, err := quartz.Windows()
+	list, err := cocoa.Windows()
 	if err != nil {
 		return nil, fmt.Errorf("axmac: list the applications on screen: %w", err)
 	}
@@ -196,21 +196,21 @@ func (e *Enricher) appWindows(pid int, title string) []uintptr {
 	if app == 0 {
 		return nil
 	}
-	defer cfRelease(app)
+	defer cocoa.CFRelease(app)
 	axSetMessagingTimeout(app, float32(e.opts.Timeout.Seconds()))
 	wins := copyAttr(app, attrWindows)
 	if wins == 0 {
 		return nil
 	}
-	defer cfRelease(wins)
-	if cfGetTypeID(wins) != cfArrayGetTypeID() {
+	defer cocoa.CFRelease(wins)
+	if cocoa.CFGetTypeID(wins) != cocoa.CFArrayGetTypeID() {
 		return nil
 	}
 	var out []uintptr
-	for i := range cfArrayGetCount(wins) {
-		w := cfArrayGetValueAtIndex(wins, i)
+	for i := range cocoa.CFArrayGetCount(wins) {
+		w := cocoa.CFArrayGetValueAtIndex(wins, i)
 		if w != 0 && stringAttr(w, attrTitle) == title {
-			out = append(out, cfRetain(w))
+			out = append(out, cocoa.CFRetain(w))
 		}
 	}
 	return out
@@ -223,7 +223,7 @@ func findIn(ctx context.Context, win uintptr, role, label string) ([]uintptr, er
 	var arrays []uintptr // children lists, kept until the walk ends: they hold the elements on the stack
 	defer func() {
 		for _, a := range arrays {
-			cfRelease(a)
+			cocoa.CFRelease(a)
 		}
 	}()
 	elementType := axElementGetTypeID()
@@ -232,15 +232,15 @@ func findIn(ctx context.Context, win uintptr, role, label string) ([]uintptr, er
 		if kids == 0 {
 			return nil
 		}
-		if cfGetTypeID(kids) != cfArrayGetTypeID() {
-			cfRelease(kids)
+		if cocoa.CFGetTypeID(kids) != cocoa.CFArrayGetTypeID() {
+			cocoa.CFRelease(kids)
 			return nil
 		}
 		arrays = append(arrays, kids)
-		n := cfArrayGetCount(kids)
+		n := cocoa.CFArrayGetCount(kids)
 		out := make([]uintptr, 0, n)
 		for i := range n {
-			if k := cfArrayGetValueAtIndex(kids, i); k != 0 && cfGetTypeID(k) == elementType {
+			if k := cocoa.CFArrayGetValueAtIndex(kids, i); k != 0 && cocoa.CFGetTypeID(k) == elementType {
 				out = append(out, k)
 			}
 		}
@@ -262,7 +262,7 @@ func findIn(ctx context.Context, win uintptr, role, label string) ([]uintptr, er
 	}
 	found, err := search(ctx, win, children, match, maxFindScan, maxFindDepth)
 	for i, f := range found {
-		found[i] = cfRetain(f)
+		found[i] = cocoa.CFRetain(f)
 	}
 	return found, err
 }
@@ -287,7 +287,7 @@ func (e *Enricher) Press(_ context.Context, el Element) error {
 	if err != nil {
 		return err
 	}
-	defer cfRelease(ref)
+	defer cocoa.CFRelease(ref)
 	if rc := axPerformAction(ref, actionPress); rc != axSuccess {
 		return fmt.Errorf("axmac: press the %s %q: %w", el.Role, el.Label, AXError(rc))
 	}
@@ -304,16 +304,16 @@ func (e *Enricher) SetValue(_ context.Context, el Element, text string) error {
 	if err != nil {
 		return err
 	}
-	defer cfRelease(ref)
+	defer cocoa.CFRelease(ref)
 	if err := refuseSecure(ref, el); err != nil {
 		return err
 	}
-	s := cfStringCreateWithCString(0, text, cfStringUTF8)
+	s := cocoa.CFStringCreateWithCString(0, text, cocoa.KCFStringEncodingUTF8)
 	if s == 0 {
 		return fmt.Errorf("axmac: set the value of the %s %q: CFStringCreateWithCString failed", el.Role, el.Label)
 	}
-	defer cfRelease(s)
-	_ = axSetAttributeValue(ref, attrFocused, kCFBooleanTrue) // some fields commit a value only with the focus
+	defer cocoa.CFRelease(s)
+	_ = axSetAttributeValue(ref, attrFocused, cocoa.KCFBooleanTrue) // some fields commit a value only with the focus
 	if rc := axSetAttributeValue(ref, attrValue, s); rc != axSuccess {
 		return fmt.Errorf("axmac: set the value of the %s %q: %w", el.Role, el.Label, AXError(rc))
 	}
@@ -327,7 +327,7 @@ func (e *Enricher) Value(_ context.Context, el Element) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer cfRelease(ref)
+	defer cocoa.CFRelease(ref)
 	if err := refuseSecure(ref, el); err != nil {
 		return "", err
 	}
@@ -338,7 +338,7 @@ func (e *Enricher) Value(_ context.Context, el Element) (string, error) {
 	if v == 0 {
 		return "", nil
 	}
-	defer cfRelease(v)
+	defer cocoa.CFRelease(v)
 	s, ok := goString(v)
 	if !ok {
 		return "", fmt.Errorf("axmac: the value of the %s %q is not text", el.Role, el.Label)

@@ -12,9 +12,10 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/windows"
+
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
-	"golang.org/x/sys/windows"
 )
 
 // Log keys.

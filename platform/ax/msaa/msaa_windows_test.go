@@ -12,10 +12,11 @@ import (
 	"time"
 	"unsafe"
 
+	"golang.org/x/sys/windows"
+
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
-	"golang.org/x/sys/windows"
 )
 
 // These tests drive a real desktop: msaa_linux_test.go runs them in a Wine

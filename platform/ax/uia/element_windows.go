@@ -6,9 +6,10 @@ import (
 	"image"
 	"unsafe"
 
+	"golang.org/x/sys/windows"
+
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
-	"golang.org/x/sys/windows"
 )
 
 // Bounds on walking the tree, against providers that loop or sprawl.

@@ -9,8 +9,9 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/reprise-dev/reprise/events"
 	"golang.org/x/sys/windows"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // fakeEnv names the fake UIA server (testdata/fakeuia) the Linux-side test

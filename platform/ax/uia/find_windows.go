@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"golang.org/x/sys/windows"
+
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // maxFindScan bounds how many elements Find looks at in one window.

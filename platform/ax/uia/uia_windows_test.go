@@ -9,9 +9,10 @@ import (
 	"time"
 	"unsafe"
 
+	"golang.org/x/sys/windows"
+
 	"github.com/reprise-dev/reprise/internal/wine"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
-	"golang.org/x/sys/windows"
 )
 
 // wineVersion is Wine's version when the test runs under Wine (ntdll

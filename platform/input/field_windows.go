@@ -1,0 +1,120 @@
+package input
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+
+	"github.com/reprise-dev/reprise/platform/ax/uia"
+)
+
+// The Win32 calls that read a field and check a window's owner.
+var (
+	procWindowFromPoint     = user32.NewProc("WindowFromPoint")
+	procGetClassNameW       = user32.NewProc("GetClassNameW")
+	procGetWindowLongPtrW   = user32.NewProc("GetWindowLongPtrW")
+	procSendMessageTimeoutW = user32.NewProc("SendMessageTimeoutW")
+	procWaitForInputIdle    = user32.NewProc("WaitForInputIdle")
+)
+
+const (
+	wmGetText       = 0x000D
+	wmGetTextLength = 0x000E
+	smtoAbortIfHung = 0x0002
+	gwlStyle        = -16
+	esPassword      = 0x0020
+	// fieldTimeout bounds each message to a field's window: a hung app
+	// does not hang replay.
+	fieldTimeoutMs = 500
+)
+
+// windowAt returns the deepest window at screen point x, y (a control,
+// not its dialog), or 0.
+func windowAt(x, y int) windows.HWND {
+	var h uintptr
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		h, _, _ = procWindowFromPoint.Call(uintptr(uint32(int32(x))) | uintptr(uint64(uint32(int32(y)))<<32))
+	} else {
+		h, _, _ = procWindowFromPoint.Call(uintptr(int32(x)), uintptr(int32(y)))
+	}
+	return windows.HWND(h)
+}
+
+func className(h windows.HWND) string {
+	var buf [256]uint16
+	n, _, _ := procGetClassNameW.Call(uintptr(h), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+	return windows.UTF16ToString(buf[:n])
+}
+
+// errNotAField is FieldText's error where the point holds no edit control
+// (a custom-drawn field, a browser): the executor falls back on OCR.
+var errNotAField = errors.New("no edit control there")
+
+// FieldText reads the text of the edit control at x, y with WM_GETTEXT:
+// the read-back of a value typed there, exact, where OCR only
+// approximates. It never reads a password field.
+func (winInput) FieldText(x, y int) (string, error) {
+	h := windowAt(x, y)
+	if h == 0 {
+		return "", errNotAField
+	}
+	if class := strings.ToLower(className(h)); !strings.Contains(class, "edit") {
+		return "", fmt.Errorf("%w (a %s window)", errNotAField, className(h))
+	}
+	index := gwlStyle // a variable: a negative constant does not convert to uintptr
+	style, _, _ := procGetWindowLongPtrW.Call(uintptr(h), uintptr(index))
+	if style&esPassword != 0 {
+		return "", errors.New("the field at the point is a password field, which is never read")
+	}
+	var n uintptr
+	if r, _, err := procSendMessageTimeoutW.Call(uintptr(h), wmGetTextLength, 0, 0, smtoAbortIfHung, fieldTimeoutMs,
+		uintptr(unsafe.Pointer(&n))); r == 0 {
+		return "", fmt.Errorf("WM_GETTEXTLENGTH: %w", err)
+	}
+	buf := make([]uint16, n+1)
+	var got uintptr
+	if r, _, err := procSendMessageTimeoutW.Call(uintptr(h), wmGetText, uintptr(len(buf)), uintptr(unsafe.Pointer(&buf[0])),
+		smtoAbortIfHung, fieldTimeoutMs, uintptr(unsafe.Pointer(&got))); r == 0 {
+		return "", fmt.Errorf("WM_GETTEXT: %w", err)
+	}
+	return windows.UTF16ToString(buf[:min(int(got), len(buf))]), nil
+}
+
+// checkTarget refuses input into window h when its process runs at a
+// higher integrity level than reprise: Windows would drop the input
+// (UIPI), and the step would seem to run while nothing happened.
+func checkTarget(h windows.HWND) error {
+	if h == 0 {
+		return nil
+	}
+	var pid uint32
+	if _, err := windows.GetWindowThreadProcessId(h, &pid); err != nil || pid == 0 {
+		return nil
+	}
+	return uia.CheckInputTo(pid)
+}
+
+// settle waits (briefly) until the process owning window h has taken the
+// input just sent and waits for more: the next step, or the end of the
+// replay, does not race the app (Wine dropped a last click whose sender
+// exited at once).
+func settle(h windows.HWND) {
+	var pid uint32
+	if h == 0 {
+		return
+	}
+	if _, err := windows.GetWindowThreadProcessId(h, &pid); err != nil || pid == 0 {
+		return
+	}
+	p, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return
+	}
+	defer windows.CloseHandle(p)
+	procWaitForInputIdle.Call(uintptr(p), settleTimeoutMs)
+}
+
+const settleTimeoutMs = 2000

@@ -1,0 +1,32 @@
+// Package input is synthetic input on the desktop, on every OS: XTEST on
+// X11, SendInput on Windows, CGEventPost on macOS. Keys are named by
+// platform/keys.
+package input
+
+import (
+	"errors"
+	"runtime"
+	"time"
+
+	"github.com/reprise-dev/reprise/platform/keys"
+)
+
+// Input is synthetic input on the desktop: the floor under every step an
+// accessibility action cannot do.
+type Input interface {
+	// Click clicks button (1 left, 3 right) at root coordinates x, y.
+	Click(x, y, button int) error
+	// Type types text into whatever has the focus.
+	Type(text string) error
+	// Press presses a chord such as ctrl+s.
+	Press(c keys.Chord) error
+	// Idle is how long no input reached the desktop, ours included.
+	Idle() (time.Duration, error)
+	// Activate brings the top-level window titled title to the front with
+	// the focus, as a person's click on it would.
+	Activate(title string) error
+	Close() error
+}
+
+// ErrNoInput is returned where this build has no synthetic input.
+var ErrNoInput = errors.New("desktop input is not supported on " + runtime.GOOS + " yet")

@@ -1,9 +1,0 @@
-package desktop
-
-// NewInput returns synthetic input for this desktop: on macOS, Quartz
-// events posted at the HID level (CGEventPost); display is ignored. It
-// needs Accessibility permission for the process.
-func NewInput(display string) (Input, error) {
-	_ = display
-	return newQuartzInput()
-}
