@@ -7,14 +7,15 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 )
 
 // The user32 calls x/sys/windows does not wrap, declared once.
 var (
-	user32                = windows.NewLazySystemDLL("user32.dll")
-	procEnumThreadWindows = user32.NewProc("EnumThreadWindows")
-	procPostMessageW      = user32.NewProc("PostMessageW")
+	procEnumThreadWindows = win32.User32.NewProc("EnumThreadWindows")
+	procPostMessageW      = win32.User32.NewProc("PostMessageW")
 	// pressNoCallback is made once: Windows callbacks are never freed.
 	pressNoCallback = windows.NewCallback(pressNo)
 )

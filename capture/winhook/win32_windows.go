@@ -3,25 +3,22 @@ package winhook
 import (
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 )
 
 // The Win32 calls this package makes beyond golang.org/x/sys/windows, all
 // declared here.
 var (
-	user32                  = windows.NewLazySystemDLL("user32.dll")
-	procSetWindowsHookExW   = user32.NewProc("SetWindowsHookExW")
-	procUnhookWindowsHookEx = user32.NewProc("UnhookWindowsHookEx")
-	procCallNextHookEx      = user32.NewProc("CallNextHookEx")
-	procGetMessageW         = user32.NewProc("GetMessageW")
-	procPeekMessageW        = user32.NewProc("PeekMessageW")
-	procPostThreadMessageW  = user32.NewProc("PostThreadMessageW")
-	procWindowFromPoint     = user32.NewProc("WindowFromPoint")
-	procGetCursorPos        = user32.NewProc("GetCursorPos")
-	procGetAncestor         = user32.NewProc("GetAncestor")
-	procGetWindowTextW      = user32.NewProc("GetWindowTextW")
-	procOpenInputDesktop    = user32.NewProc("OpenInputDesktop")
-	procCloseDesktop        = user32.NewProc("CloseDesktop")
+	procSetWindowsHookExW   = win32.User32.NewProc("SetWindowsHookExW")
+	procUnhookWindowsHookEx = win32.User32.NewProc("UnhookWindowsHookEx")
+	procCallNextHookEx      = win32.User32.NewProc("CallNextHookEx")
+	procGetMessageW         = win32.User32.NewProc("GetMessageW")
+	procPeekMessageW        = win32.User32.NewProc("PeekMessageW")
+	procPostThreadMessageW  = win32.User32.NewProc("PostThreadMessageW")
+	procOpenInputDesktop    = win32.User32.NewProc("OpenInputDesktop")
+	procCloseDesktop        = win32.User32.NewProc("CloseDesktop")
 )
 
 // Constants from winuser.h.
@@ -47,7 +44,6 @@ const (
 	llkhfInjected        = 0x10
 
 	pmNoRemove = 0
-	gaRoot     = 2
 
 	desktopReadObjects = 0x0001
 )
@@ -121,37 +117,24 @@ func postThreadMessage(tid uint32, message uint32) error {
 
 // cursorPos returns the pointer's position on the virtual screen.
 func cursorPos() (x, y int) {
-	var pt struct{ X, Y int32 }
-	procGetCursorPos.Call(uintptr(unsafe.Pointer(&pt)))
-	return int(pt.X), int(pt.Y)
+	x, y, _ = win32.CursorPos()
+	return x, y
 }
 
 // rootWindowAt returns the top-level window at screen point x, y, or 0.
-// POINT is passed by value: in one register on 64-bit Windows, as two
-// arguments on 32-bit.
 func rootWindowAt(x, y int32) uintptr {
-	var h uintptr
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		h, _, _ = procWindowFromPoint.Call(uintptr(uint32(x)) | uintptr(uint64(uint32(y))<<32))
-	} else {
-		h, _, _ = procWindowFromPoint.Call(uintptr(uint32(x)), uintptr(uint32(y)))
-	}
+	h := win32.WindowFromPoint(int(x), int(y))
 	if h == 0 {
 		return 0
 	}
-	if root, _, _ := procGetAncestor.Call(h, gaRoot); root != 0 {
-		return root
+	if root := win32.Ancestor(h, win32.GARoot); root != 0 {
+		return uintptr(root)
 	}
-	return h
+	return uintptr(h)
 }
 
-// windowText returns a window's title. For another process's window it
-// reads the cached caption and sends it no message.
-func windowText(h uintptr) string {
-	var buf [512]uint16
-	n, _, _ := procGetWindowTextW.Call(h, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
-	return windows.UTF16ToString(buf[:n])
-}
+// windowText returns a window's title.
+func windowText(h uintptr) string { return win32.WindowText(windows.HWND(h)) }
 
 // imageName returns the file name of the program that owns window h, such
 // as "notepad.exe", or "".

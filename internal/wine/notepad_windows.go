@@ -8,13 +8,14 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 )
 
 var (
-	user32           = windows.NewLazySystemDLL("user32.dll")
-	procFindWindowEx = user32.NewProc("FindWindowExW")
-	procMoveWindow   = user32.NewProc("MoveWindow")
+	procFindWindowEx = win32.User32.NewProc("FindWindowExW")
+	procMoveWindow   = win32.User32.NewProc("MoveWindow")
 )
 
 // OpenNotepad starts notepad and returns it once its window is visible,

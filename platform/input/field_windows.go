@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/platform/ax/uia"
@@ -13,11 +15,10 @@ import (
 
 // The Win32 calls that read a field and check a window's owner.
 var (
-	procWindowFromPoint     = user32.NewProc("WindowFromPoint")
-	procGetClassNameW       = user32.NewProc("GetClassNameW")
-	procGetWindowLongPtrW   = user32.NewProc("GetWindowLongPtrW")
-	procSendMessageTimeoutW = user32.NewProc("SendMessageTimeoutW")
-	procWaitForInputIdle    = user32.NewProc("WaitForInputIdle")
+	procGetClassNameW       = win32.User32.NewProc("GetClassNameW")
+	procGetWindowLongPtrW   = win32.User32.NewProc("GetWindowLongPtrW")
+	procSendMessageTimeoutW = win32.User32.NewProc("SendMessageTimeoutW")
+	procWaitForInputIdle    = win32.User32.NewProc("WaitForInputIdle")
 )
 
 const (
@@ -30,18 +31,6 @@ const (
 	// does not hang replay.
 	fieldTimeoutMs = 500
 )
-
-// windowAt returns the deepest window at screen point x, y (a control,
-// not its dialog), or 0.
-func windowAt(x, y int) windows.HWND {
-	var h uintptr
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		h, _, _ = procWindowFromPoint.Call(uintptr(uint32(int32(x))) | uintptr(uint64(uint32(int32(y)))<<32))
-	} else {
-		h, _, _ = procWindowFromPoint.Call(uintptr(int32(x)), uintptr(int32(y)))
-	}
-	return windows.HWND(h)
-}
 
 func className(h windows.HWND) string {
 	var buf [256]uint16
@@ -57,7 +46,7 @@ var errNotAField = errors.New("no edit control there")
 // the read-back of a value typed there, exact, where OCR only
 // approximates. It never reads a password field.
 func (winInput) FieldText(x, y int) (string, error) {
-	h := windowAt(x, y)
+	h := win32.WindowFromPoint(x, y)
 	if h == 0 {
 		return "", errNotAField
 	}

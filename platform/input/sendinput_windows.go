@@ -7,6 +7,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/platform/keys"
@@ -45,7 +47,7 @@ func (winInput) Click(x, y, button int) error {
 	default:
 		return fmt.Errorf("click: no mouse button %d (1 left, 2 middle, 3 right)", button)
 	}
-	target := windowAt(x, y)
+	target := win32.WindowFromPoint(x, y)
 	if err := checkTarget(target); err != nil {
 		return err
 	}
@@ -54,8 +56,8 @@ func (winInput) Click(x, y, button int) error {
 	for i := range in {
 		in[i].typ = inputMouse
 	}
-	in[0].mi.dx = normalize(x, systemMetric(smXVirtualScreen), systemMetric(smCXVirtualScreen))
-	in[0].mi.dy = normalize(y, systemMetric(smYVirtualScreen), systemMetric(smCYVirtualScreen))
+	in[0].mi.dx = normalize(x, win32.SystemMetric(smXVirtualScreen), win32.SystemMetric(smCXVirtualScreen))
+	in[0].mi.dy = normalize(y, win32.SystemMetric(smYVirtualScreen), win32.SystemMetric(smCYVirtualScreen))
 	in[0].mi.flags = mouseeventfMove | mouseeventfAbsolute | mouseeventfVirtualDesk
 	in[1].mi.flags, in[2].mi.flags = down, up
 	// The pointer must be there before the press: a click anywhere else
@@ -80,7 +82,7 @@ func (winInput) Click(x, y, button int) error {
 // where it was a moment after it arrived.
 func moveTo(move mouseInput, x, y int) error {
 	there := func() bool {
-		cx, cy, err := cursorPos()
+		cx, cy, err := win32.CursorPos()
 		return err == nil && max(cx-x, x-cx) <= 1 && max(cy-y, y-cy) <= 1
 	}
 	for try := 0; try < 5; try++ {
@@ -97,7 +99,7 @@ func moveTo(move mouseInput, x, y int) error {
 			}
 		}
 	}
-	cx, cy, _ := cursorPos()
+	cx, cy, _ := win32.CursorPos()
 	return fmt.Errorf("the pointer did not stay at %d,%d (it is at %d,%d); not clicking", x, y, cx, cy)
 }
 
@@ -239,7 +241,7 @@ var (
 	enumTitle string
 	enumFound windows.HWND
 	enumProc  = windows.NewCallback(func(h windows.HWND, _ uintptr) uintptr {
-		if windows.IsWindowVisible(h) && windowText(h) == enumTitle {
+		if windows.IsWindowVisible(h) && win32.WindowText(h) == enumTitle {
 			enumFound = h
 			return 0 // stop
 		}

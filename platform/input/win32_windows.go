@@ -3,24 +3,19 @@ package input
 import (
 	"unsafe"
 
-	"golang.org/x/sys/windows"
+	"github.com/reprise-dev/reprise/platform/win32"
 )
 
 // The Win32 calls synthetic input makes beyond golang.org/x/sys/windows,
 // all declared here.
 var (
-	user32                  = windows.NewLazySystemDLL("user32.dll")
-	kernel32                = windows.NewLazySystemDLL("kernel32.dll")
-	procSendInput           = user32.NewProc("SendInput")
-	procGetSystemMetrics    = user32.NewProc("GetSystemMetrics")
-	procGetLastInputInfo    = user32.NewProc("GetLastInputInfo")
-	procSetForegroundWindow = user32.NewProc("SetForegroundWindow")
-	procShowWindow          = user32.NewProc("ShowWindow")
-	procIsIconic            = user32.NewProc("IsIconic")
-	procGetWindowTextW      = user32.NewProc("GetWindowTextW")
-	procVkKeyScanW          = user32.NewProc("VkKeyScanW")
-	procGetTickCount        = kernel32.NewProc("GetTickCount")
-	procGetCursorPos        = user32.NewProc("GetCursorPos")
+	procSendInput           = win32.User32.NewProc("SendInput")
+	procGetLastInputInfo    = win32.User32.NewProc("GetLastInputInfo")
+	procSetForegroundWindow = win32.User32.NewProc("SetForegroundWindow")
+	procShowWindow          = win32.User32.NewProc("ShowWindow")
+	procIsIconic            = win32.User32.NewProc("IsIconic")
+	procVkKeyScanW          = win32.User32.NewProc("VkKeyScanW")
+	procGetTickCount        = win32.Kernel32.NewProc("GetTickCount")
 )
 
 // Constants from winuser.h.
@@ -92,11 +87,6 @@ func sendInput(n int, p unsafe.Pointer, size uintptr) error {
 	return nil
 }
 
-func systemMetric(i int) int {
-	r, _, _ := procGetSystemMetrics.Call(uintptr(i))
-	return int(int32(r))
-}
-
 // lastInputTicks is GetLastInputInfo's time of the last input, in
 // GetTickCount milliseconds, and the tick count now.
 func lastInputTicks() (last, now uint32, err error) {
@@ -108,12 +98,6 @@ func lastInputTicks() (last, now uint32, err error) {
 	return info.time, uint32(t), nil
 }
 
-func windowText(h windows.HWND) string {
-	var buf [512]uint16
-	n, _, _ := procGetWindowTextW.Call(uintptr(h), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
-	return windows.UTF16ToString(buf[:n])
-}
-
 // vkKeyScan returns the virtual key and whether Shift is needed to type r
 // on the current layout.
 func vkKeyScan(r rune) (vk uint16, shift, ok bool) {
@@ -122,13 +106,4 @@ func vkKeyScan(r rune) (vk uint16, shift, ok bool) {
 		return 0, false, false
 	}
 	return uint16(v & 0xff), v&0x100 != 0, true
-}
-
-// cursorPos is the pointer's position on the virtual screen.
-func cursorPos() (x, y int, err error) {
-	var pt struct{ X, Y int32 }
-	if r, _, e := procGetCursorPos.Call(uintptr(unsafe.Pointer(&pt))); r == 0 {
-		return 0, 0, e
-	}
-	return int(pt.X), int(pt.Y), nil
 }

@@ -8,27 +8,26 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 )
 
 // The GDI and user32 calls of this file, all declared here.
 var (
-	gdi32                  = windows.NewLazySystemDLL("gdi32.dll")
-	procCreateCompatibleDC = gdi32.NewProc("CreateCompatibleDC")
-	procCreateDIBSection   = gdi32.NewProc("CreateDIBSection")
-	procSelectObject       = gdi32.NewProc("SelectObject")
-	procDeleteObject       = gdi32.NewProc("DeleteObject")
-	procDeleteDC           = gdi32.NewProc("DeleteDC")
-	procBitBlt             = gdi32.NewProc("BitBlt")
-	procGdiFlush           = gdi32.NewProc("GdiFlush")
+	procCreateCompatibleDC = win32.Gdi32.NewProc("CreateCompatibleDC")
+	procCreateDIBSection   = win32.Gdi32.NewProc("CreateDIBSection")
+	procSelectObject       = win32.Gdi32.NewProc("SelectObject")
+	procDeleteObject       = win32.Gdi32.NewProc("DeleteObject")
+	procDeleteDC           = win32.Gdi32.NewProc("DeleteDC")
+	procBitBlt             = win32.Gdi32.NewProc("BitBlt")
+	procGdiFlush           = win32.Gdi32.NewProc("GdiFlush")
 
-	user32               = windows.NewLazySystemDLL("user32.dll")
-	procGetDC            = user32.NewProc("GetDC")
-	procGetWindowDC      = user32.NewProc("GetWindowDC")
-	procReleaseDC        = user32.NewProc("ReleaseDC")
-	procGetSystemMetrics = user32.NewProc("GetSystemMetrics")
-	procGetWindowRect    = user32.NewProc("GetWindowRect")
-	procPrintWindow      = user32.NewProc("PrintWindow")
+	procGetDC         = win32.User32.NewProc("GetDC")
+	procGetWindowDC   = win32.User32.NewProc("GetWindowDC")
+	procReleaseDC     = win32.User32.NewProc("ReleaseDC")
+	procGetWindowRect = win32.User32.NewProc("GetWindowRect")
+	procPrintWindow   = win32.User32.NewProc("PrintWindow")
 )
 
 // Constants from winuser.h and wingdi.h.
@@ -124,7 +123,7 @@ func NewGDI() (*GDI, error) {
 }
 
 func virtualScreen() (x, y, w, h int) {
-	m := func(i uintptr) int { r, _, _ := procGetSystemMetrics.Call(i); return int(int32(r)) }
+	m := func(i int) int { return win32.SystemMetric(i) }
 	return m(smXVirtualScreen), m(smYVirtualScreen), m(smCXVirtualScreen), m(smCYVirtualScreen)
 }
 

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/internal/wine"
@@ -17,11 +19,11 @@ import (
 // virtual desktop (1024x700), where they start notepad themselves.
 
 var (
-	procCreateWindowExW    = user32.NewProc("CreateWindowExW")
-	procDestroyWindow      = user32.NewProc("DestroyWindow")
-	procGetMessageW        = user32.NewProc("GetMessageW")
-	procDispatchMessageW   = user32.NewProc("DispatchMessageW")
-	procPostThreadMessageW = user32.NewProc("PostThreadMessageW")
+	procCreateWindowExW    = win32.User32.NewProc("CreateWindowExW")
+	procDestroyWindow      = win32.User32.NewProc("DestroyWindow")
+	procGetMessageW        = win32.User32.NewProc("GetMessageW")
+	procDispatchMessageW   = win32.User32.NewProc("DispatchMessageW")
+	procPostThreadMessageW = win32.User32.NewProc("PostThreadMessageW")
 )
 
 // colours counts the distinct colours of img, up to limit.

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/events"
@@ -155,7 +157,7 @@ func (e *Enricher) at(ctx context.Context, x, y int) (*events.Enrichment, error)
 	if err != nil {
 		// Wine 8's window proxy cannot hit-test a window's frame (title
 		// bar, menu bar): the point is then placed on the window itself.
-		h := windowFromPoint(x, y)
+		h := win32.WindowFromPoint(x, y)
 		if h == 0 {
 			return nil, fmt.Errorf("msaa: AccessibleObjectFromPoint(%d, %d): %w", x, y, err)
 		}
@@ -338,7 +340,7 @@ func (e *Enricher) parentOf(cur ref, el element) (*iaccessible, error) {
 	if h == 0 {
 		return nil, fmt.Errorf("get_accParent of a window: %w; and it names no window handle", err)
 	}
-	ph := getAncestor(h, gaParent)
+	ph := win32.Ancestor(h, gaParent)
 	if ph == 0 || ph == windows.GetDesktopWindow() {
 		return nil, nil
 	}
@@ -353,7 +355,7 @@ func (e *Enricher) parentOf(cur ref, el element) (*iaccessible, error) {
 // isTopLevel reports whether a window object is a top-level window's.
 func isTopLevel(acc *iaccessible) bool {
 	h := windowFromAccessibleObject(acc)
-	return h != 0 && getAncestor(h, gaRoot) == h
+	return h != 0 && win32.Ancestor(h, gaRoot) == h
 }
 
 // isDesktop reports whether an object belongs to the desktop window, above

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/events"
@@ -23,19 +25,19 @@ import (
 // virtual desktop, where they start notepad themselves.
 
 var (
-	procFindWindowExW      = user32.NewProc("FindWindowExW")
-	procGetWindowRect      = user32.NewProc("GetWindowRect")
-	procGetWindowTextW     = user32.NewProc("GetWindowTextW")
-	procGetSystemMetrics   = user32.NewProc("GetSystemMetrics")
-	procRegisterClassExW   = user32.NewProc("RegisterClassExW")
-	procCreateWindowExW    = user32.NewProc("CreateWindowExW")
-	procDestroyWindow      = user32.NewProc("DestroyWindow")
-	procDefWindowProcW     = user32.NewProc("DefWindowProcW")
-	procGetMessageW        = user32.NewProc("GetMessageW")
-	procTranslateMessage   = user32.NewProc("TranslateMessage")
-	procDispatchMessageW   = user32.NewProc("DispatchMessageW")
-	procPostThreadMessageW = user32.NewProc("PostThreadMessageW")
-	procSendMessageW       = user32.NewProc("SendMessageW")
+	procFindWindowExW      = win32.User32.NewProc("FindWindowExW")
+	procGetWindowRect      = win32.User32.NewProc("GetWindowRect")
+	procGetWindowTextW     = win32.User32.NewProc("GetWindowTextW")
+	procGetSystemMetrics   = win32.User32.NewProc("GetSystemMetrics")
+	procRegisterClassExW   = win32.User32.NewProc("RegisterClassExW")
+	procCreateWindowExW    = win32.User32.NewProc("CreateWindowExW")
+	procDestroyWindow      = win32.User32.NewProc("DestroyWindow")
+	procDefWindowProcW     = win32.User32.NewProc("DefWindowProcW")
+	procGetMessageW        = win32.User32.NewProc("GetMessageW")
+	procTranslateMessage   = win32.User32.NewProc("TranslateMessage")
+	procDispatchMessageW   = win32.User32.NewProc("DispatchMessageW")
+	procPostThreadMessageW = win32.User32.NewProc("PostThreadMessageW")
+	procSendMessageW       = win32.User32.NewProc("SendMessageW")
 )
 
 func childWindow(t *testing.T, parent windows.HWND, class string) windows.HWND {

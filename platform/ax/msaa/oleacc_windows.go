@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"golang.org/x/sys/windows"
 )
 
@@ -15,20 +17,12 @@ import (
 // (24 bytes) passed "by value" is passed as a pointer to a copy the callee
 // may change, and a POINT (8 bytes) by value travels in one register.
 var (
-	oleacc                         = windows.NewLazySystemDLL("oleacc.dll")
-	procAccessibleObjectFromPoint  = oleacc.NewProc("AccessibleObjectFromPoint")
-	procAccessibleObjectFromWindow = oleacc.NewProc("AccessibleObjectFromWindow")
-	procAccessibleChildren         = oleacc.NewProc("AccessibleChildren")
-	procWindowFromAccessibleObject = oleacc.NewProc("WindowFromAccessibleObject")
+	procAccessibleObjectFromPoint  = win32.OleAcc.NewProc("AccessibleObjectFromPoint")
+	procAccessibleObjectFromWindow = win32.OleAcc.NewProc("AccessibleObjectFromWindow")
+	procAccessibleChildren         = win32.OleAcc.NewProc("AccessibleChildren")
+	procWindowFromAccessibleObject = win32.OleAcc.NewProc("WindowFromAccessibleObject")
 
-	oleaut32          = windows.NewLazySystemDLL("oleaut32.dll")
-	procSysFreeString = oleaut32.NewProc("SysFreeString")
-	procSysStringLen  = oleaut32.NewProc("SysStringLen")
-	procVariantClear  = oleaut32.NewProc("VariantClear")
-
-	user32              = windows.NewLazySystemDLL("user32.dll")
-	procGetAncestor     = user32.NewProc("GetAncestor")
-	procWindowFromPoint = user32.NewProc("WindowFromPoint")
+	procVariantClear = win32.OleAut32.NewProc("VariantClear")
 )
 
 // Constants from oleacc.h, winuser.h and wtypes.h.
@@ -108,7 +102,7 @@ func (v *variant) dispatch() *comObject { return *(**comObject)(unsafe.Pointer(&
 func (v *variant) takeBSTR() string {
 	b := *(**uint16)(unsafe.Pointer(&v.val[0]))
 	v.vt = vtEmpty
-	return bstr(b)
+	return win32.TakeBSTR(b)
 }
 
 // clear releases what v holds (an interface, a string) and empties it.
@@ -160,16 +154,6 @@ func (o *comObject) queryInterface(iid *windows.GUID) (*comObject, error) {
 // iaccessible is an IAccessible interface pointer.
 type iaccessible = comObject
 
-// bstr reads and frees a BSTR.
-func bstr(b *uint16) string {
-	if b == nil {
-		return ""
-	}
-	defer procSysFreeString.Call(uintptr(unsafe.Pointer(b)))
-	n, _, _ := procSysStringLen.Call(uintptr(unsafe.Pointer(b)))
-	return windows.UTF16ToString(unsafe.Slice(b, n))
-}
-
 // The IAccessible properties take the child id as a VARIANT by value: a
 // pointer to a fresh copy each call, since oleacc's own proxies rewrite the
 // copy they are given.
@@ -196,7 +180,7 @@ func (a *iaccessible) name(child int32) (string, error) {
 	id := i4(child)
 	var b *uint16
 	err := check(a.call(slotGetAccName, uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&b))))
-	return bstr(b), err
+	return win32.TakeBSTR(b), err
 }
 
 func (a *iaccessible) parent() (*iaccessible, error) {
@@ -293,14 +277,4 @@ func windowFromAccessibleObject(a *iaccessible) windows.HWND {
 		return 0
 	}
 	return h
-}
-
-func getAncestor(h windows.HWND, flags uintptr) windows.HWND {
-	r, _, _ := procGetAncestor.Call(uintptr(h), flags)
-	return windows.HWND(r)
-}
-
-func windowFromPoint(x, y int) windows.HWND {
-	r, _, _ := procWindowFromPoint.Call(uintptr(uint32(int32(x))) | uintptr(uint32(int32(y)))<<32)
-	return windows.HWND(r)
 }

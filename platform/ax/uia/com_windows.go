@@ -3,8 +3,9 @@ package uia
 import (
 	"fmt"
 	"syscall"
-	"unicode/utf16"
 	"unsafe"
+
+	"github.com/reprise-dev/reprise/platform/win32"
 
 	"golang.org/x/sys/windows"
 )
@@ -14,15 +15,11 @@ import (
 // again because x/sys turns its S_FALSE ("already initialized") into an
 // error.
 var (
-	ole32              = windows.NewLazySystemDLL("ole32.dll")
-	procCoInitializeEx = ole32.NewProc("CoInitializeEx")
-	procCoUninitialize = ole32.NewProc("CoUninitialize")
-	procCoCreateInst   = ole32.NewProc("CoCreateInstance")
+	procCoInitializeEx = win32.Ole32.NewProc("CoInitializeEx")
+	procCoUninitialize = win32.Ole32.NewProc("CoUninitialize")
+	procCoCreateInst   = win32.Ole32.NewProc("CoCreateInstance")
 
-	oleaut32           = windows.NewLazySystemDLL("oleaut32.dll")
-	procSysAllocString = oleaut32.NewProc("SysAllocString")
-	procSysFreeString  = oleaut32.NewProc("SysFreeString")
-	procSysStringLen   = oleaut32.NewProc("SysStringLen")
+	procSysAllocString = win32.OleAut32.NewProc("SysAllocString")
 )
 
 const (
@@ -112,7 +109,7 @@ func getString(o *object, m int, name string) (string, error) {
 	if err := check(name, o.callP(m, unsafe.Pointer(&b))); err != nil {
 		return "", err
 	}
-	return takeBSTR(b), nil
+	return win32.TakeBSTR(b), nil
 }
 
 // getInt32 calls a property getter whose [out, retval] is an int, a BOOL
@@ -121,17 +118,6 @@ func getInt32(o *object, m int, name string) (int32, error) {
 	var v int32
 	err := check(name, o.callP(m, unsafe.Pointer(&v)))
 	return v, err
-}
-
-// takeBSTR copies a BSTR into a string and frees it; a NULL BSTR is "".
-func takeBSTR(b *uint16) string {
-	if b == nil {
-		return ""
-	}
-	n, _, _ := procSysStringLen.Call(uintptr(unsafe.Pointer(b)))
-	s := string(utf16.Decode(unsafe.Slice(b, int(n))))
-	procSysFreeString.Call(uintptr(unsafe.Pointer(b)))
-	return s
 }
 
 // allocBSTR makes a BSTR of s for an [in] argument; the caller frees it
@@ -147,5 +133,3 @@ func allocBSTR(s string) (uintptr, error) {
 	}
 	return b, nil
 }
-
-func freeBSTR(b uintptr) { procSysFreeString.Call(b) }

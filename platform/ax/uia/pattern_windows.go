@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
+
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -117,7 +119,7 @@ func setValue(pat *object, value string) error {
 	if err != nil {
 		return err
 	}
-	defer freeBSTR(b)
+	defer win32.FreeBSTR(b)
 	return check("SetValue", pat.callU(mSetValue, b))
 }
 
