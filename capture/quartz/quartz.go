@@ -22,11 +22,10 @@ import (
 	"errors"
 	"log/slog"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 )
 
 // Name is the source's name.
@@ -37,12 +36,12 @@ var ErrUnsupported = errors.New("quartz capture is not supported on " + runtime.
 
 // Options configure a Source. The zero value records with no frames and no
 // enrichment.
-type Options = x11.PipelineOptions
+type Options = desktop.PipelineOptions
 
 // Stats count one session's input and output: the pipeline's, and the
 // times macOS disabled the tap and it was re-enabled.
 type Stats struct {
-	x11.Stats
+	desktop.Stats
 	Reenabled uint64
 }
 
@@ -50,11 +49,8 @@ type Stats struct {
 // started again after Stop. Only one Source runs a tap at a time per
 // process.
 type Source struct {
+	*desktop.Shell[Stats]
 	opts Options
-
-	mu   sync.Mutex // serializes Start and Stop
-	sess *session
-	last Stats
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -62,7 +58,7 @@ var _ capture.Source = (*Source)(nil)
 // New returns a source for opts; it touches nothing until Available or
 // Start.
 func New(opts Options) *Source {
-	return &Source{opts: withDefaults(opts)}
+	return &Source{Shell: desktop.NewShell[Stats](Name), opts: withDefaults(opts)}
 }
 
 func withDefaults(opts Options) Options {
@@ -73,25 +69,9 @@ func withDefaults(opts Options) Options {
 	return opts
 }
 
-// Name returns "quartz".
-func (s *Source) Name() string { return Name }
-
-// Channels returns the floor channel.
-func (s *Source) Channels() []string { return []string{capture.ChannelFloor} }
-
-// Stats returns the counts of the running session, or of the last one.
-func (s *Source) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess != nil {
-		return s.sess.pipe.stats()
-	}
-	return s.last
-}
-
-// pipeline carries tapped events to the sink through capture/x11's.
+// pipeline carries tapped events to the sink through capture/desktop's.
 type pipeline struct {
-	*x11.Pipeline[Event]
+	*desktop.Pipeline[Event]
 	reenabled atomic.Uint64 // times macOS disabled the tap and it was re-enabled
 	log       *slog.Logger
 }
@@ -99,10 +79,10 @@ type pipeline struct {
 // newPipeline translates each tapped event (the Translator keeps the
 // modifier state between events) and names its window with resolve, which
 // runs in the folding goroutine and so may ask the window server.
-func newPipeline(sink capture.Sink, opts Options, resolve func(Event, *x11.Window)) *pipeline {
+func newPipeline(sink capture.Sink, opts Options, resolve func(Event, *desktop.Window)) *pipeline {
 	var tr Translator
-	return &pipeline{log: opts.Logger, Pipeline: x11.NewPipeline(sink, opts, func(dst []x11.Raw, e Event) []x11.Raw {
-		var win x11.Window
+	return &pipeline{log: opts.Logger, Pipeline: desktop.NewPipeline(sink, opts, func(dst []desktop.Raw, e Event) []desktop.Raw {
+		var win desktop.Window
 		if resolve != nil {
 			resolve(e, &win)
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -24,7 +24,7 @@ func (s *sinkFunc) Emit(st events.Step) error {
 
 func TestPipelineNamesWindowAndNeverBlocks(t *testing.T) {
 	sink := &sinkFunc{}
-	p := newPipeline(sink, withDefaults(Options{QueueSize: 2, EnrichTimeout: time.Second}), func(e Event, w *x11.Window) {
+	p := newPipeline(sink, withDefaults(Options{QueueSize: 2, EnrichTimeout: time.Second}), func(e Event, w *desktop.Window) {
 		w.ID, w.App, w.Title = 7, "TextEdit", "Untitled"
 	})
 	now := time.Now()

@@ -13,6 +13,7 @@ import (
 	"github.com/ebitengine/purego"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/platform/cocoa"
 	"github.com/reprise-dev/reprise/platform/keys/mackey"
 )
@@ -62,7 +63,6 @@ type session struct {
 	stopping atomic.Bool
 
 	once     sync.Once
-	unwatch  func() bool
 	loopDone chan struct{} // the run loop thread has exited and closed pipe.in
 	runDone  chan struct{} // the pipeline has flushed
 }
@@ -99,15 +99,15 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	if err := cocoa.Load(); err != nil {
 		return fmt.Errorf("start quartz source: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess != nil {
-		return errors.New("start quartz source: already started; Stop it first")
-	}
+	return s.Begin(ctx, func() (desktop.Session[Stats], error) { return s.open(ctx, sink) })
+}
+
+// open starts the tap's run loop and the folding goroutine.
+func (s *Source) open(ctx context.Context, sink capture.Sink) (*session, error) {
 	sess := &session{pipe: newPipeline(sink, s.opts, resolve),
 		loopDone: make(chan struct{}), runDone: make(chan struct{})}
 	if !active.CompareAndSwap(nil, sess) {
-		return errors.New("start quartz source: another quartz source is running in this process")
+		return nil, errors.New("start quartz source: another quartz source is running in this process")
 	}
 	callbackOnce.Do(func() { callbackPtr = purego.NewCallback(tapCallback) })
 	started := make(chan error, 1)
@@ -117,17 +117,15 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 		if err != nil {
 			<-sess.loopDone
 			active.CompareAndSwap(sess, nil)
-			return fmt.Errorf("start quartz source: %w", err)
+			return nil, fmt.Errorf("start quartz source: %w", err)
 		}
 	case <-time.After(startTimeout):
 		sess.stop()
 		active.CompareAndSwap(sess, nil)
-		return errors.New("start quartz source: the event tap did not start")
+		return nil, errors.New("start quartz source: the event tap did not start")
 	}
 	go func() { defer close(sess.runDone); sess.pipe.Run(ctx) }()
-	s.sess = sess
-	sess.unwatch = context.AfterFunc(ctx, sess.shutdown)
-	return nil
+	return sess, nil
 }
 
 // loop is the run loop thread: it owns the tap from creation to release.
@@ -236,9 +234,12 @@ func tapCallback(proxy, typ, event, info uintptr) uintptr {
 	return event
 }
 
-// shutdown stops the tap, lets the pipeline flush and returns when nothing
+// Stats counts the session's input and output so far.
+func (sess *session) Stats() Stats { return sess.pipe.stats() }
+
+// Shutdown stops the tap, lets the pipeline flush and returns when nothing
 // more will be emitted. It runs once, from Stop or when ctx ends.
-func (sess *session) shutdown() {
+func (sess *session) Shutdown() {
 	sess.once.Do(func() {
 		sess.stop()
 		select {
@@ -250,19 +251,4 @@ func (sess *session) shutdown() {
 		<-sess.runDone
 		active.CompareAndSwap(sess, nil)
 	})
-}
-
-// Stop ends recording: a fill still being typed is committed and a held
-// click emitted first. Safe to call twice, and without Start.
-func (s *Source) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess == nil {
-		return nil
-	}
-	s.sess.unwatch()
-	s.sess.shutdown()
-	s.last = s.sess.pipe.stats()
-	s.sess = nil
-	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/platform/keys"
 	"github.com/reprise-dev/reprise/platform/keys/mackey"
 )
@@ -58,7 +58,7 @@ type Event struct {
 // is one, else by the US ANSI key (cmd+shift+1 is "ctrl+shift+1").
 type Translator struct {
 	mods uint8 // modifier bits last reported to the folder
-	out  []x11.Raw
+	out  []desktop.Raw
 }
 
 const (
@@ -76,13 +76,13 @@ var modSyms = [...]struct {
 // Translate returns the raw events for e, oldest first; the slice is reused
 // by the next call. Modifier keys themselves, the Fn key and dead keys make
 // no key event.
-func (t *Translator) Translate(e Event) []x11.Raw {
+func (t *Translator) Translate(e Event) []desktop.Raw {
 	t.out = t.out[:0]
-	win := x11.Window{ID: e.WindowID}
+	win := desktop.Window{ID: e.WindowID}
 	switch e.Kind {
 	case MouseDown:
 		t.sync(chordBits(e.Flags, true), e)
-		t.out = append(t.out, x11.Raw{Kind: x11.ButtonPress, Button: e.Button, X: e.X, Y: e.Y, Time: e.Time, Window: win})
+		t.out = append(t.out, desktop.Raw{Kind: desktop.ButtonPress, Button: e.Button, X: e.X, Y: e.Y, Time: e.Time, Window: win})
 	case KeyDown:
 		r, ok := t.key(e)
 		if !ok {
@@ -95,16 +95,16 @@ func (t *Translator) Translate(e Event) []x11.Raw {
 }
 
 // key builds the key event and syncs the modifiers it is pressed with.
-func (t *Translator) key(e Event) (x11.Raw, bool) {
+func (t *Translator) key(e Event) (desktop.Raw, bool) {
 	if named, ok := mackey.NamedKeysym(e.Keycode); ok {
 		if isModifierKey(e.Keycode) || named == 0xff7f {
-			return x11.Raw{}, false // modifiers arrive as flags
+			return desktop.Raw{}, false // modifiers arrive as flags
 		}
 		t.sync(chordBits(e.Flags, true), e)
-		return x11.Raw{Kind: x11.KeyPress, Sym: named}, true
+		return desktop.Raw{Kind: desktop.KeyPress, Sym: named}, true
 	}
 	if e.Keycode == mackey.VKFunction {
-		return x11.Raw{}, false
+		return desktop.Raw{}, false
 	}
 	ch, printable := single(e.Text)
 	chord := e.Flags&(mackey.FlagCommand|mackey.FlagControl) != 0
@@ -118,15 +118,15 @@ func (t *Translator) key(e Event) (x11.Raw, bool) {
 		case !known && printable:
 			plain = mackey.KeysymOfRune(ch)
 		case !known:
-			return x11.Raw{}, false
+			return desktop.Raw{}, false
 		}
-		return x11.Raw{Kind: x11.KeyPress, Sym: plain}, true
+		return desktop.Raw{Kind: desktop.KeyPress, Sym: plain}, true
 	}
 	if !printable {
-		return x11.Raw{}, false // a dead key, or a key that types a control character
+		return desktop.Raw{}, false // a dead key, or a key that types a control character
 	}
 	s := mackey.KeysymOfRune(ch)
-	return x11.Raw{Kind: x11.KeyPress, Sym: s, Shifted: s}, true
+	return desktop.Raw{Kind: desktop.KeyPress, Sym: s, Shifted: s}, true
 }
 
 // sync emits the modifier presses and releases that take the folder from
@@ -135,9 +135,9 @@ func (t *Translator) sync(want uint8, e Event) {
 	for _, m := range modSyms {
 		switch {
 		case want&m.bit != 0 && t.mods&m.bit == 0:
-			t.out = append(t.out, x11.Raw{Kind: x11.KeyPress, Sym: m.sym, X: e.X, Y: e.Y, Time: e.Time})
+			t.out = append(t.out, desktop.Raw{Kind: desktop.KeyPress, Sym: m.sym, X: e.X, Y: e.Y, Time: e.Time})
 		case want&m.bit == 0 && t.mods&m.bit != 0:
-			t.out = append(t.out, x11.Raw{Kind: x11.KeyRelease, Sym: m.sym, X: e.X, Y: e.Y, Time: e.Time})
+			t.out = append(t.out, desktop.Raw{Kind: desktop.KeyRelease, Sym: m.sym, X: e.X, Y: e.Y, Time: e.Time})
 		}
 	}
 	t.mods = want

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/keys/mackey"
 )
@@ -12,7 +12,7 @@ import (
 // fold runs events through a Translator and a Folder, as the pipeline does.
 func fold(evs []Event) []events.Step {
 	var tr Translator
-	var f x11.Folder
+	var f desktop.Folder
 	var out []events.Step
 	for _, e := range evs {
 		for _, r := range tr.Translate(e) {

@@ -22,6 +22,3 @@ func (s *Source) Available() (bool, string) {
 func (s *Source) Start(context.Context, capture.Session, capture.Sink) error {
 	return errUnsupported
 }
-
-// Stop does nothing: nothing was started.
-func (s *Source) Stop() error { return nil }

@@ -2,7 +2,6 @@ package winhook
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -13,7 +12,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 )
 
 // hookState is what the hook callbacks feed while a session records.
@@ -72,18 +71,18 @@ func (st *hookState) mouse(wParam, lParam uintptr) {
 		st.pipe.injected.Add(1)
 		return
 	}
-	r := x11.Raw{Kind: x11.ButtonPress, Button: button, X: int(m.X), Y: int(m.Y), Time: time.Now()}
+	r := desktop.Raw{Kind: desktop.ButtonPress, Button: button, X: int(m.X), Y: int(m.Y), Time: time.Now()}
 	r.Window.ID = uint32(rootWindowAt(m.X, m.Y))
 	st.pipe.Feed(r)
 }
 
 func (st *hookState) key(wParam, lParam uintptr) {
-	var kind x11.Kind
+	var kind desktop.Kind
 	switch wParam {
 	case wmKeyDown, wmSysKeyDown:
-		kind = x11.KeyPress
+		kind = desktop.KeyPress
 	case wmKeyUp, wmSysKeyUp:
-		kind = x11.KeyRelease
+		kind = desktop.KeyRelease
 	default:
 		return
 	}
@@ -102,7 +101,7 @@ func (st *hookState) key(wParam, lParam uintptr) {
 
 // resolveWindow names the window a raw event went to: its title, and the
 // image name of its process as the app. It runs off the hook thread.
-func resolveWindow(r *x11.Raw) {
+func resolveWindow(r *desktop.Raw) {
 	if r.Window.ID == 0 {
 		return
 	}
@@ -127,13 +126,13 @@ func (s *Source) Available() (bool, string) {
 // Start installs the hooks on a thread of their own and returns once they
 // are in place.
 func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess != nil {
-		return errors.New("winhook: already recording; Stop first")
-	}
+	return s.Begin(ctx, func() (desktop.Session[Stats], error) { return s.open(ctx, sink) })
+}
+
+// open installs the hooks and starts the folding goroutine.
+func (s *Source) open(ctx context.Context, sink capture.Sink) (*session, error) {
 	if !claimed.CompareAndSwap(false, true) {
-		return ErrBusy
+		return nil, ErrBusy
 	}
 	p := newPipeline(sink, s.opts, resolveWindow)
 	type started struct {
@@ -171,7 +170,7 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	if st.err != nil {
 		<-hookDone
 		claimed.Store(false)
-		return st.err
+		return nil, st.err
 	}
 	var once sync.Once
 	stopHook := func() {
@@ -191,23 +190,5 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 		defer close(done)
 		p.Run(ctx)
 	}()
-	unwatch := context.AfterFunc(ctx, stopHook)
-	s.sess = &session{pipe: p, stop: stopHook, done: done, unwatch: unwatch}
-	return nil
-}
-
-// Stop removes the hooks and returns once every step is emitted.
-func (s *Source) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess == nil {
-		return nil
-	}
-	sess := s.sess
-	s.sess = nil
-	sess.unwatch()
-	sess.stop()
-	<-sess.done
-	s.last = sess.pipe.stats()
-	return nil
+	return &session{pipe: p, stop: stopHook, done: done}, nil
 }

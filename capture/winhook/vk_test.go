@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/keys"
 )
@@ -70,33 +70,33 @@ func TestKeysymsOf(t *testing.T) {
 // resolves them, fold into the steps the X11 floor makes.
 func TestFoldVirtualKeys(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
-	win := x11.Window{ID: 0x1234, App: "notepad.exe", Title: "Untitled - Notepad"}
-	var raws []x11.Raw
+	win := desktop.Window{ID: 0x1234, App: "notepad.exe", Title: "Untitled - Notepad"}
+	var raws []desktop.Raw
 	n := 0
-	key := func(kind x11.Kind, vk uint16) {
+	key := func(kind desktop.Kind, vk uint16) {
 		n++
 		r := keyRaw(kind, vk, false, t0.Add(time.Duration(n)*10*time.Millisecond))
 		r.X, r.Y, r.Window = 10, 20, win
 		raws = append(raws, r)
 	}
-	tap := func(vk uint16) { key(x11.KeyPress, vk); key(x11.KeyRelease, vk) }
+	tap := func(vk uint16) { key(desktop.KeyPress, vk); key(desktop.KeyRelease, vk) }
 	// "Hi 1!" then Enter, then ctrl+c and ctrl+s.
-	key(x11.KeyPress, vkLShift)
+	key(desktop.KeyPress, vkLShift)
 	tap('H')
-	key(x11.KeyRelease, vkLShift)
+	key(desktop.KeyRelease, vkLShift)
 	tap('I')
 	tap(0x20)
 	tap('1')
-	key(x11.KeyPress, vkRShift)
+	key(desktop.KeyPress, vkRShift)
 	tap('1')
-	key(x11.KeyRelease, vkRShift)
+	key(desktop.KeyRelease, vkRShift)
 	tap(vkReturn)
-	key(x11.KeyPress, vkLControl)
+	key(desktop.KeyPress, vkLControl)
 	tap('C')
 	tap('S')
-	key(x11.KeyRelease, vkLControl)
+	key(desktop.KeyRelease, vkLControl)
 
-	var f x11.Folder
+	var f desktop.Folder
 	var got []events.Step
 	for _, r := range raws {
 		for _, s := range f.Add(r) {

@@ -1,7 +1,7 @@
 // Package winhook is the Windows desktop floor source (SPEC section 9): it
 // watches a person's mouse and keyboard through the low-level hooks
 // WH_MOUSE_LL and WH_KEYBOARD_LL and folds them into intentful steps with
-// capture/x11's portable Folder (virtual keys become X keysyms in vk.go),
+// capture/desktop's portable Folder (virtual keys become X keysyms in vk.go),
 // each with the window under the press (its root owner's title, and its
 // process's image name as the app).
 //
@@ -20,12 +20,11 @@ package winhook
 import (
 	"errors"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/capture/x11"
+	"github.com/reprise-dev/reprise/capture/desktop"
 )
 
 // Name is the source's name.
@@ -39,7 +38,7 @@ const logKeyErr = "err"
 type Options struct {
 	// Frames, Enricher (UI Automation, else MSAA), the queue's size and
 	// the logger, as for every desktop source.
-	x11.PipelineOptions
+	desktop.PipelineOptions
 	// IncludeInjected records input flagged injected (SendInput, including
 	// reprise's own replay) as if the person made it. Tests that drive the
 	// desktop synthetically set it; a recording never should.
@@ -49,7 +48,7 @@ type Options struct {
 // Stats count one session's input and output: the pipeline's, and the
 // events ignored because they were injected (not in Events).
 type Stats struct {
-	x11.Stats
+	desktop.Stats
 	Injected uint64
 }
 
@@ -57,12 +56,8 @@ type Stats struct {
 // be started again after Stop. Only one Source records at a time in a
 // process: the hooks are process-wide.
 type Source struct {
+	*desktop.Shell[Stats]
 	opts Options
-
-	// mu serializes Start and Stop.
-	mu   sync.Mutex
-	sess *session // nil when not started
-	last Stats
 }
 
 var _ capture.Source = (*Source)(nil)
@@ -76,44 +71,28 @@ func New(opts Options) *Source {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Logger = opts.Logger.WithGroup(Name)
-	return &Source{opts: opts}
-}
-
-// Name returns "winhook".
-func (s *Source) Name() string { return Name }
-
-// Channels returns the floor channel.
-func (s *Source) Channels() []string { return []string{capture.ChannelFloor} }
-
-// Stats returns the counts of the running session, or of the last one.
-func (s *Source) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess != nil {
-		return s.sess.pipe.stats()
-	}
-	return s.last
+	return &Source{Shell: desktop.NewShell[Stats](Name), opts: opts}
 }
 
 // keyRaw is a key event as the folder wants it: the virtual key in Keycode
 // and its keysyms resolved (a table lookup, cheap enough for the callback).
-func keyRaw(kind x11.Kind, vk uint16, extended bool, at time.Time) x11.Raw {
-	r := x11.Raw{Kind: kind, Keycode: byte(vk), Time: at}
+func keyRaw(kind desktop.Kind, vk uint16, extended bool, at time.Time) desktop.Raw {
+	r := desktop.Raw{Kind: kind, Keycode: byte(vk), Time: at}
 	r.Sym, r.Shifted = keysymsOf(vk, extended)
 	return r
 }
 
 // pipeline carries input from the hook callback to the sink through
-// capture/x11's, counting what the callback ignored as injected.
+// capture/desktop's, counting what the callback ignored as injected.
 type pipeline struct {
-	*x11.Pipeline[x11.Raw]
+	*desktop.Pipeline[desktop.Raw]
 	injected atomic.Uint64
 }
 
 // newPipeline names each event's window with resolve, which runs in the
 // folding goroutine, never the callback.
-func newPipeline(sink capture.Sink, opts Options, resolve func(*x11.Raw)) *pipeline {
-	return &pipeline{Pipeline: x11.NewPipeline(sink, opts.PipelineOptions, func(dst []x11.Raw, r x11.Raw) []x11.Raw {
+func newPipeline(sink capture.Sink, opts Options, resolve func(*desktop.Raw)) *pipeline {
+	return &pipeline{Pipeline: desktop.NewPipeline(sink, opts.PipelineOptions, func(dst []desktop.Raw, r desktop.Raw) []desktop.Raw {
 		if resolve != nil {
 			resolve(&r)
 		}
@@ -128,8 +107,16 @@ func (p *pipeline) stats() Stats {
 // session is one running recording: the hook thread and the folding
 // goroutine, stopped by stop and waited for on done.
 type session struct {
-	pipe    *pipeline
-	stop    func()        // asks the hook thread to quit; safe to call twice
-	done    chan struct{} // closed when the pipeline has flushed
-	unwatch func() bool   // stops watching the session's context
+	pipe *pipeline
+	stop func()        // asks the hook thread to quit; safe to call twice
+	done chan struct{} // closed when the pipeline has flushed
+}
+
+// Stats counts the session's input and output so far.
+func (sess *session) Stats() Stats { return sess.pipe.stats() }
+
+// Shutdown removes the hooks and returns once every step is emitted.
+func (sess *session) Shutdown() {
+	sess.stop()
+	<-sess.done
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/keys"
 )
@@ -37,7 +38,10 @@ const (
 	codeS      = 39
 )
 
-func testResolve(r *Raw) {
+// form is the window every test event goes to.
+var form = desktop.Window{ID: 1, App: "Zenity", Title: "New customer"}
+
+func testResolve(r *desktop.Raw) {
 	r.Sym, r.Shifted = usKeys.Lookup(r.Keycode)
 	r.Window = form
 }
@@ -104,10 +108,10 @@ func TestPipelineFramesAndEnrichment(t *testing.T) {
 	sink := &frameSink{Queue: q, frames: map[string][]byte{}}
 	frames := &fakeFrames{}
 	before := time.Now()
-	got := play(t, Options{PipelineOptions: PipelineOptions{Frames: frames, Enricher: fakeEnricher{}}}, sink, q,
-		wireEvent(ButtonPress, 1, 10, 20), wireEvent(ButtonRelease, 1, 10, 20),
-		wireEvent(KeyPress, codeA, 10, 20), wireEvent(KeyRelease, codeA, 10, 20),
-		wireEvent(KeyPress, codeReturn, 10, 20))
+	got := play(t, Options{PipelineOptions: desktop.PipelineOptions{Frames: frames, Enricher: fakeEnricher{}}}, sink, q,
+		wireEvent(desktop.ButtonPress, 1, 10, 20), wireEvent(desktop.ButtonRelease, 1, 10, 20),
+		wireEvent(desktop.KeyPress, codeA, 10, 20), wireEvent(desktop.KeyRelease, codeA, 10, 20),
+		wireEvent(desktop.KeyPress, codeReturn, 10, 20))
 	if acts := actions(got); acts != "click fill submit" {
 		t.Fatalf("steps = %s; want click fill submit", acts)
 	}
@@ -126,10 +130,10 @@ func TestPipelineFramesAndEnrichment(t *testing.T) {
 
 func TestPipelineWithoutHooks(t *testing.T) {
 	q := capture.NewQueue(16)
-	// Frames without a FrameSink, and an enricher that fails: the floor
+	// desktop.Frames without a FrameSink, and an enricher that fails: the floor
 	// alone.
-	got := play(t, Options{PipelineOptions: PipelineOptions{Frames: &fakeFrames{}, Enricher: fakeEnricher{fail: true}}}, q, q,
-		wireEvent(ButtonPress, 3, 10, 20))
+	got := play(t, Options{PipelineOptions: desktop.PipelineOptions{Frames: &fakeFrames{}, Enricher: fakeEnricher{fail: true}}}, q, q,
+		wireEvent(desktop.ButtonPress, 3, 10, 20))
 	if len(got) != 1 || got[0].ScreenshotRef != "" || got[0].Enrichment != nil {
 		t.Fatalf("steps = %+v; want one click with no frame and no enrichment", got)
 	}
@@ -140,17 +144,17 @@ func TestPipelineWithoutHooks(t *testing.T) {
 
 func TestPipelineCountsDrops(t *testing.T) {
 	q := capture.NewQueue(1)
-	p := newPipeline(q, testOptions(Options{PipelineOptions: PipelineOptions{QueueSize: 2}}), testResolve)
+	p := newPipeline(q, testOptions(Options{PipelineOptions: desktop.PipelineOptions{QueueSize: 2}}), testResolve)
 	start := time.Now()
 	for range 5 {
-		onWire(p)(wireEvent(ButtonPress, 3, 1, 1), binary.LittleEndian)
+		onWire(p)(wireEvent(desktop.ButtonPress, 3, 1, 1), binary.LittleEndian)
 	}
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Errorf("5 callbacks into a full queue took %v; want them never to wait", d)
 	}
 	p.Close()
 	p.Run(context.Background())
-	want := Stats{Events: 5, DroppedEvents: 3, Steps: 2, DroppedSteps: 1}
+	want := desktop.Stats{Events: 5, DroppedEvents: 3, Steps: 2, DroppedSteps: 1}
 	if got := p.Stats(); got != want {
 		t.Errorf("stats() = %+v; want %+v", got, want)
 	}
@@ -187,7 +191,7 @@ func BenchmarkInputToQueue(b *testing.B) {
 	go func() { _ = q.Run(context.Background(), func(events.Step) error { return nil }) }()
 	defer q.Close()
 	sink := &timedSink{q: q, done: make(chan time.Time, 4)}
-	p := newPipeline(sink, testOptions(Options{PipelineOptions: PipelineOptions{Logger: slog.New(slog.DiscardHandler)}}), testResolve)
+	p := newPipeline(sink, testOptions(Options{PipelineOptions: desktop.PipelineOptions{Logger: slog.New(slog.DiscardHandler)}}), testResolve)
 	done := make(chan struct{})
 	go func() { defer close(done); p.Run(context.Background()) }()
 	le := binary.LittleEndian
@@ -199,13 +203,13 @@ func BenchmarkInputToQueue(b *testing.B) {
 		steps   int
 		after   [][]byte
 	}{
-		{nil, wireEvent(ButtonPress, 3, 10, 10), 1, [][]byte{wireEvent(ButtonRelease, 3, 10, 10)}},
-		{[][]byte{wireEvent(KeyPress, codeCtrl, 5, 5)}, wireEvent(KeyPress, codeS, 5, 5), 1,
-			[][]byte{wireEvent(KeyRelease, codeS, 5, 5), wireEvent(KeyRelease, codeCtrl, 5, 5)}},
-		{[][]byte{wireEvent(ButtonPress, 1, 50, 50), wireEvent(ButtonRelease, 1, 50, 50)},
-			wireEvent(ButtonPress, 1, 50, 50), 1, [][]byte{wireEvent(ButtonRelease, 1, 50, 50)}},
-		{[][]byte{wireEvent(KeyPress, codeA, 5, 5), wireEvent(KeyRelease, codeA, 5, 5)},
-			wireEvent(KeyPress, codeReturn, 5, 5), 2, [][]byte{wireEvent(KeyRelease, codeReturn, 5, 5)}},
+		{nil, wireEvent(desktop.ButtonPress, 3, 10, 10), 1, [][]byte{wireEvent(desktop.ButtonRelease, 3, 10, 10)}},
+		{[][]byte{wireEvent(desktop.KeyPress, codeCtrl, 5, 5)}, wireEvent(desktop.KeyPress, codeS, 5, 5), 1,
+			[][]byte{wireEvent(desktop.KeyRelease, codeS, 5, 5), wireEvent(desktop.KeyRelease, codeCtrl, 5, 5)}},
+		{[][]byte{wireEvent(desktop.ButtonPress, 1, 50, 50), wireEvent(desktop.ButtonRelease, 1, 50, 50)},
+			wireEvent(desktop.ButtonPress, 1, 50, 50), 1, [][]byte{wireEvent(desktop.ButtonRelease, 1, 50, 50)}},
+		{[][]byte{wireEvent(desktop.KeyPress, codeA, 5, 5), wireEvent(desktop.KeyRelease, codeA, 5, 5)},
+			wireEvent(desktop.KeyPress, codeReturn, 5, 5), 2, [][]byte{wireEvent(desktop.KeyRelease, codeReturn, 5, 5)}},
 	}
 	lat := make([]time.Duration, 0, b.N)
 	cb := make([]time.Duration, 0, b.N)

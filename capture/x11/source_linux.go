@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -15,11 +16,14 @@ import (
 	"github.com/jezek/xgb/record"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/desktop"
 )
 
 // Bounds on talking to the X server, so that a hung server cannot hold Start
 // or Stop.
 const (
+	logKeyErr = "err" // the log key of an error
+
 	dialTimeout = 5 * time.Second
 	stopTimeout = time.Second
 )
@@ -29,12 +33,12 @@ const (
 type session struct {
 	c       *xgb.Conn
 	raw     net.Conn
-	desk    *desktop
+	desk    *xdisplay
 	context record.Context
 	pipe    *pipeline
+	log     *slog.Logger
 
 	once     sync.Once
-	unwatch  func() bool   // removes the ctx hook once Stop has done its work
 	readDone chan struct{} // the RECORD reader has exited and closed pipe.in
 	runDone  chan struct{} // the pipeline has flushed and exited
 	watching sync.WaitGroup
@@ -77,18 +81,13 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	if sink == nil {
 		return errors.New("start x11 source: nil sink")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess != nil {
-		return errors.New("start x11 source: already started; Stop it first")
-	}
-	sess, err := s.open(ctx, sink)
-	if err != nil {
-		return fmt.Errorf("start x11 source on %s: %w", s.opts.Display, err)
-	}
-	s.sess = sess
-	sess.unwatch = context.AfterFunc(ctx, sess.shutdown)
-	return nil
+	return s.Begin(ctx, func() (desktop.Session[desktop.Stats], error) {
+		sess, err := s.open(ctx, sink)
+		if err != nil {
+			return nil, fmt.Errorf("start x11 source on %s: %w", s.opts.Display, err)
+		}
+		return sess, nil
+	})
 }
 
 func (s *Source) open(ctx context.Context, sink capture.Sink) (sess *session, err error) {
@@ -110,7 +109,7 @@ func (s *Source) open(ctx context.Context, sink capture.Sink) (sess *session, er
 	if err := record.Init(c); err != nil {
 		return nil, fmt.Errorf("init RECORD: %w", err)
 	}
-	desk, err := newDesktop(c)
+	desk, err := newDisplay(c)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +119,7 @@ func (s *Source) open(ctx context.Context, sink capture.Sink) (sess *session, er
 	if err != nil {
 		return nil, fmt.Errorf("allocate RECORD context: %w", err)
 	}
-	ranges := []record.Range{{DeviceEvents: record.Range8{First: byte(KeyPress), Last: byte(ButtonRelease)}}}
+	ranges := []record.Range{{DeviceEvents: record.Range8{First: byte(desktop.KeyPress), Last: byte(desktop.ButtonRelease)}}}
 	err = record.CreateContextChecked(c, rc, 0, 1, 1, []record.ClientSpec{record.CsAllClients}, ranges).Check()
 	if err != nil {
 		return nil, fmt.Errorf("create RECORD context: %w", err)
@@ -130,7 +129,7 @@ func (s *Source) open(ctx context.Context, sink capture.Sink) (sess *session, er
 		record.FreeContext(c, rc)
 		return nil, err
 	}
-	sess = &session{c: c, raw: raw, desk: desk, context: rc,
+	sess = &session{c: c, raw: raw, desk: desk, context: rc, log: s.opts.Logger,
 		pipe:     newPipeline(sink, s.opts, desk.resolve),
 		readDone: make(chan struct{}), runDone: make(chan struct{})}
 	stream := newRecordStream(raw, binary.LittleEndian)
@@ -173,17 +172,20 @@ func (sess *session) read(stream *recordStream) {
 	for {
 		if _, err := stream.next(onWire(sess.pipe)); err != nil {
 			if !errors.Is(err, errEndOfData) && !errors.Is(err, net.ErrClosed) && !errors.Is(err, os.ErrDeadlineExceeded) {
-				sess.pipe.log.Warn("record stream ended", logKeyErr, err)
+				sess.log.Warn("record stream ended", logKeyErr, err)
 			}
 			return
 		}
 	}
 }
 
-// shutdown disables recording, lets the pipeline flush what is pending and
+// Stats counts the session's input and output so far.
+func (sess *session) Stats() desktop.Stats { return sess.pipe.Stats() }
+
+// Shutdown disables recording, lets the pipeline flush what is pending and
 // closes both connections. It runs once, from Stop or when ctx ends, and
 // returns when nothing more will be emitted.
-func (sess *session) shutdown() {
+func (sess *session) Shutdown() {
 	sess.once.Do(func() {
 		// Whatever the server does, the reader stops by this deadline.
 		_ = sess.raw.SetReadDeadline(time.Now().Add(stopTimeout))
@@ -192,7 +194,7 @@ func (sess *session) shutdown() {
 		select {
 		case err := <-disabled:
 			if err != nil {
-				sess.pipe.log.Warn("disable RECORD context", logKeyErr, err)
+				sess.log.Warn("disable RECORD context", logKeyErr, err)
 			}
 		case <-time.After(stopTimeout):
 		}
@@ -203,19 +205,4 @@ func (sess *session) shutdown() {
 		sess.c.Close()
 		sess.watching.Wait()
 	})
-}
-
-// Stop ends recording: a fill still being typed is committed and a held
-// click emitted first. Safe to call twice, and without Start.
-func (s *Source) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sess == nil {
-		return nil
-	}
-	s.sess.unwatch()
-	s.sess.shutdown()
-	s.last = s.sess.pipe.Stats()
-	s.sess = nil
-	return nil
 }

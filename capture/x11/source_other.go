@@ -13,9 +13,6 @@ import (
 // errUnsupported is Start's error off Linux.
 var errUnsupported = errors.New("x11 capture is not supported on " + runtime.GOOS)
 
-// session is empty here: nothing ever starts.
-type session struct{ pipe *pipeline }
-
 // Available reports that X11 capture runs on Linux only.
 func (s *Source) Available() (bool, string) {
 	return false, errUnsupported.Error() + "; use this system's own floor source"
@@ -25,6 +22,3 @@ func (s *Source) Available() (bool, string) {
 func (s *Source) Start(context.Context, capture.Session, capture.Sink) error {
 	return errUnsupported
 }
-
-// Stop does nothing: nothing was started.
-func (s *Source) Stop() error { return nil }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/reprise-dev/reprise/capture/desktop"
 )
 
 // RECORD reply categories (the RECORD extension protocol, "EnableContext").
@@ -25,20 +27,20 @@ const maxReplyWords = 1 << 20
 
 // parseEvent reads a 32-byte core device event (xEvent) as RECORD delivers
 // it. ok is false for anything but the four device events we asked for.
-func parseEvent(ev []byte, order binary.ByteOrder) (r Raw, ok bool) {
+func parseEvent(ev []byte, order binary.ByteOrder) (r desktop.Raw, ok bool) {
 	if len(ev) < 32 {
-		return Raw{}, false
+		return desktop.Raw{}, false
 	}
-	kind := Kind(ev[0] & 0x7f) // the high bit marks a SendEvent
-	if kind < KeyPress || kind > ButtonRelease {
-		return Raw{}, false
+	kind := desktop.Kind(ev[0] & 0x7f) // the high bit marks a SendEvent
+	if kind < desktop.KeyPress || kind > desktop.ButtonRelease {
+		return desktop.Raw{}, false
 	}
-	r = Raw{
+	r = desktop.Raw{
 		Kind: kind,
 		X:    int(int16(order.Uint16(ev[20:]))),
 		Y:    int(int16(order.Uint16(ev[22:]))),
 	}
-	if kind == KeyPress || kind == KeyRelease {
+	if kind == desktop.KeyPress || kind == desktop.KeyRelease {
 		r.Keycode = ev[1]
 	} else {
 		r.Button = int(ev[1])

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/reprise-dev/reprise/capture/desktop"
 )
 
 var le = binary.LittleEndian
 
 // wireEvent builds a 32-byte core device event.
-func wireEvent(kind Kind, detail byte, x, y int16) []byte {
+func wireEvent(kind desktop.Kind, detail byte, x, y int16) []byte {
 	ev := make([]byte, 32)
 	ev[0], ev[1] = byte(kind), detail
 	le.PutUint32(ev[4:], 123456) // server time
@@ -34,17 +36,17 @@ func TestParseEvent(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ev   []byte
-		want Raw
+		want desktop.Raw
 		ok   bool
 	}{
-		{"key press", wireEvent(KeyPress, 38, 10, 20), Raw{Kind: KeyPress, Keycode: 38, X: 10, Y: 20}, true},
-		{"key release", wireEvent(KeyRelease, 38, 0, 0), Raw{Kind: KeyRelease, Keycode: 38}, true},
-		{"button press", wireEvent(ButtonPress, 3, 1279, 799), Raw{Kind: ButtonPress, Button: 3, X: 1279, Y: 799}, true},
-		{"negative coordinates", wireEvent(ButtonRelease, 1, -5, -6), Raw{Kind: ButtonRelease, Button: 1, X: -5, Y: -6}, true},
-		{"send event bit", append([]byte{byte(ButtonPress) | 0x80}, wireEvent(ButtonPress, 1, 1, 2)[1:]...),
-			Raw{Kind: ButtonPress, Button: 1, X: 1, Y: 2}, true},
-		{"motion", wireEvent(6, 0, 1, 1), Raw{}, false},
-		{"short", []byte{4, 1}, Raw{}, false},
+		{"key press", wireEvent(desktop.KeyPress, 38, 10, 20), desktop.Raw{Kind: desktop.KeyPress, Keycode: 38, X: 10, Y: 20}, true},
+		{"key release", wireEvent(desktop.KeyRelease, 38, 0, 0), desktop.Raw{Kind: desktop.KeyRelease, Keycode: 38}, true},
+		{"button press", wireEvent(desktop.ButtonPress, 3, 1279, 799), desktop.Raw{Kind: desktop.ButtonPress, Button: 3, X: 1279, Y: 799}, true},
+		{"negative coordinates", wireEvent(desktop.ButtonRelease, 1, -5, -6), desktop.Raw{Kind: desktop.ButtonRelease, Button: 1, X: -5, Y: -6}, true},
+		{"send event bit", append([]byte{byte(desktop.ButtonPress) | 0x80}, wireEvent(desktop.ButtonPress, 1, 1, 2)[1:]...),
+			desktop.Raw{Kind: desktop.ButtonPress, Button: 1, X: 1, Y: 2}, true},
+		{"motion", wireEvent(6, 0, 1, 1), desktop.Raw{}, false},
+		{"short", []byte{4, 1}, desktop.Raw{}, false},
 	} {
 		got, ok := parseEvent(tc.ev, le)
 		if ok != tc.ok || got != tc.want {
@@ -58,13 +60,13 @@ func TestRecordStream(t *testing.T) {
 	mapping[0] = 34 // MappingNotify, sent to every client
 	var in bytes.Buffer
 	in.Write(reply(catStartOfData))
-	in.Write(reply(catFromServer, wireEvent(ButtonPress, 1, 10, 20), wireEvent(ButtonRelease, 1, 10, 20)))
+	in.Write(reply(catFromServer, wireEvent(desktop.ButtonPress, 1, 10, 20), wireEvent(desktop.ButtonRelease, 1, 10, 20)))
 	in.Write(mapping)
-	in.Write(reply(catFromServer, wireEvent(KeyPress, 38, 1, 2)))
+	in.Write(reply(catFromServer, wireEvent(desktop.KeyPress, 38, 1, 2)))
 	in.Write(reply(catEndOfData))
-	in.Write(reply(catFromServer, wireEvent(KeyPress, 99, 1, 2))) // never read
+	in.Write(reply(catFromServer, wireEvent(desktop.KeyPress, 99, 1, 2))) // never read
 	s := newRecordStream(&in, le)
-	var got []Raw
+	var got []desktop.Raw
 	onEvent := func(ev []byte, order binary.ByteOrder) {
 		if r, ok := parseEvent(ev, order); ok {
 			got = append(got, r)
@@ -84,8 +86,8 @@ func TestRecordStream(t *testing.T) {
 	if want := []byte{catStartOfData, catFromServer, 0, catFromServer}; !bytes.Equal(cats, want) {
 		t.Errorf("categories = %v; want %v", cats, want)
 	}
-	want := []Raw{{Kind: ButtonPress, Button: 1, X: 10, Y: 20}, {Kind: ButtonRelease, Button: 1, X: 10, Y: 20},
-		{Kind: KeyPress, Keycode: 38, X: 1, Y: 2}}
+	want := []desktop.Raw{{Kind: desktop.ButtonPress, Button: 1, X: 10, Y: 20}, {Kind: desktop.ButtonRelease, Button: 1, X: 10, Y: 20},
+		{Kind: desktop.KeyPress, Keycode: 38, X: 1, Y: 2}}
 	if len(got) != len(want) {
 		t.Fatalf("events = %+v; want %+v", got, want)
 	}
@@ -98,12 +100,12 @@ func TestRecordStream(t *testing.T) {
 
 func TestRecordStreamSwapped(t *testing.T) {
 	ev := make([]byte, 32)
-	ev[0], ev[1] = byte(ButtonPress), 1
+	ev[0], ev[1] = byte(desktop.ButtonPress), 1
 	binary.BigEndian.PutUint16(ev[20:], 300)
 	binary.BigEndian.PutUint16(ev[22:], 2)
 	r := reply(catFromServer, ev)
 	r[9] = 1 // client-swapped
-	var got Raw
+	var got desktop.Raw
 	_, err := newRecordStream(bytes.NewReader(r), le).next(func(ev []byte, o binary.ByteOrder) { got, _ = parseEvent(ev, o) })
 	if err != nil || got.X != 300 || got.Y != 2 {
 		t.Errorf("next(swapped) = %v, event %+v; want nil, X 300 Y 2", err, got)
@@ -120,7 +122,7 @@ func TestRecordStreamErrors(t *testing.T) {
 	}{
 		{"X error", string(xerr), "X error 8"},
 		{"truncated header", string(xerr[:10]), "read record reply"},
-		{"truncated data", string(reply(catFromServer, wireEvent(KeyPress, 1, 1, 1))[:40]), "read record data"},
+		{"truncated data", string(reply(catFromServer, wireEvent(desktop.KeyPress, 1, 1, 1))[:40]), "read record data"},
 		{"too long", string(long), "too long"},
 	} {
 		_, err := newRecordStream(strings.NewReader(tc.in), le).next(func([]byte, binary.ByteOrder) {})
@@ -134,7 +136,7 @@ func TestRecordStreamErrors(t *testing.T) {
 // hands on an event that is not 32 bytes.
 func FuzzRecordStream(f *testing.F) {
 	f.Add(reply(catStartOfData))
-	f.Add(append(reply(catFromServer, wireEvent(KeyPress, 38, 1, 2)), reply(catEndOfData)...))
+	f.Add(append(reply(catFromServer, wireEvent(desktop.KeyPress, 38, 1, 2)), reply(catEndOfData)...))
 	f.Add([]byte{35, 0, 0, 0, 1, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s := newRecordStream(bytes.NewReader(in), le)

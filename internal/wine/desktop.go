@@ -106,9 +106,8 @@ func (d *Desktop) RunTests(t testing.TB, exe, run string) string {
 	}
 	text := strings.ReplaceAll(ReadLog(out), "\r\n", "\n")
 	t.Logf("Windows tests %s under Wine:\n%s", run, text)
-	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if last := lines[len(lines)-1]; last != "PASS" || !strings.Contains(text, "=== RUN") {
-		t.Fatalf("Windows tests %s did not pass under Wine (last line %q)", run, last)
+	if !Passed(text) || !strings.Contains(text, "=== RUN") {
+		t.Fatalf("Windows tests %s did not pass under Wine", run)
 	}
 	if strings.Contains(text, "--- SKIP") {
 		t.Errorf("a Windows test skipped under Wine, where it must run (see its reason above)")
@@ -216,4 +215,21 @@ func quoteBatch(s string) string {
 		return `"` + s + `"`
 	}
 	return s
+}
+
+// Passed reports whether a Go test binary's output under Wine ends in its
+// PASS verdict: the last line that is PASS or FAIL. Wine may print its own
+// diagnostics after it ("wine client error: ..." while the wineserver
+// shuts down), so the verdict is not always the last line.
+func Passed(text string) bool {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		switch strings.TrimSpace(lines[i]) {
+		case "PASS":
+			return true
+		case "FAIL":
+			return false
+		}
+	}
+	return false
 }

@@ -3,13 +3,9 @@ package msaa
 import (
 	"testing"
 
-	"github.com/reprise-dev/reprise/capture/x11"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
-
-// The Enricher is what a desktop source asks about a step's point.
-var _ x11.Enricher = (*Enricher)(nil)
 
 func TestRoles(t *testing.T) {
 	tests := []struct {

@@ -5,13 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reprise-dev/reprise/capture/x11"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
-
-// The Windows floor source takes the client as its enricher.
-var _ x11.Enricher = (*Client)(nil)
 
 func TestControlTypeName(t *testing.T) {
 	for _, tc := range []struct {

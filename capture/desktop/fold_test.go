@@ -1,4 +1,4 @@
-package x11
+package desktop
 
 import (
 	"fmt"
@@ -228,18 +228,5 @@ func TestFoldEnrichment(t *testing.T) {
 	_, got := fold(seq(in, click(1, 10, 10, 100)))
 	if len(got) != 1 || got[0].Step.Enrichment != e {
 		t.Fatalf("fold(enriched double click) = %+v; want one step with the first press's enrichment", got)
-	}
-}
-
-func TestKeymapLookup(t *testing.T) {
-	m := &keys.Keymap{Min: 8, PerCode: 2, Syms: []keys.Keysym{'a', 0, '1', '!', keys.KeyReturn, 0}}
-	for _, tc := range []struct {
-		code          byte
-		plain, shifty keys.Keysym
-	}{{8, 'a', 'A'}, {9, '1', '!'}, {10, keys.KeyReturn, keys.KeyReturn}, {7, 0, 0}, {11, 0, 0}} {
-		p, s := m.Lookup(tc.code)
-		if p != tc.plain || s != tc.shifty {
-			t.Errorf("Lookup(%d) = %#x, %#x; want %#x, %#x", tc.code, p, s, tc.plain, tc.shifty)
-		}
 	}
 }

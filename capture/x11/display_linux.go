@@ -11,6 +11,7 @@ import (
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/platform/keys"
 )
 
@@ -18,7 +19,7 @@ import (
 // which window is active, and what a window is called. Only the emitting
 // goroutine resolves events; the watch goroutine updates what PropertyNotify
 // and MappingNotify tell.
-type desktop struct {
+type xdisplay struct {
 	c      *xgb.Conn
 	root   xproto.Window
 	atoms  atoms
@@ -59,8 +60,8 @@ func missingExtensions(c *xgb.Conn) ([]string, error) {
 	return missing, nil
 }
 
-func newDesktop(c *xgb.Conn) (*desktop, error) {
-	d := &desktop{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, apps: map[xproto.Window]string{}}
+func newDisplay(c *xgb.Conn) (*xdisplay, error) {
+	d := &xdisplay{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, apps: map[xproto.Window]string{}}
 	for name, a := range map[string]*xproto.Atom{
 		"_NET_ACTIVE_WINDOW": &d.atoms.activeWindow, "_NET_WM_NAME": &d.atoms.wmName,
 		"UTF8_STRING": &d.atoms.utf8, "_NET_WM_PID": &d.atoms.pid, "WM_STATE": &d.atoms.wmState,
@@ -85,7 +86,7 @@ func newDesktop(c *xgb.Conn) (*desktop, error) {
 	return d, nil
 }
 
-func (d *desktop) loadKeymap() error {
+func (d *xdisplay) loadKeymap() error {
 	setup := xproto.Setup(d.c)
 	count := int(setup.MaxKeycode) - int(setup.MinKeycode) + 1
 	r, err := xproto.GetKeyboardMapping(d.c, setup.MinKeycode, byte(count)).Reply()
@@ -102,7 +103,7 @@ func (d *desktop) loadKeymap() error {
 
 // watch follows the active window and the keyboard mapping until the
 // connection closes.
-func (d *desktop) watch() {
+func (d *xdisplay) watch() {
 	for {
 		ev, err := d.c.WaitForEvent()
 		if ev == nil && err == nil {
@@ -123,7 +124,7 @@ func (d *desktop) watch() {
 
 // activeWindow reads _NET_ACTIVE_WINDOW; without a window manager that
 // sets it, the input focus.
-func (d *desktop) activeWindow() xproto.Window {
+func (d *xdisplay) activeWindow() xproto.Window {
 	if v := d.prop(d.root, d.atoms.activeWindow, xproto.AtomWindow); len(v) >= 4 {
 		if w := xproto.Window(xgb.Get32(v)); w != 0 {
 			return w
@@ -138,14 +139,14 @@ func (d *desktop) activeWindow() xproto.Window {
 
 // resolve fills in an event's keysyms and window: for a press, the client
 // window under the pointer; for a key, the active window.
-func (d *desktop) resolve(r *Raw) {
+func (d *xdisplay) resolve(r *desktop.Raw) {
 	switch r.Kind {
-	case KeyPress, KeyRelease:
+	case desktop.KeyPress, desktop.KeyRelease:
 		r.Sym, r.Shifted = d.keymap.Load().Lookup(r.Keycode)
-		if r.Kind == KeyPress {
+		if r.Kind == desktop.KeyPress {
 			r.Window = d.info(xproto.Window(d.active.Load()))
 		}
-	case ButtonPress:
+	case desktop.ButtonPress:
 		w := d.clientAt(r.X, r.Y)
 		if w != 0 {
 			// The window manager will make it active; until its
@@ -158,7 +159,7 @@ func (d *desktop) resolve(r *Raw) {
 
 // clientAt finds the application window at a root point: the top-level
 // window there, or the client a window manager framed inside it.
-func (d *desktop) clientAt(x, y int) xproto.Window {
+func (d *xdisplay) clientAt(x, y int) xproto.Window {
 	t, err := xproto.TranslateCoordinates(d.c, d.root, d.root, int16(x), int16(y)).Reply()
 	if err != nil || t.Child == 0 {
 		return 0
@@ -169,7 +170,7 @@ func (d *desktop) clientAt(x, y int) xproto.Window {
 	return t.Child
 }
 
-func (d *desktop) findClient(w xproto.Window, depth int) xproto.Window {
+func (d *xdisplay) findClient(w xproto.Window, depth int) xproto.Window {
 	if d.prop(w, d.atoms.wmState, xproto.AtomAny) != nil {
 		return w
 	}
@@ -190,9 +191,9 @@ func (d *desktop) findClient(w xproto.Window, depth int) xproto.Window {
 
 // info names a window: its title, and its app from WM_CLASS or, failing
 // that, its process.
-func (d *desktop) info(w xproto.Window) Window {
+func (d *xdisplay) info(w xproto.Window) desktop.Window {
 	if w == 0 || w == d.root {
-		return Window{}
+		return desktop.Window{}
 	}
 	title := string(d.prop(w, d.atoms.wmName, d.atoms.utf8))
 	if title == "" {
@@ -206,10 +207,10 @@ func (d *desktop) info(w xproto.Window) Window {
 		}
 		d.apps[w] = app
 	}
-	return Window{ID: uint32(w), App: app, Title: title}
+	return desktop.Window{ID: uint32(w), App: app, Title: title}
 }
 
-func (d *desktop) app(w xproto.Window) string {
+func (d *xdisplay) app(w xproto.Window) string {
 	// WM_CLASS is "instance\0Class\0"; the class names the application.
 	parts := bytes.Split(bytes.TrimRight(d.prop(w, xproto.AtomWmClass, xproto.AtomString), "\x00"), []byte{0})
 	if len(parts) == 2 && len(parts[1]) > 0 {
@@ -228,7 +229,7 @@ func (d *desktop) app(w xproto.Window) string {
 }
 
 // prop reads up to 4 KiB of a window property; nil when it is missing.
-func (d *desktop) prop(w xproto.Window, atom, typ xproto.Atom) []byte {
+func (d *xdisplay) prop(w xproto.Window, atom, typ xproto.Atom) []byte {
 	r, err := xproto.GetProperty(d.c, false, w, atom, typ, 0, 1024).Reply()
 	if err != nil || r.Format == 0 {
 		return nil

@@ -1,4 +1,4 @@
-package x11
+package desktop
 
 import (
 	"strings"
