@@ -13,31 +13,17 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // SubjectVerify is where the daemon answers `reprise audit verify`. It sits
 // under the local prefix: the local CLI may ask, the platform cannot.
 const SubjectVerify = events.LocalSubjectPrefix + ".audit.verify"
 
-// Error codes of the verify service.
-const (
-	CodeInvalidRequest = "INVALID_REQUEST"
-	CodeInternal       = "INTERNAL"
-)
-
-// ServiceError is the service's refusal.
-type ServiceError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// Error implements error.
-func (e *ServiceError) Error() string { return e.Message }
-
-// VerifyReply is the reply on SubjectVerify: a Report, or an error.
+// VerifyReply is the reply on SubjectVerify; a refusal is the local
+// services' one envelope, ops.ErrorReply.
 type VerifyReply struct {
-	Report *Report       `json:"report,omitempty"`
-	Error  *ServiceError `json:"error,omitempty"`
+	Report *Report `json:"report"`
 }
 
 // VerifyTimeout bounds one verification by the service; a chain of a
@@ -47,12 +33,15 @@ const VerifyTimeout = 2 * time.Minute
 // maxRequestSize bounds a request body; the only valid one is empty or {}.
 const maxRequestSize = 1024
 
+// ServiceName is the audit service's name in `nats micro ls`.
+const ServiceName = "reprise-audit"
+
 // Serve answers SubjectVerify on nc, verifying the AUDIT stream on js under
 // key, until stop is called. checkpoint, when not nil, returns the head the
 // daemon remembers (see Checkpoint); it is read before the stream, so
 // entries appended during a verification are never reported as missing. A
-// request must be empty or the JSON object {}; anything else gets an
-// INVALID_REQUEST reply. Requests are answered one at a time.
+// request must be empty or the JSON object {}; anything else is refused
+// INVALID_REQUEST. Requests are answered one at a time.
 func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() Checkpoint, opts ...ServeOption) (stop func(), err error) {
 	var o serveOptions
 	for _, opt := range opts {
@@ -65,38 +54,31 @@ func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() 
 		return nil, fmt.Errorf("audit service: %w", err)
 	}
 	key = bytes.Clone(key)
-	sub, err := nc.Subscribe(SubjectVerify, func(m *nats.Msg) {
-		r := answer(m.Data, func(ctx context.Context) (Report, error) {
-			var cp Checkpoint
-			if checkpoint != nil {
-				cp = checkpoint()
-			}
-			r, err := Verify(ctx, js, key, cp)
-			if err == nil && o.unwritten != nil {
-				r.addUnwritten(o.unwritten())
-			}
-			return r, err
-		})
-		b, err := json.Marshal(r)
-		if err != nil {
-			b = []byte(`{"error":{"code":"INTERNAL","message":"could not encode the reply"}}`)
+	verify := func(ctx context.Context, body []byte) ([]byte, error) {
+		if err := checkRequest(body); err != nil {
+			return nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
 		}
-		_ = m.Respond(b)
+		var cp Checkpoint
+		if checkpoint != nil {
+			cp = checkpoint()
+		}
+		r, err := Verify(ctx, js, key, cp)
+		if err != nil {
+			return nil, ops.Errorf(ops.CodeInternal, "%v", err)
+		}
+		if o.unwritten != nil {
+			r.addUnwritten(o.unwritten())
+		}
+		return json.Marshal(VerifyReply{Report: &r})
+	}
+	svc, err := ops.ServeLocal(nc, ops.LocalService{
+		Name: ServiceName, Description: "verifies the audit log's chain for the local CLI",
+		Endpoints: []ops.Endpoint{{Name: "verify", Subject: SubjectVerify, Timeout: VerifyTimeout, Handle: verify}},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("audit service %s: %w", SubjectVerify, err)
-	}
-	// stop returns once the server has dropped the subscription, so a
-	// request after it finds no responder rather than waiting for one.
-	stop = func() {
-		_ = sub.Unsubscribe()
-		_ = nc.Flush()
-	}
-	if err := nc.Flush(); err != nil {
-		stop()
 		return nil, fmt.Errorf("audit service: %w", err)
 	}
-	return stop, nil
+	return func() { _ = svc.Stop() }, nil
 }
 
 // ServeOption adds to what Serve's verification reports.
@@ -109,26 +91,6 @@ type serveOptions struct{ unwritten func() uint64 }
 // missing.
 func WithUnwritten(n func() uint64) ServeOption {
 	return func(o *serveOptions) { o.unwritten = n }
-}
-
-// answer checks the request and runs verify, keeping any panic from the
-// daemon.
-func answer(body []byte, verify func(context.Context) (Report, error)) (r VerifyReply) {
-	if err := checkRequest(body); err != nil {
-		return VerifyReply{Error: &ServiceError{Code: CodeInvalidRequest, Message: err.Error()}}
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			r = VerifyReply{Error: &ServiceError{Code: CodeInternal, Message: "the audit service failed on this request; see the daemon's log"}}
-		}
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), VerifyTimeout)
-	defer cancel()
-	rep, err := verify(ctx)
-	if err != nil {
-		return VerifyReply{Error: &ServiceError{Code: CodeInternal, Message: err.Error()}}
-	}
-	return VerifyReply{Report: &rep}
 }
 
 // checkRequest accepts an empty body or {} and nothing else.
@@ -154,29 +116,23 @@ func checkRequest(body []byte) error {
 // RequestVerify asks the daemon on nc (the local CLI's connection) to
 // verify the audit log and returns its Report. Tampering is in the Report;
 // the error is for a daemon that could not be asked or could not read the
-// stream.
+// stream (an *ops.Error).
 func RequestVerify(ctx context.Context, nc *nats.Conn) (Report, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, VerifyTimeout+10*time.Second)
 		defer cancel()
 	}
-	m, err := nc.RequestWithContext(ctx, SubjectVerify, nil)
+	var r VerifyReply
+	err := ops.AskJSON(ctx, nc, SubjectVerify, nil, &r)
 	if errors.Is(err, nats.ErrNoResponders) {
 		return Report{}, fmt.Errorf("%s: the daemon does not serve audit verification; restart it with a version that does", SubjectVerify)
 	}
 	if err != nil {
 		return Report{}, fmt.Errorf("%s: %w", SubjectVerify, err)
 	}
-	var r VerifyReply
-	if err := json.Unmarshal(m.Data, &r); err != nil {
-		return Report{}, fmt.Errorf("%s: malformed reply: %w", SubjectVerify, err)
-	}
-	if r.Error != nil {
-		return Report{}, fmt.Errorf("%s: %w", SubjectVerify, r.Error)
-	}
 	if r.Report == nil {
-		return Report{}, fmt.Errorf("%s: reply has neither a report nor an error", SubjectVerify)
+		return Report{}, fmt.Errorf("%s: the reply has no report", SubjectVerify)
 	}
 	return *r.Report, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // The CLI asks the daemon to verify; the key never leaves the daemon.
@@ -64,8 +66,9 @@ func TestServeMalformedRequest(t *testing.T) {
 		if err := json.Unmarshal(m.Data, &r); err != nil {
 			t.Fatalf("reply to %q is not JSON: %v", body, err)
 		}
-		if r.Error == nil || r.Error.Code != CodeInvalidRequest || r.Report != nil {
-			t.Errorf("reply to %q = %s; want an INVALID_REQUEST error and no report", body, m.Data)
+		var e *ops.Error
+		if !errors.As(ops.ReplyError(m), &e) || e.Code != ops.CodeInvalidRequest || e.Message == "" || r.Report != nil {
+			t.Errorf("reply to %q = %s %v; want an INVALID_REQUEST refusal and no report", body, m.Data, m.Header)
 		}
 	}
 	for _, body := range []string{"", "{}", " {} \n"} {

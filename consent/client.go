@@ -2,12 +2,13 @@ package consent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // DefaultClientTimeout bounds one request of a Client.
@@ -66,30 +67,21 @@ func (c *Client) ForgetAll(ctx context.Context) (int, error) {
 	return r.Forgotten, err
 }
 
-// call sends one request; a refusal comes back as a *ServiceError.
+// call sends one request; a refusal comes back as an *ops.Error.
 func (c *Client) call(ctx context.Context, subject string, body any) (Reply, error) {
-	var data []byte
-	if body != nil {
-		var err error
-		if data, err = json.Marshal(body); err != nil {
-			return Reply{}, fmt.Errorf("%s: %w", subject, err)
-		}
-	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	m, err := c.nc.RequestWithContext(ctx, subject, data)
+	var r Reply
+	err := ops.AskJSON(ctx, c.nc, subject, body, &r)
 	if errors.Is(err, nats.ErrNoResponders) {
 		return Reply{}, errors.New("the daemon does not answer consent requests: it may be an older version; restart it with `reprise daemon`")
 	}
+	var refused *ops.Error
+	if errors.As(err, &refused) {
+		return Reply{}, refused
+	}
 	if err != nil {
 		return Reply{}, fmt.Errorf("ask the daemon (%s): %w", subject, err)
-	}
-	var r Reply
-	if err := json.Unmarshal(m.Data, &r); err != nil {
-		return Reply{}, fmt.Errorf("the daemon's reply on %s is not JSON: %w", subject, err)
-	}
-	if r.Error != nil {
-		return Reply{}, r.Error
 	}
 	return r, nil
 }

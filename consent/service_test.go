@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 func TestServiceOverTheCLIConnection(t *testing.T) {
@@ -66,7 +68,7 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 	if r := <-ch; r.err != nil || r.v.Approved {
 		t.Fatalf("Decide after Deny = %+v, %v", r.v, r.err)
 	}
-	var se *ServiceError
+	var se *ops.Error
 	if err := c.Deny(ctx, p.ID); !errors.As(err, &se) || se.Code != CodeNotFound || !strings.Contains(err.Error(), "reprise consent list") {
 		t.Fatalf("Deny twice = %v; want NOT_FOUND that points to the list", err)
 	}
@@ -155,8 +157,9 @@ func TestServiceMalformedRequests(t *testing.T) {
 			t.Fatalf("request %s %q: %v", tt.subject, tt.body, err)
 		}
 		var r Reply
-		if err := json.Unmarshal(m.Data, &r); err != nil || r.Error == nil || r.Error.Code != tt.code || r.Error.Message == "" || r.OK {
-			t.Errorf("%s %q answered %s; want error code %s with a message", tt.subject, tt.body, m.Data, tt.code)
+		var e *ops.Error
+		if err := json.Unmarshal(m.Data, &r); err != nil || !errors.As(ops.ReplyError(m), &e) || e.Code != tt.code || e.Message == "" || r.OK {
+			t.Errorf("%s %q answered %s %v; want error code %s with a message", tt.subject, tt.body, m.Data, m.Header, tt.code)
 		}
 	}
 	// Still serving.

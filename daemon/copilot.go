@@ -28,11 +28,7 @@ func (s *shim) ClarifyPrompt(ctx context.Context, req ops.ClarifyRequest) (ops.Q
 	if draft.Error != nil {
 		return ops.Questions{}, draft.Error
 	}
-	out := ops.Questions{RecordingID: req.RecordingID, Questions: []ops.Question{}}
-	for _, q := range draft.Questions {
-		out.Questions = append(out.Questions, ops.Question{Parameter: q.Parameter, Kind: q.Kind, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
-	}
-	return out, nil
+	return ops.Questions{RecordingID: req.RecordingID, Questions: append([]ops.Question{}, draft.Questions...)}, nil
 }
 
 // InterpretTurn implements INTERPRET_TURN: the recording's steps from

@@ -183,14 +183,8 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 	if err := d.startOps(ctx, opts.Sources, opts.MaxConcurrent); err != nil {
 		return err
 	}
-	if err := d.servePairing(); err != nil {
+	if err := d.serveLocal(); err != nil {
 		return err
-	}
-	if _, err := nc.Subscribe(StatusSubject, d.serveStatus); err != nil {
-		return fmt.Errorf("serve status: %w", err)
-	}
-	if err := nc.Flush(); err != nil {
-		return fmt.Errorf("serve status: %w", err)
 	}
 	if err := d.writePlatformFile(); err != nil {
 		return fmt.Errorf("platform credentials: %w", err)

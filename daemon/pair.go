@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // PairSubject hands the local CLI what the extension needs to connect: the
@@ -23,17 +25,9 @@ type Pairing struct {
 	Password string `json:"password"`
 }
 
-func (d *Daemon) servePairing() error {
-	_, err := d.nc.Subscribe(PairSubject, func(m *nats.Msg) {
-		b, _ := json.Marshal(Pairing{URL: d.srv.WebSocketURL(), User: string(embedded.RoleExtension), Password: d.srv.Password(embedded.RoleExtension)})
-		if err := m.Respond(b); err != nil {
-			d.log.Warn("the pairing reply did not reach the CLI", "err", err)
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("serve pairing: %w", err)
-	}
-	return nil
+// pairing is what PairSubject answers (status.go serves it).
+func (d *Daemon) pairing() Pairing {
+	return Pairing{URL: d.srv.WebSocketURL(), User: string(embedded.RoleExtension), Password: d.srv.Password(embedded.RoleExtension)}
 }
 
 // RequestPairing asks the daemon serving home for the extension's details.
@@ -44,11 +38,13 @@ func RequestPairing(home string) (Pairing, error) {
 		return p, err
 	}
 	defer nc.Close()
-	m, err := nc.Request(PairSubject, nil, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	b, err := ops.Ask(ctx, nc, PairSubject, nil)
 	if err != nil {
 		return p, fmt.Errorf("ask the daemon for pairing: %w", err)
 	}
-	if err := json.Unmarshal(m.Data, &p); err != nil || p.URL == "" {
+	if err := json.Unmarshal(b, &p); err != nil || p.URL == "" {
 		return p, fmt.Errorf("pairing reply is malformed")
 	}
 	return p, nil

@@ -83,10 +83,7 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		}
 	}()
 	if _, err := d.rec.ServeLocal(d.nc); err != nil {
-		return fmt.Errorf("serve recordings list: %w", err)
-	}
-	if _, err := d.rec.ServeFrames(d.nc); err != nil {
-		return fmt.Errorf("serve frames: %w", err)
+		return fmt.Errorf("serve recordings: %w", err)
 	}
 	skills, err := d.serveSkills(ctx, aud)
 	if err != nil {
@@ -99,9 +96,6 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		Logger:        d.log,
 	})
 	if err != nil {
-		return err
-	}
-	if err := d.serveReplayKey(); err != nil {
 		return err
 	}
 	return d.ops.Serve(d.nc)

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -160,17 +161,41 @@ func (d *Daemon) followDisk() {
 // diskEvery is how often followDisk measures the disk.
 const diskEvery = 2 * time.Second
 
-func (d *Daemon) serveStatus(m *nats.Msg) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	b, err := json.Marshal(d.status(ctx))
+// ServiceName is the daemon's own local service in `nats micro ls`:
+// status, pairing and the replay key.
+const ServiceName = "reprise-daemon"
+
+// serveLocal answers StatusSubject, PairSubject and ReplayKeySubject for
+// the local CLI; each takes an empty body or {}.
+func (d *Daemon) serveLocal() error {
+	key, err := d.replayKey()
 	if err != nil {
-		d.log.Error("status: encode", "err", err)
-		return
+		return err
 	}
-	if err := m.Respond(b); err != nil {
-		d.log.Warn("status: reply", "err", err)
+	empty := func(what string, reply func(context.Context) ([]byte, error)) func(context.Context, []byte) ([]byte, error) {
+		return func(ctx context.Context, body []byte) ([]byte, error) {
+			if err := ops.DecodeLocal(what, body, &struct{}{}); err != nil {
+				return nil, err
+			}
+			return reply(ctx)
+		}
 	}
+	_, err = ops.ServeLocal(d.nc, ops.LocalService{
+		Name: ServiceName, Description: "the daemon's status, the extension's pairing and the replay key, for the local CLI",
+		Endpoints: []ops.Endpoint{
+			{Name: "status", Subject: StatusSubject, Timeout: 2 * time.Second, Handle: empty("status", func(ctx context.Context) ([]byte, error) {
+				return json.Marshal(d.status(ctx))
+			})},
+			{Name: "pair", Subject: PairSubject, Handle: empty("pairing", func(context.Context) ([]byte, error) {
+				return json.Marshal(d.pairing())
+			})},
+			{Name: "replay-key", Subject: ReplayKeySubject, Handle: empty("replay key", func(context.Context) ([]byte, error) {
+				return key, nil
+			})},
+		},
+		Logger: d.log,
+	})
+	return err
 }
 
 // QueryStatus asks the daemon serving home for its status.
@@ -181,14 +206,16 @@ func QueryStatus(home string) (Status, error) {
 		return st, err
 	}
 	defer nc.Close()
-	m, err := nc.Request(StatusSubject, nil, 3*time.Second)
-	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	b, err := ops.Ask(ctx, nc, StatusSubject, nil)
+	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, context.DeadlineExceeded) {
 		return st, fmt.Errorf("%w (its server answers but the shim does not)", ErrNotRunning)
 	}
 	if err != nil {
 		return st, fmt.Errorf("ask the daemon: %w", err)
 	}
-	if err := json.Unmarshal(m.Data, &st); err != nil {
+	if err := json.Unmarshal(b, &st); err != nil {
 		return st, fmt.Errorf("daemon status is malformed: %w", err)
 	}
 	return st, nil

@@ -54,6 +54,16 @@ var cliJS = []string{
 	"$JS.API.CONSUMER.DELETE.AUDIT.*",
 }
 
+// cliServices are the services framework's discovery requests the CLI may
+// send (`nats micro ls|info|stats|ping`), to every local service or one:
+// $SRV.<verb>[.<name>[.<id>]]. Their replies come to its own inbox; it may
+// not subscribe there, so it cannot pose as a service.
+var cliServices = []string{
+	"$SRV.PING", "$SRV.PING.>",
+	"$SRV.INFO", "$SRV.INFO.>",
+	"$SRV.STATS", "$SRV.STATS.>",
+}
+
 // permissions returns the subject permissions of role on the shim whose
 // machine id is machineID.
 func permissions(role Role, machineID string) *server.Permissions {
@@ -68,9 +78,9 @@ func permissions(role Role, machineID string) *server.Permissions {
 		}
 	case RoleCLI:
 		return &server.Permissions{
-			Publish: &server.SubjectPermission{Allow: append([]string{
+			Publish: &server.SubjectPermission{Allow: append(append([]string{
 				ops, events.LocalSubjectPrefix + ".>", events.ReplayAll,
-			}, cliJS...)},
+			}, cliJS...), cliServices...)},
 			// Its inbox is added per connection (see authenticator).
 			Subscribe: &server.SubjectPermission{Allow: []string{events.LiveAll}},
 		}

@@ -1,6 +1,8 @@
 // Package ops serves the wire ops of SPEC section 5 as NATS request/reply on
 // shim.<machine_id>.ops: the envelope, the payloads, the error codes, and a
-// server that is idempotent by request id and bounded in flight.
+// server that is idempotent by request id and bounded in flight. It also
+// runs the daemon's local services on nats.go's services framework, with
+// the one refusal envelope they all send (local.go).
 package ops
 
 import (

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/chunked"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // sessionSink is what a recording's sources are given: the bounded queue for
@@ -105,36 +103,25 @@ func (r *Recorder) present(ctx context.Context, recID string) error {
 }
 
 // FrameSubject hands the local CLI's review page a step's frame, opened:
-// {recording_id, ref} in, the image's bytes out, or a FrameErrorHeader.
+// {recording_id, ref} in, the image's bytes out, or the local services'
+// refusal envelope. ServeLocal serves it.
 const FrameSubject = events.LocalSubjectPrefix + ".recordings.frame"
 
-// FrameErrorHeader carries why a frame could not be given.
-const FrameErrorHeader = "Reprise-Error"
+// maxFrameRef bounds a frame reference in a request.
+const maxFrameRef = 128
 
-// ServeFrames answers FrameSubject; the platform's account cannot reach it.
-func (r *Recorder) ServeFrames(nc *nats.Conn) (*nats.Subscription, error) {
-	return nc.Subscribe(FrameSubject, func(m *nats.Msg) {
-		fail := func(why string) {
-			_ = m.RespondMsg(&nats.Msg{Header: nats.Header{FrameErrorHeader: []string{why}}})
-		}
-		var req struct {
-			RecordingID string `json:"recording_id"`
-			Ref         string `json:"ref"`
-		}
-		if err := json.Unmarshal(m.Data, &req); err != nil || req.Ref == "" || len(req.Ref) > 128 {
-			fail("malformed request: want {recording_id, ref}")
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		img, err := r.Frame(ctx, req.RecordingID, req.Ref)
-		switch {
-		case err != nil:
-			fail("no such frame")
-		default:
-			if err := chunked.Respond(nc, m, img); err != nil {
-				r.log.Error("a frame's reply did not reach the requester", "bytes", len(img), "err", err)
-			}
-		}
-	})
+// serveFrame answers FrameSubject.
+func (r *Recorder) serveFrame(ctx context.Context, body []byte) ([]byte, error) {
+	var req struct {
+		RecordingID string `json:"recording_id"`
+		Ref         string `json:"ref"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || req.Ref == "" || len(req.Ref) > maxFrameRef {
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "malformed request: want {recording_id, ref}")
+	}
+	img, err := r.Frame(ctx, req.RecordingID, req.Ref)
+	if err != nil {
+		return nil, ops.Errorf(ops.CodeNotFound, "no such frame; `reprise recordings list` shows the recordings kept")
+	}
+	return img, nil
 }

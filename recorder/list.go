@@ -3,14 +3,14 @@ package recorder
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/chunked"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // ListSubject answers the local CLI's `reprise recordings list`.
@@ -81,24 +81,33 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 	return kept, nil
 }
 
-// ServeLocal answers ListSubject for the local CLI; the platform's account
-// cannot reach it.
-func (r *Recorder) ServeLocal(nc *nats.Conn) (*nats.Subscription, error) {
-	return nc.Subscribe(ListSubject, func(m *nats.Msg) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		list, err := r.List(ctx)
-		var reply []byte
-		if err != nil {
-			r.log.Warn("list recordings", "err", err)
-			reply, _ = json.Marshal(map[string]string{"error": "listing failed; see the daemon's log"})
-		} else {
-			reply, _ = json.Marshal(map[string]any{"recordings": nonNilList(list)})
-		}
-		if err := chunked.Respond(nc, m, reply); err != nil {
-			r.log.Error("the recordings list did not reach the requester", "bytes", len(reply), "err", err)
-		}
+// ServiceName is the recordings service's name in `nats micro ls`.
+const ServiceName = "reprise-recordings"
+
+// ServeLocal answers ListSubject and FrameSubject for the local CLI until
+// nc closes; the platform's account cannot reach them.
+func (r *Recorder) ServeLocal(nc *nats.Conn) (*ops.Local, error) {
+	return ops.ServeLocal(nc, ops.LocalService{
+		Name: ServiceName, Description: "lists the recordings kept, and hands out their frames, for the local CLI",
+		Endpoints: []ops.Endpoint{
+			{Name: "list", Subject: ListSubject, Handle: r.serveList},
+			{Name: "frame", Subject: FrameSubject, Handle: r.serveFrame},
+		},
+		Logger: r.log,
 	})
+}
+
+// serveList answers ListSubject: {"recordings": [...]}. A failure is
+// logged and refused INTERNAL, pointing to the daemon's log.
+func (r *Recorder) serveList(ctx context.Context, body []byte) ([]byte, error) {
+	if err := ops.DecodeLocal("recordings list", body, &struct{}{}); err != nil {
+		return nil, err
+	}
+	list, err := r.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list recordings: %w", err)
+	}
+	return json.Marshal(map[string]any{"recordings": nonNilList(list)})
 }
 
 func nonNilList(l []Listing) []Listing {

@@ -15,7 +15,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -41,26 +40,20 @@ type BuildRequest struct {
 	Confirm    map[string]string `json:"confirm,omitempty"`
 }
 
-// Question is a skills.Question on the wire.
-type Question struct {
-	Kind      string   `json:"kind"`
-	Parameter string   `json:"parameter"`
-	Label     string   `json:"label,omitempty"`
-	Step      int      `json:"step"`
-	Columns   []string `json:"columns,omitempty"`
-	Text      string   `json:"text"`
-}
-
 // BuildReply is the draft, and whether it saved: a skill with an open
-// question does not.
+// question does not. Its questions are the co-pilot's CLARIFY_QUESTIONS
+// ones: the same thing, on the same wire shape.
 type BuildReply struct {
-	SkillID   string     `json:"skill_id,omitempty"`
-	Revision  uint64     `json:"revision,omitempty"`
-	Saved     bool       `json:"saved"`
-	Questions []Question `json:"questions,omitempty"`
-	Notes     []string   `json:"notes,omitempty"`
-	YAML      string     `json:"yaml,omitempty"`
-	Error     *ops.Error `json:"error,omitempty"`
+	SkillID   string         `json:"skill_id,omitempty"`
+	Revision  uint64         `json:"revision,omitempty"`
+	Saved     bool           `json:"saved"`
+	Questions []ops.Question `json:"questions,omitempty"`
+	Notes     []string       `json:"notes,omitempty"`
+	YAML      string         `json:"yaml,omitempty"`
+	// Error is Build's and Draft's refusal. On the wire it is sent as the
+	// local services' one envelope, ops.ErrorReply, whose "error" field a
+	// BuildReply decodes here too.
+	Error *ops.Error `json:"error,omitempty"`
 }
 
 // ConfirmRequest is the person's answers about a recording's parameters.
@@ -69,10 +62,9 @@ type ConfirmRequest struct {
 	Answers     map[string]string `json:"answers"`
 }
 
-// ConfirmReply says whether the answers were recorded.
-type ConfirmReply struct {
-	Error *ops.Error `json:"error,omitempty"`
-}
+// ConfirmReply says the answers were recorded; a refusal is the local
+// services' one envelope, ops.ErrorReply.
+type ConfirmReply struct{}
 
 // GetRequest names a skill, and a version of it (0: the newest).
 type GetRequest struct {
@@ -83,14 +75,12 @@ type GetRequest struct {
 // GetReply is one version of a skill document.
 type GetReply struct {
 	Entry
-	YAML  string     `json:"yaml,omitempty"`
-	Error *ops.Error `json:"error,omitempty"`
+	YAML string `json:"yaml,omitempty"`
 }
 
 // ListReply is the newest version of every skill.
 type ListReply struct {
-	Skills []Listing  `json:"skills"`
-	Error  *ops.Error `json:"error,omitempty"`
+	Skills []Listing `json:"skills"`
 }
 
 // Listing is one skill in ListReply.
@@ -138,36 +128,29 @@ type Service struct {
 	FiledByHand func(ctx context.Context, skillID string, skill *skills.Skill, rows []skills.Demonstration) error
 }
 
-// Serve answers the skill subjects on nc until the subscriptions end.
+// ServiceName is the skill service's name in `nats micro ls`.
+const ServiceName = "reprise-skillbook"
+
+// Serve answers the skill subjects on nc until the connection closes.
 func (s *Service) Serve(nc *nats.Conn) error {
 	if s.Log == nil {
 		s.Log = slog.New(slog.DiscardHandler)
 	}
-	handlers := map[string]func(context.Context, []byte) any{
-		BuildSubject: s.build, GetSubject: s.get, ListSubject: s.list,
+	ep := func(name, subject string, h func(context.Context, []byte) ([]byte, error)) ops.Endpoint {
+		return ops.Endpoint{Name: name, Subject: subject, Timeout: timeout, Handle: h}
 	}
+	eps := []ops.Endpoint{ep("build", BuildSubject, s.build), ep("get", GetSubject, s.get), ep("list", ListSubject, s.list)}
 	if s.Fetch != nil {
-		handlers[DraftSubject] = s.draft
+		eps = append(eps, ep("draft", DraftSubject, s.draft))
 	}
 	if s.Confirm != nil {
-		handlers[ConfirmSubject] = s.confirm
+		eps = append(eps, ep("confirm", ConfirmSubject, s.confirm))
 	}
-	for subj, h := range handlers {
-		if _, err := nc.Subscribe(subj, func(m *nats.Msg) {
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
-			defer cancel()
-			b, err := json.Marshal(h(ctx, m.Data))
-			if err == nil {
-				err = chunked.Respond(nc, m, b)
-			}
-			if err != nil {
-				s.Log.Error("a skill request's reply did not reach the requester", "subject", m.Subject, "bytes", len(b), "err", err)
-			}
-		}); err != nil {
-			return fmt.Errorf("serve %s: %w", subj, err)
-		}
-	}
-	return nil
+	_, err := ops.ServeLocal(nc, ops.LocalService{
+		Name: ServiceName, Description: "builds, drafts and hands out skills for the local CLI",
+		Endpoints: eps, Logger: s.Log,
+	})
+	return err
 }
 
 // Build is the build op, callable without NATS: from reviewed recordings
@@ -319,57 +302,68 @@ func replyOf(draft *skills.Draft) (BuildReply, *ops.Error) {
 	}
 	reply := BuildReply{Notes: draft.Notes, YAML: string(doc)}
 	for _, q := range draft.Questions {
-		reply.Questions = append(reply.Questions, Question{Kind: string(q.Kind), Parameter: q.Parameter, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
+		reply.Questions = append(reply.Questions, ops.Question{Kind: string(q.Kind), Parameter: q.Parameter, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
 	}
 	return reply, nil
 }
 
-func (s *Service) draft(ctx context.Context, data []byte) any {
+// built is a BuildReply on the wire: its Error as the refusal envelope.
+func built(r BuildReply) ([]byte, error) {
+	if r.Error != nil {
+		return nil, r.Error
+	}
+	return json.Marshal(r)
+}
+
+func (s *Service) draft(ctx context.Context, data []byte) ([]byte, error) {
 	var req BuildRequest
 	if err := ops.DecodePayload("skill draft", data, &req); err != nil {
-		return BuildReply{Error: err}
+		return nil, err
 	}
-	return s.Draft(ctx, req)
+	return built(s.Draft(ctx, req))
 }
 
-func (s *Service) confirm(ctx context.Context, data []byte) any {
+func (s *Service) confirm(ctx context.Context, data []byte) ([]byte, error) {
 	var req ConfirmRequest
 	if err := ops.DecodePayload("skill confirm", data, &req); err != nil {
-		return ConfirmReply{Error: err}
+		return nil, err
 	}
 	if err := s.Confirm(ctx, req.RecordingID, req.Answers); err != nil {
-		return ConfirmReply{Error: asOpsError(err)}
+		return nil, asOpsError(err)
 	}
-	return ConfirmReply{}
+	return json.Marshal(ConfirmReply{})
 }
 
-func (s *Service) build(ctx context.Context, data []byte) any {
+func (s *Service) build(ctx context.Context, data []byte) ([]byte, error) {
 	var req BuildRequest
 	if err := ops.DecodePayload("skill build", data, &req); err != nil {
-		return BuildReply{Error: err}
+		return nil, err
 	}
-	return s.Build(ctx, req)
+	return built(s.Build(ctx, req))
 }
 
-func (s *Service) get(ctx context.Context, data []byte) any {
+func (s *Service) get(ctx context.Context, data []byte) ([]byte, error) {
 	var req GetRequest
 	if err := ops.DecodePayload("skill get", data, &req); err != nil {
-		return GetReply{Error: err}
+		return nil, err
 	}
 	e, err := s.Book.Get(ctx, req.SkillID, req.Revision)
 	if errors.Is(err, ErrNotFound) {
-		return GetReply{Error: ops.Errorf(ops.CodeInvalidRequest, "no skill %q (revision %d) here; `reprise skill list` shows those kept", short(req.SkillID), req.Revision)}
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "no skill %q (revision %d) here; `reprise skill list` shows those kept", short(req.SkillID), req.Revision)
 	}
 	if err != nil {
-		return GetReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
+		return nil, ops.Errorf(ops.CodeInternal, "%v", err)
 	}
-	return GetReply{Entry: e, YAML: string(e.Doc)}
+	return json.Marshal(GetReply{Entry: e, YAML: string(e.Doc)})
 }
 
-func (s *Service) list(ctx context.Context, _ []byte) any {
+func (s *Service) list(ctx context.Context, data []byte) ([]byte, error) {
+	if err := ops.DecodeLocal("skill list", data, &struct{}{}); err != nil {
+		return nil, err
+	}
 	entries, err := s.Book.List(ctx)
 	if err != nil {
-		return ListReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
+		return nil, ops.Errorf(ops.CodeInternal, "%v", err)
 	}
 	out := ListReply{Skills: []Listing{}}
 	for _, e := range entries {
@@ -379,7 +373,7 @@ func (s *Service) list(ctx context.Context, _ []byte) any {
 		}
 		out.Skills = append(out.Skills, l)
 	}
-	return out
+	return json.Marshal(out)
 }
 
 func asOpsError(err error) *ops.Error {

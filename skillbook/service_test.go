@@ -3,6 +3,7 @@ package skillbook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -52,7 +53,9 @@ func TestService(t *testing.T) {
 	if err := svc.Serve(nc); err != nil {
 		t.Fatal(err)
 	}
-	ask := func(subject, body string, reply any) {
+	// ask returns the service's refusal, as the one envelope's reader
+	// reads it; the body is decoded into reply either way.
+	ask := func(subject, body string, reply any) *ops.Error {
 		t.Helper()
 		m, err := nc.Request(subject, []byte(body), 10*time.Second)
 		if err != nil {
@@ -61,6 +64,11 @@ func TestService(t *testing.T) {
 		if err := json.Unmarshal(m.Data, reply); err != nil {
 			t.Fatalf("%s answered %s", subject, m.Data)
 		}
+		var e *ops.Error
+		if err := ops.ReplyError(m); err != nil && !errors.As(err, &e) {
+			t.Fatalf("%s refused with %T", subject, err)
+		}
+		return e
 	}
 
 	for _, tc := range []struct{ body, code string }{
@@ -71,35 +79,80 @@ func TestService(t *testing.T) {
 		{`{"name":"x","recordings":["rec_a","rec_unreviewed"]}`, ops.CodeReviewRequired},
 	} {
 		var r BuildReply
-		ask(BuildSubject, tc.body, &r)
-		if r.Error == nil || r.Error.Code != tc.code || r.Saved {
-			t.Errorf("build %s = %+v; want %s", tc.body, r, tc.code)
+		e := ask(BuildSubject, tc.body, &r)
+		if r.Error == nil || r.Error.Code != tc.code || r.Saved || e == nil || *e != *r.Error {
+			t.Errorf("build %s = %+v, refusal %v; want %s", tc.body, r, e, tc.code)
 		}
 	}
 
 	var built BuildReply
-	ask(BuildSubject, `{"name":"Order a plan","recordings":["rec_a","rec_b"]}`, &built)
-	if built.Error != nil || !built.Saved || built.SkillID != "order-a-plan" || built.Revision == 0 {
+	if e := ask(BuildSubject, `{"name":"Order a plan","recordings":["rec_a","rec_b"]}`, &built); e != nil || built.Error != nil || !built.Saved || built.SkillID != "order-a-plan" || built.Revision == 0 {
 		t.Fatalf("build = %+v", built)
 	}
 	if len(aud.kinds) != 1 || aud.kinds[0] != "skill.built" {
 		t.Errorf("audit entries %v; want one skill.built", aud.kinds)
 	}
 	var got GetReply
-	ask(GetSubject, `{"skill_id":"order-a-plan"}`, &got)
-	if got.Error != nil || got.YAML != built.YAML || got.Revision != built.Revision {
+	if e := ask(GetSubject, `{"skill_id":"order-a-plan"}`, &got); e != nil || got.YAML != built.YAML || got.Revision != built.Revision {
 		t.Fatalf("get = %+v", got)
 	}
 	for _, body := range []string{`{"skill_id":"nope"}`, `{"skill_id":"../x"}`, `{"skill_id":1}`, `[]`} {
 		var r GetReply
-		ask(GetSubject, body, &r)
-		if r.Error == nil || strings.Contains(r.Error.Message, "panic") {
-			t.Errorf("get %s = %+v; want an error", body, r)
+		if e := ask(GetSubject, body, &r); e == nil || e.Code != ops.CodeInvalidRequest || strings.Contains(e.Message, "panic") {
+			t.Errorf("get %s = %+v, %v; want an INVALID_REQUEST refusal", body, r, e)
 		}
 	}
 	var l ListReply
-	ask(ListSubject, `{}`, &l)
-	if l.Error != nil || len(l.Skills) != 1 || l.Skills[0].Name != "Order a plan" || l.Skills[0].Steps == 0 {
+	if e := ask(ListSubject, `{}`, &l); e != nil || len(l.Skills) != 1 || l.Skills[0].Name != "Order a plan" || l.Skills[0].Steps == 0 {
 		t.Fatalf("list = %+v", l)
+	}
+}
+
+// TestServiceRefusesMalformedRequests: every endpoint refuses a bad body
+// with the one envelope and INVALID_REQUEST, and keeps serving.
+func TestServiceRefusesMalformedRequests(t *testing.T) {
+	_, nc, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	book, err := Open(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := func(_ context.Context, id string) (*events.Recording, error) {
+		return nil, ops.Errorf(ops.CodeNotFound, "no recording %s", id)
+	}
+	svc := &Service{Book: book, Reviewed: none, Fetch: none,
+		Confirm: func(context.Context, string, map[string]string) error { return nil }}
+	if err := svc.Serve(nc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ subject, body string }{
+		{BuildSubject, `[]`},
+		{BuildSubject, `{"name":"x","recordings":"rec_a"}`},
+		{DraftSubject, `{`},
+		{DraftSubject, `{"recordings":["rec_a"]} {}`},
+		{ConfirmSubject, `{"recording_id":1}`},
+		{ConfirmSubject, `{"recording_id":"rec_a","answers":{},"extra":true}`},
+		{GetSubject, ``},
+		{GetSubject, `"order"`},
+		{ListSubject, `{"all":true}`},
+		{ListSubject, `[`},
+	} {
+		m, err := nc.Request(tc.subject, []byte(tc.body), 10*time.Second)
+		if err != nil {
+			t.Fatalf("%s %q: %v", tc.subject, tc.body, err)
+		}
+		var e *ops.Error
+		if !errors.As(ops.ReplyError(m), &e) || e.Code != ops.CodeInvalidRequest || e.Message == "" ||
+			m.Header.Get("Nats-Service-Error-Code") != ops.CodeInvalidRequest {
+			t.Errorf("%s %q answered %s %v; want the INVALID_REQUEST envelope", tc.subject, tc.body, m.Data, m.Header)
+		}
+	}
+	var l ListReply
+	if err := ops.AskJSON(ctx, nc, ListSubject, nil, &l); err != nil || l.Skills == nil {
+		t.Fatalf("list after the malformed requests = %+v, %v; want an empty list", l, err)
+	}
+	var r ConfirmReply
+	if err := ops.AskJSON(ctx, nc, ConfirmSubject, ConfirmRequest{RecordingID: "rec_a", Answers: map[string]string{}}, &r); err != nil {
+		t.Fatalf("confirm after the malformed requests: %v", err)
 	}
 }

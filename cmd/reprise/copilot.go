@@ -67,9 +67,6 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				if err := g.local(cmd.Context(), skillbook.DraftSubject, req, &draft, time.Minute); err != nil {
 					return err
 				}
-				if draft.Error != nil {
-					return draft.Error
-				}
 				if len(draft.Questions) == 0 {
 					break
 				}
@@ -80,9 +77,6 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				var reply skillbook.ConfirmReply
 				if err := g.local(cmd.Context(), skillbook.ConfirmSubject, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
 					return err
-				}
-				if reply.Error != nil {
-					return reply.Error
 				}
 				asked = true
 			}
@@ -161,7 +155,7 @@ func (c *shimConn) follow(ctx context.Context, id string, out io.Writer) error {
 
 // askQuestions puts each question to the person and returns their answers in
 // skills.ParseConfirm's terms.
-func askQuestions(in *bufio.Reader, out io.Writer, qs []skillbook.Question, header []string) (map[string]string, error) {
+func askQuestions(in *bufio.Reader, out io.Writer, qs []ops.Question, header []string) (map[string]string, error) {
 	answers := map[string]string{}
 	for _, q := range qs {
 		label := q.Label
@@ -209,7 +203,7 @@ const maxCopilotRounds = 5
 // freeAnswer puts a question that says its own answers, and reads one:
 // for "Answer column:X=<field label> or column:X=ignore", the part after
 // the "=".
-func freeAnswer(in *bufio.Reader, out io.Writer, q skillbook.Question) (string, error) {
+func freeAnswer(in *bufio.Reader, out io.Writer, q ops.Question) (string, error) {
 	for {
 		fmt.Fprintf(out, "%s\n[%s] ", q.Text, q.Parameter)
 		line, err := in.ReadString('\n')
@@ -239,7 +233,7 @@ func yesNo(in *bufio.Reader, out io.Writer, prompt string) (bool, error) {
 }
 
 // column asks which column holds a parameter, offering the likely one.
-func column(in *bufio.Reader, out io.Writer, q skillbook.Question, label string, header []string) (string, error) {
+func column(in *bufio.Reader, out io.Writer, q ops.Question, label string, header []string) (string, error) {
 	def := label
 	if len(q.Columns) > 0 {
 		def = q.Columns[0]

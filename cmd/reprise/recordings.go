@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 )
@@ -44,19 +42,11 @@ func (c *shimConn) Close() { c.nc.Close() }
 func (c *shimConn) list() ([]recorder.Listing, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	m, err := chunked.Request(ctx, c.nc, recorder.ListSubject, nil)
-	if err != nil {
-		return nil, fmt.Errorf("list recordings: %w", err)
-	}
 	var reply struct {
 		Recordings []recorder.Listing `json:"recordings"`
-		Error      string             `json:"error"`
 	}
-	if err := json.Unmarshal(m.Data, &reply); err != nil {
-		return nil, fmt.Errorf("list recordings: malformed reply: %w", err)
-	}
-	if reply.Error != "" {
-		return nil, fmt.Errorf("list recordings: %s", reply.Error)
+	if err := ops.AskJSON(ctx, c.nc, recorder.ListSubject, nil, &reply); err != nil {
+		return nil, fmt.Errorf("list recordings: %w", err)
 	}
 	return reply.Recordings, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/progress"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
@@ -115,7 +116,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	salt, err := c.nc.Request(daemon.ReplayKeySubject, nil, 10*time.Second)
+	keyCtx, cancelKey := context.WithTimeout(ctx, 10*time.Second)
+	salt, err := ops.Ask(keyCtx, c.nc, daemon.ReplayKeySubject, nil)
+	cancelKey()
 	if err != nil {
 		return fmt.Errorf("get the replay key from the daemon: %w", err)
 	}
@@ -137,7 +140,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 			refused = append(refused, replay.RowResult{N: r.N, Outcome: replay.OutcomeSkipped, Step: -1, Reason: "refused before the run: " + why})
 			continue
 		}
-		key, err := rows.DedupeKey(salt.Data, skill, r)
+		key, err := rows.DedupeKey(salt, skill, r)
 		if err != nil {
 			return err
 		}
@@ -213,9 +216,6 @@ func (g *globals) loadSkill(ctx context.Context, ref string) (id string, doc []b
 	var reply skillbook.GetReply
 	if err := g.local(ctx, skillbook.GetSubject, skillbook.GetRequest{SkillID: ref}, &reply, 30*time.Second); err != nil {
 		return "", nil, err
-	}
-	if reply.Error != nil {
-		return "", nil, reply.Error
 	}
 	return reply.ID, []byte(reply.YAML), nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/chunked"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/review"
@@ -76,14 +75,11 @@ func (s shimReviewSource) Frame(ctx context.Context, recID, ref string) ([]byte,
 	b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	m, err := chunked.Request(ctx, s.c.nc, recorder.FrameSubject, b)
+	img, err := ops.Ask(ctx, s.c.nc, recorder.FrameSubject, b)
 	if err != nil {
 		return nil, fmt.Errorf("frame %s: %w", ref, err)
 	}
-	if why := m.Header.Get(recorder.FrameErrorHeader); why != "" {
-		return nil, fmt.Errorf("frame %s: %s", ref, why)
-	}
-	return m.Data, nil
+	return img, nil
 }
 
 func (s shimReviewSource) Apply(ctx context.Context, recID string, removed, redacted []uint64) (int, error) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/internal/chunked"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -69,9 +68,6 @@ again. The skill saves only when every question is answered.
 			if err := g.local(cmd.Context(), skillbook.BuildSubject, req, &reply, 3*time.Minute); err != nil {
 				return err
 			}
-			if reply.Error != nil {
-				return reply.Error
-			}
 			out := cmd.OutOrStdout()
 			for _, n := range reply.Notes {
 				fmt.Fprintf(out, "note: %s\n", n)
@@ -109,9 +105,6 @@ func newSkillListCmd(g *globals) *cobra.Command {
 			if err := g.local(cmd.Context(), skillbook.ListSubject, struct{}{}, &reply, 30*time.Second); err != nil {
 				return err
 			}
-			if reply.Error != nil {
-				return reply.Error
-			}
 			if format == "json" {
 				return writeJSON(cmd.OutOrStdout(), reply)
 			}
@@ -140,9 +133,6 @@ func newSkillShowCmd(g *globals, verb string) *cobra.Command {
 			var reply skillbook.GetReply
 			if err := g.local(cmd.Context(), skillbook.GetSubject, skillbook.GetRequest{SkillID: args[0], Revision: revision}, &reply, 30*time.Second); err != nil {
 				return err
-			}
-			if reply.Error != nil {
-				return reply.Error
 			}
 			if output == "" || output == "-" {
 				if verb == "show" {
@@ -203,27 +193,22 @@ func newSkillValidateCmd() *cobra.Command {
 	return cmd
 }
 
-// local makes a request of the daemon's local service on subject.
+// local makes a request of the daemon's local service on subject; a
+// refusal is returned as the service's *ops.Error.
 func (g *globals) local(ctx context.Context, subject string, req, reply any, timeout time.Duration) error {
 	c, err := g.dial()
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	b, err := json.Marshal(req)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	m, err := chunked.Request(ctx, c.nc, subject, b)
-	if err != nil {
+	err = ops.AskJSON(ctx, c.nc, subject, req, reply)
+	var refused *ops.Error
+	if err != nil && !errors.As(err, &refused) {
 		return fmt.Errorf("ask the daemon (%s): %w", subject, err)
 	}
-	if err := json.Unmarshal(m.Data, reply); err != nil {
-		return fmt.Errorf("%s: malformed reply: %w", subject, err)
-	}
-	return nil
+	return err
 }
 
 // readConfirm gathers answers from --confirm flags and --confirm-file.

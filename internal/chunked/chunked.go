@@ -26,11 +26,19 @@ const headroom = 4 << 10
 // Respond answers m with data, in parts when it does not fit one message.
 // Its error says the reply did not reach the requester in full.
 func Respond(nc *nats.Conn, m *nats.Msg, data []byte) error {
+	return RespondTo(nc, m.Reply, data, m.Respond)
+}
+
+// RespondTo answers the request whose reply subject is reply with data: a
+// reply that fits one message is sent by one (a services framework's own
+// respond, which counts it), a bigger one in parts published on nc. Its
+// error says the reply did not reach the requester in full.
+func RespondTo(nc *nats.Conn, reply string, data []byte, one func([]byte) error) error {
 	size := int(nc.MaxPayload()) - headroom
 	if len(data) <= size {
-		return m.Respond(data)
+		return one(data)
 	}
-	if m.Reply == "" {
+	if reply == "" {
 		return nats.ErrMsgNoReply
 	}
 	if len(data) > MaxReply {
@@ -39,7 +47,7 @@ func Respond(nc *nats.Conn, m *nats.Msg, data []byte) error {
 	n := (len(data) + size - 1) / size
 	for i := range n {
 		part := data[i*size : min((i+1)*size, len(data))]
-		msg := &nats.Msg{Subject: m.Reply, Data: part, Header: nats.Header{Header: []string{fmt.Sprintf("%d/%d", i+1, n)}}}
+		msg := &nats.Msg{Subject: reply, Data: part, Header: nats.Header{Header: []string{fmt.Sprintf("%d/%d", i+1, n)}}}
 		if err := nc.PublishMsg(msg); err != nil {
 			return fmt.Errorf("reply part %d of %d: %w", i+1, n, err)
 		}
