@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reprise-dev/reprise/redact"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -250,7 +252,7 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 			seq++
 			step.Seq = seq
 			// A secret's value stops here, before anything is written.
-			hygiene(&step)
+			redact.Hygiene(&step)
 			// Once a write failed (a full disk), the next steps try once
 			// each until one is written, instead of holding the queue for
 			// seconds a step while it overflows.

@@ -91,16 +91,6 @@ func (r *Recorder) redact(m jetstream.Msg) {
 	}
 }
 
-// hygiene applies the rule that needs no detector: a secret carries no value.
-// It runs where steps leave the capture sources; the detectors of SPEC
-// section 8 join the redact stage.
-func hygiene(s *events.Step) {
-	if s.Value != nil && s.Value.Type == events.ValueSecret && s.Value.Raw != "" {
-		s.Value.Raw = ""
-		s.Redacted = true
-	}
-}
-
 // liveMode reports whether recID is a co-pilot recording still running or
 // stopping; the stage reads it without the recorder's lock, which a stop
 // holds no longer than it takes to detach the session.

@@ -74,6 +74,20 @@ func (k kindSet) names() []string {
 	return out
 }
 
+// Hygiene applies the one rule that needs no detector, and reports whether
+// it changed s: a value of type secret keeps no raw text. The recorder runs
+// it where steps leave the capture sources, before anything is written, even
+// sealed; Step applies it with the rest.
+func Hygiene(s *events.Step) bool {
+	if s.Value == nil || s.Value.Type != events.ValueSecret || s.Value.Raw == "" {
+		return false
+	}
+	v := *s.Value
+	v.Raw = ""
+	s.Value, s.Redacted = &v, true
+	return true
+}
+
 // Step applies hygiene to s in place and reports whether anything changed
 // and which detector kinds fired.
 //

@@ -280,9 +280,6 @@ func (s *Source) take(data []byte) (StepReply, error) {
 	if step.TS < events.Stamp(s.started.Add(-time.Minute)) || step.TS > events.Stamp(time.Now().Add(time.Minute)) {
 		step.TS = events.Stamp(time.Now())
 	}
-	if step.Value != nil && step.Value.Type == events.ValueSecret {
-		step.Value.Raw = ""
-	}
 	var store []byte
 	switch {
 	case frame != nil:
