@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/reprise-dev/reprise/platform/ax"
 	"io"
 	"log/slog"
 	"os"
@@ -23,6 +22,9 @@ import (
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/platform/ax"
+	"github.com/reprise-dev/reprise/platform/input"
+	"github.com/reprise-dev/reprise/platform/screen"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
@@ -296,7 +298,7 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 		}
 		return browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log})
 	case "desktop":
-		in, err := desktop.NewInput("")
+		in, err := input.New("")
 		if err != nil {
 			return nil, fmt.Errorf("desktop replay: %w", err)
 		}
@@ -310,7 +312,7 @@ func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home s
 		// Input at a recorded point goes only where the screen still looks
 		// as in the first demonstration's frame, and is read back (by the
 		// field itself where the system can, else by OCR).
-		if grab, closeGrab, err := desktop.NewScreen(""); err == nil {
+		if grab, closeGrab, err := screen.Open(""); err == nil {
 			o.Screen = desktop.ScreenOf(grab)
 			context.AfterFunc(ctx, func() { _ = closeGrab() })
 			if len(skill.SourceRecordings) > 0 {
