@@ -16,11 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 )
 
-// SubjectVerify is where the daemon answers `reprise audit verify`. It sits
-// under the local prefix: the local CLI may ask, the platform cannot.
-const SubjectVerify = events.LocalSubjectPrefix + ".audit.verify"
-
-// VerifyReply is the reply on SubjectVerify; a refusal is the local
+// VerifyReply is the reply on events.LocalAuditVerify; a refusal is the local
 // services' one envelope, ops.ErrorReply.
 type VerifyReply struct {
 	Report *Report `json:"report"`
@@ -36,7 +32,7 @@ const maxRequestSize = 1024
 // ServiceName is the audit service's name in `nats micro ls`.
 const ServiceName = "reprise-audit"
 
-// Serve answers SubjectVerify on nc, verifying the AUDIT stream on js under
+// Serve answers events.LocalAuditVerify on nc, verifying the AUDIT stream on js under
 // key, until stop is called. checkpoint, when not nil, returns the head the
 // daemon remembers (see Checkpoint); it is read before the stream, so
 // entries appended during a verification are never reported as missing. A
@@ -73,7 +69,7 @@ func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() 
 	}
 	svc, err := ops.ServeLocal(nc, ops.LocalService{
 		Name: ServiceName, Description: "verifies the audit log's chain for the local CLI",
-		Endpoints: []ops.Endpoint{{Name: "verify", Subject: SubjectVerify, Timeout: VerifyTimeout, Handle: verify}},
+		Endpoints: []ops.Endpoint{{Name: "verify", Subject: events.LocalAuditVerify, Timeout: VerifyTimeout, Handle: verify}},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("audit service: %w", err)
@@ -124,15 +120,15 @@ func RequestVerify(ctx context.Context, nc *nats.Conn) (Report, error) {
 		defer cancel()
 	}
 	var r VerifyReply
-	err := ops.AskJSON(ctx, nc, SubjectVerify, nil, &r)
+	err := ops.AskJSON(ctx, nc, events.LocalAuditVerify, nil, &r)
 	if errors.Is(err, nats.ErrNoResponders) {
-		return Report{}, fmt.Errorf("%s: the daemon does not serve audit verification; restart it with a version that does", SubjectVerify)
+		return Report{}, fmt.Errorf("%s: the daemon does not serve audit verification; restart it with a version that does", events.LocalAuditVerify)
 	}
 	if err != nil {
-		return Report{}, fmt.Errorf("%s: %w", SubjectVerify, err)
+		return Report{}, fmt.Errorf("%s: %w", events.LocalAuditVerify, err)
 	}
 	if r.Report == nil {
-		return Report{}, fmt.Errorf("%s: the reply has no report", SubjectVerify)
+		return Report{}, fmt.Errorf("%s: the reply has no report", events.LocalAuditVerify)
 	}
 	return *r.Report, nil
 }

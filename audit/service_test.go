@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
+
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -58,7 +60,7 @@ func TestServeMalformedRequest(t *testing.T) {
 	defer stop()
 	bodies := []string{"not json", `{"checkpoint":{"seq":1}}`, `[]`, `{} {}`, `{`, `"x"`, strings.Repeat(" ", 10) + strings.Repeat("x", 2000)}
 	for _, body := range bodies {
-		m, err := nc.Request(SubjectVerify, []byte(body), 5*time.Second)
+		m, err := nc.Request(events.LocalAuditVerify, []byte(body), 5*time.Second)
 		if err != nil {
 			t.Fatalf("request %q: %v", body, err)
 		}
@@ -72,7 +74,7 @@ func TestServeMalformedRequest(t *testing.T) {
 		}
 	}
 	for _, body := range []string{"", "{}", " {} \n"} {
-		m, err := nc.Request(SubjectVerify, []byte(body), 5*time.Second)
+		m, err := nc.Request(events.LocalAuditVerify, []byte(body), 5*time.Second)
 		if err != nil {
 			t.Fatalf("request %q: %v", body, err)
 		}

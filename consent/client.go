@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/reprise-dev/reprise/ops"
@@ -25,7 +27,7 @@ func NewClient(nc *nats.Conn) *Client { return &Client{nc: nc, timeout: DefaultC
 
 // List returns the prompts waiting for an answer, oldest first.
 func (c *Client) List(ctx context.Context) ([]Prompt, error) {
-	r, err := c.call(ctx, SubjectList, nil)
+	r, err := c.call(ctx, events.LocalConsentList, nil)
 	if r.Prompts == nil {
 		r.Prompts = []Prompt{}
 	}
@@ -35,19 +37,19 @@ func (c *Client) List(ctx context.Context) ([]Prompt, error) {
 // Approve answers prompt id with yes; remember keeps the answer for every
 // recording of its kind.
 func (c *Client) Approve(ctx context.Context, id string, remember bool) error {
-	_, err := c.call(ctx, SubjectApprove, AnswerRequest{ID: id, Remember: remember})
+	_, err := c.call(ctx, events.LocalConsentApprove, AnswerRequest{ID: id, Remember: remember})
 	return err
 }
 
 // Deny answers prompt id with no.
 func (c *Client) Deny(ctx context.Context, id string) error {
-	_, err := c.call(ctx, SubjectDeny, AnswerRequest{ID: id})
+	_, err := c.call(ctx, events.LocalConsentDeny, AnswerRequest{ID: id})
 	return err
 }
 
 // Choices returns the remembered answers.
 func (c *Client) Choices(ctx context.Context) ([]Choice, error) {
-	r, err := c.call(ctx, SubjectChoices, nil)
+	r, err := c.call(ctx, events.LocalConsentChoices, nil)
 	if r.Choices == nil {
 		r.Choices = []Choice{}
 	}
@@ -57,13 +59,13 @@ func (c *Client) Choices(ctx context.Context) ([]Choice, error) {
 // Forget drops the remembered answer for kind and says whether there was
 // one (1) or not (0).
 func (c *Client) Forget(ctx context.Context, kind string) (int, error) {
-	r, err := c.call(ctx, SubjectForget, ForgetRequest{Kind: kind})
+	r, err := c.call(ctx, events.LocalConsentForget, ForgetRequest{Kind: kind})
 	return r.Forgotten, err
 }
 
 // ForgetAll drops every remembered answer and says how many there were.
 func (c *Client) ForgetAll(ctx context.Context) (int, error) {
-	r, err := c.call(ctx, SubjectForget, ForgetRequest{All: true})
+	r, err := c.call(ctx, events.LocalConsentForget, ForgetRequest{All: true})
 	return r.Forgotten, err
 }
 

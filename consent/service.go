@@ -15,16 +15,6 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 )
 
-// Subjects of the local approval service. They sit under the local prefix:
-// the cli user may request them, the platform's account cannot reach them.
-const (
-	SubjectList    = events.LocalSubjectPrefix + ".consent.list"
-	SubjectApprove = events.LocalSubjectPrefix + ".consent.approve"
-	SubjectDeny    = events.LocalSubjectPrefix + ".consent.deny"
-	SubjectChoices = events.LocalSubjectPrefix + ".consent.choices"
-	SubjectForget  = events.LocalSubjectPrefix + ".consent.forget"
-)
-
 // Error codes of the local approval service's refusals (*ops.Error).
 const (
 	CodeInvalidRequest = ops.CodeInvalidRequest
@@ -35,14 +25,14 @@ const (
 // ServiceName is the approval service's name in `nats micro ls`.
 const ServiceName = "reprise-consent"
 
-// AnswerRequest is the body of SubjectApprove ({id, remember}) and
-// SubjectDeny ({id}).
+// AnswerRequest is the body of events.LocalConsentApprove ({id, remember}) and
+// events.LocalConsentDeny ({id}).
 type AnswerRequest struct {
 	ID       string `json:"id"`
 	Remember bool   `json:"remember,omitempty"`
 }
 
-// ForgetRequest is the body of SubjectForget: one kind, or all.
+// ForgetRequest is the body of events.LocalConsentForget: one kind, or all.
 type ForgetRequest struct {
 	Kind string `json:"kind,omitempty"`
 	All  bool   `json:"all,omitempty"`
@@ -77,8 +67,8 @@ func Serve(nc *nats.Conn, pending *Pending, choices Choices) (stop func(), err e
 	svc, err := ops.ServeLocal(nc, ops.LocalService{
 		Name: ServiceName, Description: "lists and answers consent prompts, and the choices remembered, for the local CLI",
 		Endpoints: []ops.Endpoint{
-			ep("list", SubjectList, s.list), ep("approve", SubjectApprove, s.approve), ep("deny", SubjectDeny, s.deny),
-			ep("choices", SubjectChoices, s.listChoices), ep("forget", SubjectForget, s.forget),
+			ep("list", events.LocalConsentList, s.list), ep("approve", events.LocalConsentApprove, s.approve), ep("deny", events.LocalConsentDeny, s.deny),
+			ep("choices", events.LocalConsentChoices, s.listChoices), ep("forget", events.LocalConsentForget, s.forget),
 		},
 	})
 	if err != nil {

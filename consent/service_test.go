@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
+
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -129,27 +131,27 @@ func TestServiceMalformedRequests(t *testing.T) {
 	tests := []struct {
 		subject, body, code string
 	}{
-		{SubjectList, "garbage", CodeInvalidRequest},
-		{SubjectList, `{"extra":1}`, CodeInvalidRequest},
-		{SubjectApprove, "", CodeInvalidRequest},
-		{SubjectApprove, "{", CodeInvalidRequest},
-		{SubjectApprove, `[]`, CodeInvalidRequest},
-		{SubjectApprove, `{}`, CodeInvalidRequest},
-		{SubjectApprove, `{"id":12}`, CodeInvalidRequest},
-		{SubjectApprove, `{"id":"abc","remember":"yes"}`, CodeInvalidRequest},
-		{SubjectApprove, `{"id":"abc","token":"x"}`, CodeInvalidRequest},
-		{SubjectApprove, `{"id":"abc"} {"id":"def"}`, CodeInvalidRequest},
-		{SubjectApprove, `{"id":"abc"}`, CodeNotFound},
-		{SubjectDeny, `{"id":"abc","remember":true}`, CodeInvalidRequest},
-		{SubjectDeny, "\x00\xff", CodeInvalidRequest},
-		{SubjectDeny, `{"id":"abc"}`, CodeNotFound},
-		{SubjectChoices, "null null", CodeInvalidRequest},
-		{SubjectForget, `{}`, CodeInvalidRequest},
-		{SubjectForget, `{"kind":"copilot.local_vlm.floor","all":true}`, CodeInvalidRequest},
-		{SubjectForget, `{"kind":"../../etc"}`, CodeInvalidRequest},
-		{SubjectForget, `{"kind":"copilot.local_vlm.floor.>"}`, CodeInvalidRequest},
-		{SubjectForget, `{"all":"yes"}`, CodeInvalidRequest},
-		{SubjectForget, strings.Repeat("[", 100000), CodeInvalidRequest},
+		{events.LocalConsentList, "garbage", CodeInvalidRequest},
+		{events.LocalConsentList, `{"extra":1}`, CodeInvalidRequest},
+		{events.LocalConsentApprove, "", CodeInvalidRequest},
+		{events.LocalConsentApprove, "{", CodeInvalidRequest},
+		{events.LocalConsentApprove, `[]`, CodeInvalidRequest},
+		{events.LocalConsentApprove, `{}`, CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":12}`, CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc","remember":"yes"}`, CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc","token":"x"}`, CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc"} {"id":"def"}`, CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc"}`, CodeNotFound},
+		{events.LocalConsentDeny, `{"id":"abc","remember":true}`, CodeInvalidRequest},
+		{events.LocalConsentDeny, "\x00\xff", CodeInvalidRequest},
+		{events.LocalConsentDeny, `{"id":"abc"}`, CodeNotFound},
+		{events.LocalConsentChoices, "null null", CodeInvalidRequest},
+		{events.LocalConsentForget, `{}`, CodeInvalidRequest},
+		{events.LocalConsentForget, `{"kind":"copilot.local_vlm.floor","all":true}`, CodeInvalidRequest},
+		{events.LocalConsentForget, `{"kind":"../../etc"}`, CodeInvalidRequest},
+		{events.LocalConsentForget, `{"kind":"copilot.local_vlm.floor.>"}`, CodeInvalidRequest},
+		{events.LocalConsentForget, `{"all":"yes"}`, CodeInvalidRequest},
+		{events.LocalConsentForget, strings.Repeat("[", 100000), CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		m, err := cli.Request(tt.subject, []byte(tt.body), 5*time.Second)

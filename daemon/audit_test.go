@@ -23,7 +23,7 @@ func verifyAudit(t *testing.T, home string) audit.Report {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	m, err := nc.Request(audit.SubjectVerify, nil, 30*time.Second)
+	m, err := nc.Request(events.LocalAuditVerify, nil, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

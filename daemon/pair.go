@@ -13,11 +13,6 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 )
 
-// PairSubject hands the local CLI what the extension needs to connect: the
-// WebSocket URL and the extension user's credentials. The platform's
-// account cannot reach it, and the extension's user cannot subscribe to it.
-const PairSubject = events.LocalSubjectPrefix + ".extension.pair"
-
 // Pairing is the extension's connection details.
 type Pairing struct {
 	URL      string `json:"url"`
@@ -25,7 +20,7 @@ type Pairing struct {
 	Password string `json:"password"`
 }
 
-// pairing is what PairSubject answers (status.go serves it).
+// pairing is what events.LocalPair answers (status.go serves it).
 func (d *Daemon) pairing() Pairing {
 	return Pairing{URL: d.srv.WebSocketURL(), User: string(embedded.RoleExtension), Password: d.srv.Password(embedded.RoleExtension)}
 }
@@ -40,7 +35,7 @@ func RequestPairing(home string) (Pairing, error) {
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	b, err := ops.Ask(ctx, nc, PairSubject, nil)
+	b, err := ops.Ask(ctx, nc, events.LocalPair, nil)
 	if err != nil {
 		return p, fmt.Errorf("ask the daemon for pairing: %w", err)
 	}

@@ -103,7 +103,7 @@ func TestPlatformCannotApproveConsent(t *testing.T) {
 	approve, _ := json.Marshal(consent.AnswerRequest{ID: prompt.ID, Remember: true})
 	forged, _ := json.Marshal(consent.Choice{Kind: prompt.Kind, Approved: true})
 	attempts := map[string][]byte{
-		consent.SubjectApprove: approve, "local.>": approve, "local.consent.*": approve,
+		events.LocalConsentApprove: approve, "local.>": approve, "local.consent.*": approve,
 		"$KV.CONSENT_CHOICES.x": forged, "$KV.CONSENT.x": forged, "$KV.>": forged,
 		"$JS.API.STREAM.LIST": nil, "$JS.API.DIRECT.GET.KV_CONSENT_CHOICES": nil,
 		"keys.consent-signing": nil, "shim." + d.Server().MachineID() + ".consent": approve,

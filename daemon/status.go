@@ -19,10 +19,6 @@ import (
 	"github.com/reprise-dev/reprise/store"
 )
 
-// StatusSubject answers the local CLI's `reprise status`. It sits under the
-// local prefix, which the platform's account cannot reach.
-const StatusSubject = events.LocalSubjectPrefix + ".status"
-
 // Version is the build's version, set with -ldflags "-X ...daemon.Version=v1.2.3".
 var Version = ""
 
@@ -165,7 +161,7 @@ const diskEvery = 2 * time.Second
 // status, pairing and the replay key.
 const ServiceName = "reprise-daemon"
 
-// serveLocal answers StatusSubject, PairSubject and ReplayKeySubject for
+// serveLocal answers events.LocalStatus, events.LocalPair and events.LocalReplayKey for
 // the local CLI; each takes an empty body or {}.
 func (d *Daemon) serveLocal() error {
 	key, err := d.replayKey()
@@ -183,13 +179,13 @@ func (d *Daemon) serveLocal() error {
 	_, err = ops.ServeLocal(d.nc, ops.LocalService{
 		Name: ServiceName, Description: "the daemon's status, the extension's pairing and the replay key, for the local CLI",
 		Endpoints: []ops.Endpoint{
-			{Name: "status", Subject: StatusSubject, Timeout: 2 * time.Second, Handle: empty("status", func(ctx context.Context) ([]byte, error) {
+			{Name: "status", Subject: events.LocalStatus, Timeout: 2 * time.Second, Handle: empty("status", func(ctx context.Context) ([]byte, error) {
 				return json.Marshal(d.status(ctx))
 			})},
-			{Name: "pair", Subject: PairSubject, Handle: empty("pairing", func(context.Context) ([]byte, error) {
+			{Name: "pair", Subject: events.LocalPair, Handle: empty("pairing", func(context.Context) ([]byte, error) {
 				return json.Marshal(d.pairing())
 			})},
-			{Name: "replay-key", Subject: ReplayKeySubject, Handle: empty("replay key", func(context.Context) ([]byte, error) {
+			{Name: "replay-key", Subject: events.LocalReplayKey, Handle: empty("replay key", func(context.Context) ([]byte, error) {
 				return key, nil
 			})},
 		},
@@ -208,7 +204,7 @@ func QueryStatus(home string) (Status, error) {
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	b, err := ops.Ask(ctx, nc, StatusSubject, nil)
+	b, err := ops.Ask(ctx, nc, events.LocalStatus, nil)
 	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, context.DeadlineExceeded) {
 		return st, fmt.Errorf("%w (its server answers but the shim does not)", ErrNotRunning)
 	}

@@ -59,9 +59,9 @@ var cliJS = []string{
 // $SRV.<verb>[.<name>[.<id>]]. Their replies come to its own inbox; it may
 // not subscribe there, so it cannot pose as a service.
 var cliServices = []string{
-	"$SRV.PING", "$SRV.PING.>",
-	"$SRV.INFO", "$SRV.INFO.>",
-	"$SRV.STATS", "$SRV.STATS.>",
+	events.ServiceDiscovery("PING"), events.ServiceDiscovery("PING") + ".>",
+	events.ServiceDiscovery("INFO"), events.ServiceDiscovery("INFO") + ".>",
+	events.ServiceDiscovery("STATS"), events.ServiceDiscovery("STATS") + ".>",
 }
 
 // permissions returns the subject permissions of role on the shim whose

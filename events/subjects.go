@@ -41,8 +41,46 @@ const (
 	LiveAll = "rec.*.live"
 )
 
-// LocalSubject is a local-only request subject: local.<name>.
-func LocalSubject(name string) string { return LocalSubjectPrefix + "." + name }
+// The local services' subjects (nats.go micro services the daemon runs):
+// only the local user may request them.
+const (
+	LocalStatus          = LocalSubjectPrefix + ".status"
+	LocalPair            = LocalSubjectPrefix + ".extension.pair"
+	LocalReplayKey       = LocalSubjectPrefix + ".replay.key"
+	LocalAuditVerify     = LocalSubjectPrefix + ".audit.verify"
+	LocalRecordingsList  = LocalSubjectPrefix + ".recordings.list"
+	LocalRecordingsFrame = LocalSubjectPrefix + ".recordings.frame"
+	LocalSkillBuild      = LocalSubjectPrefix + ".skill.build"
+	// LocalSkillDraft generalizes without the review gate and saves
+	// nothing: the questions a recording raises, for the co-pilot to ask.
+	LocalSkillDraft = LocalSubjectPrefix + ".skill.draft"
+	// LocalSkillConfirm records the person's answers on a recording.
+	LocalSkillConfirm   = LocalSubjectPrefix + ".skill.confirm"
+	LocalSkillGet       = LocalSubjectPrefix + ".skill.get"
+	LocalSkillList      = LocalSubjectPrefix + ".skill.list"
+	LocalConsentList    = LocalSubjectPrefix + ".consent.list"
+	LocalConsentApprove = LocalSubjectPrefix + ".consent.approve"
+	LocalConsentDeny    = LocalSubjectPrefix + ".consent.deny"
+	LocalConsentChoices = LocalSubjectPrefix + ".consent.choices"
+	LocalConsentForget  = LocalSubjectPrefix + ".consent.forget"
+)
+
+// The chrome source's ingest requests, the only subjects the extension
+// may publish to.
+const (
+	ExtensionHello = ExtensionSubjectPrefix + ".hello"
+	ExtensionStep  = ExtensionSubjectPrefix + ".step"
+	ExtensionFrame = ExtensionSubjectPrefix + ".frame"
+)
+
+// ServiceDiscoveryPrefix is where nats.go's services framework answers
+// PING, INFO and STATS: $SRV.<verb>[.<name>[.<id>]].
+const ServiceDiscoveryPrefix = "$SRV"
+
+// ServiceDiscovery is the discovery subject of verb (PING, INFO, STATS)
+// for every service.
+func ServiceDiscovery(verb string) string { return ServiceDiscoveryPrefix + "." + verb }
+
 
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }

@@ -102,15 +102,10 @@ func (r *Recorder) present(ctx context.Context, recID string) error {
 	return nil
 }
 
-// FrameSubject hands the local CLI's review page a step's frame, opened:
-// {recording_id, ref} in, the image's bytes out, or the local services'
-// refusal envelope. ServeLocal serves it.
-const FrameSubject = events.LocalSubjectPrefix + ".recordings.frame"
-
 // maxFrameRef bounds a frame reference in a request.
 const maxFrameRef = 128
 
-// serveFrame answers FrameSubject.
+// serveFrame answers events.LocalRecordingsFrame.
 func (r *Recorder) serveFrame(ctx context.Context, body []byte) ([]byte, error) {
 	var req struct {
 		RecordingID string `json:"recording_id"`

@@ -13,9 +13,6 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 )
 
-// ListSubject answers the local CLI's `reprise recordings list`.
-const ListSubject = events.LocalSubjectPrefix + ".recordings.list"
-
 // Listing is one kept recording, as `reprise recordings list` shows it.
 type Listing struct {
 	RecordingID         string   `json:"recording_id"`
@@ -84,20 +81,20 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 // ServiceName is the recordings service's name in `nats micro ls`.
 const ServiceName = "reprise-recordings"
 
-// ServeLocal answers ListSubject and FrameSubject for the local CLI until
+// ServeLocal answers events.LocalRecordingsList and events.LocalRecordingsFrame for the local CLI until
 // nc closes; the platform's account cannot reach them.
 func (r *Recorder) ServeLocal(nc *nats.Conn) (*ops.Local, error) {
 	return ops.ServeLocal(nc, ops.LocalService{
 		Name: ServiceName, Description: "lists the recordings kept, and hands out their frames, for the local CLI",
 		Endpoints: []ops.Endpoint{
-			{Name: "list", Subject: ListSubject, Handle: r.serveList},
-			{Name: "frame", Subject: FrameSubject, Handle: r.serveFrame},
+			{Name: "list", Subject: events.LocalRecordingsList, Handle: r.serveList},
+			{Name: "frame", Subject: events.LocalRecordingsFrame, Handle: r.serveFrame},
 		},
 		Logger: r.log,
 	})
 }
 
-// serveList answers ListSubject: {"recordings": [...]}. A failure is
+// serveList answers events.LocalRecordingsList: {"recordings": [...]}. A failure is
 // logged and refused INTERNAL, pointing to the daemon's log.
 func (r *Recorder) serveList(ctx context.Context, body []byte) ([]byte, error) {
 	if err := ops.DecodeLocal("recordings list", body, &struct{}{}); err != nil {

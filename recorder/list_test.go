@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
+
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -54,28 +56,28 @@ func TestLocalService(t *testing.T) {
 	var list struct {
 		Recordings []Listing `json:"recordings"`
 	}
-	if err := ops.AskJSON(ctx, r.nc, ListSubject, nil, &list); err != nil || len(list.Recordings) != 1 || list.Recordings[0].RecordingID != started.RecordingID {
+	if err := ops.AskJSON(ctx, r.nc, events.LocalRecordingsList, nil, &list); err != nil || len(list.Recordings) != 1 || list.Recordings[0].RecordingID != started.RecordingID {
 		t.Fatalf("list = %+v, %v; want the one recording", list, err)
 	}
 	frame := func(recID, ref string) ([]byte, error) {
 		b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
-		return ops.Ask(ctx, r.nc, FrameSubject, b)
+		return ops.Ask(ctx, r.nc, events.LocalRecordingsFrame, b)
 	}
 	if got, err := frame(started.RecordingID, "f1"); err != nil || !bytes.Equal(got, image) {
 		t.Fatalf("frame f1 = %d bytes, %v; want the %d-byte image", len(got), err, len(image))
 	}
 
 	for _, tc := range []struct{ subject, body, code string }{
-		{ListSubject, `{"recording_id":"x"}`, ops.CodeInvalidRequest},
-		{ListSubject, `[]`, ops.CodeInvalidRequest},
-		{ListSubject, `{`, ops.CodeInvalidRequest},
-		{FrameSubject, ``, ops.CodeInvalidRequest},
-		{FrameSubject, `not json`, ops.CodeInvalidRequest},
-		{FrameSubject, `{"recording_id":"` + started.RecordingID + `"}`, ops.CodeInvalidRequest},
-		{FrameSubject, `{"recording_id":"` + started.RecordingID + `","ref":"` + string(bytes.Repeat([]byte("a"), 200)) + `"}`, ops.CodeInvalidRequest},
-		{FrameSubject, `{"recording_id":"` + started.RecordingID + `","ref":"nope"}`, ops.CodeNotFound},
-		{FrameSubject, `{"recording_id":"rec_missing","ref":"f1"}`, ops.CodeNotFound},
-		{FrameSubject, `{"recording_id":"../..","ref":"f1"}`, ops.CodeNotFound},
+		{events.LocalRecordingsList, `{"recording_id":"x"}`, ops.CodeInvalidRequest},
+		{events.LocalRecordingsList, `[]`, ops.CodeInvalidRequest},
+		{events.LocalRecordingsList, `{`, ops.CodeInvalidRequest},
+		{events.LocalRecordingsFrame, ``, ops.CodeInvalidRequest},
+		{events.LocalRecordingsFrame, `not json`, ops.CodeInvalidRequest},
+		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `"}`, ops.CodeInvalidRequest},
+		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `","ref":"` + string(bytes.Repeat([]byte("a"), 200)) + `"}`, ops.CodeInvalidRequest},
+		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `","ref":"nope"}`, ops.CodeNotFound},
+		{events.LocalRecordingsFrame, `{"recording_id":"rec_missing","ref":"f1"}`, ops.CodeNotFound},
+		{events.LocalRecordingsFrame, `{"recording_id":"../..","ref":"f1"}`, ops.CodeNotFound},
 	} {
 		_, err := ops.Ask(ctx, r.nc, tc.subject, []byte(tc.body))
 		var e *ops.Error

@@ -19,18 +19,6 @@ import (
 	"github.com/reprise-dev/reprise/skills"
 )
 
-// Subjects the local CLI asks on; the platform's account cannot reach them.
-const (
-	BuildSubject = events.LocalSubjectPrefix + ".skill.build"
-	// DraftSubject generalizes without the review gate and saves nothing:
-	// the questions a recording raises, for the co-pilot to ask.
-	DraftSubject = events.LocalSubjectPrefix + ".skill.draft"
-	// ConfirmSubject records the person's answers on a recording.
-	ConfirmSubject = events.LocalSubjectPrefix + ".skill.confirm"
-	GetSubject     = events.LocalSubjectPrefix + ".skill.get"
-	ListSubject    = events.LocalSubjectPrefix + ".skill.list"
-)
-
 // BuildRequest asks for a skill from reviewed recordings.
 type BuildRequest struct {
 	Name       string            `json:"name"`
@@ -139,12 +127,12 @@ func (s *Service) Serve(nc *nats.Conn) error {
 	ep := func(name, subject string, h func(context.Context, []byte) ([]byte, error)) ops.Endpoint {
 		return ops.Endpoint{Name: name, Subject: subject, Timeout: timeout, Handle: h}
 	}
-	eps := []ops.Endpoint{ep("build", BuildSubject, s.build), ep("get", GetSubject, s.get), ep("list", ListSubject, s.list)}
+	eps := []ops.Endpoint{ep("build", events.LocalSkillBuild, s.build), ep("get", events.LocalSkillGet, s.get), ep("list", events.LocalSkillList, s.list)}
 	if s.Fetch != nil {
-		eps = append(eps, ep("draft", DraftSubject, s.draft))
+		eps = append(eps, ep("draft", events.LocalSkillDraft, s.draft))
 	}
 	if s.Confirm != nil {
-		eps = append(eps, ep("confirm", ConfirmSubject, s.confirm))
+		eps = append(eps, ep("confirm", events.LocalSkillConfirm, s.confirm))
 	}
 	_, err := ops.ServeLocal(nc, ops.LocalService{
 		Name: ServiceName, Description: "builds, drafts and hands out skills for the local CLI",

@@ -79,31 +79,31 @@ func TestService(t *testing.T) {
 		{`{"name":"x","recordings":["rec_a","rec_unreviewed"]}`, ops.CodeReviewRequired},
 	} {
 		var r BuildReply
-		e := ask(BuildSubject, tc.body, &r)
+		e := ask(events.LocalSkillBuild, tc.body, &r)
 		if r.Error == nil || r.Error.Code != tc.code || r.Saved || e == nil || *e != *r.Error {
 			t.Errorf("build %s = %+v, refusal %v; want %s", tc.body, r, e, tc.code)
 		}
 	}
 
 	var built BuildReply
-	if e := ask(BuildSubject, `{"name":"Order a plan","recordings":["rec_a","rec_b"]}`, &built); e != nil || built.Error != nil || !built.Saved || built.SkillID != "order-a-plan" || built.Revision == 0 {
+	if e := ask(events.LocalSkillBuild, `{"name":"Order a plan","recordings":["rec_a","rec_b"]}`, &built); e != nil || built.Error != nil || !built.Saved || built.SkillID != "order-a-plan" || built.Revision == 0 {
 		t.Fatalf("build = %+v", built)
 	}
 	if len(aud.kinds) != 1 || aud.kinds[0] != "skill.built" {
 		t.Errorf("audit entries %v; want one skill.built", aud.kinds)
 	}
 	var got GetReply
-	if e := ask(GetSubject, `{"skill_id":"order-a-plan"}`, &got); e != nil || got.YAML != built.YAML || got.Revision != built.Revision {
+	if e := ask(events.LocalSkillGet, `{"skill_id":"order-a-plan"}`, &got); e != nil || got.YAML != built.YAML || got.Revision != built.Revision {
 		t.Fatalf("get = %+v", got)
 	}
 	for _, body := range []string{`{"skill_id":"nope"}`, `{"skill_id":"../x"}`, `{"skill_id":1}`, `[]`} {
 		var r GetReply
-		if e := ask(GetSubject, body, &r); e == nil || e.Code != ops.CodeInvalidRequest || strings.Contains(e.Message, "panic") {
+		if e := ask(events.LocalSkillGet, body, &r); e == nil || e.Code != ops.CodeInvalidRequest || strings.Contains(e.Message, "panic") {
 			t.Errorf("get %s = %+v, %v; want an INVALID_REQUEST refusal", body, r, e)
 		}
 	}
 	var l ListReply
-	if e := ask(ListSubject, `{}`, &l); e != nil || len(l.Skills) != 1 || l.Skills[0].Name != "Order a plan" || l.Skills[0].Steps == 0 {
+	if e := ask(events.LocalSkillList, `{}`, &l); e != nil || len(l.Skills) != 1 || l.Skills[0].Name != "Order a plan" || l.Skills[0].Steps == 0 {
 		t.Fatalf("list = %+v", l)
 	}
 }
@@ -126,16 +126,16 @@ func TestServiceRefusesMalformedRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ subject, body string }{
-		{BuildSubject, `[]`},
-		{BuildSubject, `{"name":"x","recordings":"rec_a"}`},
-		{DraftSubject, `{`},
-		{DraftSubject, `{"recordings":["rec_a"]} {}`},
-		{ConfirmSubject, `{"recording_id":1}`},
-		{ConfirmSubject, `{"recording_id":"rec_a","answers":{},"extra":true}`},
-		{GetSubject, ``},
-		{GetSubject, `"order"`},
-		{ListSubject, `{"all":true}`},
-		{ListSubject, `[`},
+		{events.LocalSkillBuild, `[]`},
+		{events.LocalSkillBuild, `{"name":"x","recordings":"rec_a"}`},
+		{events.LocalSkillDraft, `{`},
+		{events.LocalSkillDraft, `{"recordings":["rec_a"]} {}`},
+		{events.LocalSkillConfirm, `{"recording_id":1}`},
+		{events.LocalSkillConfirm, `{"recording_id":"rec_a","answers":{},"extra":true}`},
+		{events.LocalSkillGet, ``},
+		{events.LocalSkillGet, `"order"`},
+		{events.LocalSkillList, `{"all":true}`},
+		{events.LocalSkillList, `[`},
 	} {
 		m, err := nc.Request(tc.subject, []byte(tc.body), 10*time.Second)
 		if err != nil {
@@ -148,11 +148,11 @@ func TestServiceRefusesMalformedRequests(t *testing.T) {
 		}
 	}
 	var l ListReply
-	if err := ops.AskJSON(ctx, nc, ListSubject, nil, &l); err != nil || l.Skills == nil {
+	if err := ops.AskJSON(ctx, nc, events.LocalSkillList, nil, &l); err != nil || l.Skills == nil {
 		t.Fatalf("list after the malformed requests = %+v, %v; want an empty list", l, err)
 	}
 	var r ConfirmReply
-	if err := ops.AskJSON(ctx, nc, ConfirmSubject, ConfirmRequest{RecordingID: "rec_a", Answers: map[string]string{}}, &r); err != nil {
+	if err := ops.AskJSON(ctx, nc, events.LocalSkillConfirm, ConfirmRequest{RecordingID: "rec_a", Answers: map[string]string{}}, &r); err != nil {
 		t.Fatalf("confirm after the malformed requests: %v", err)
 	}
 }

@@ -72,7 +72,7 @@ func New(nc *nats.Conn, log *slog.Logger) (*Source, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Source{nc: nc, log: log.With("source", "chrome"), frames: make(chan struct{}, maxStoring)}
-	for subj, h := range map[string]nats.MsgHandler{SubjectHello: s.hello, SubjectStep: s.step, SubjectFrame: s.frame} {
+	for subj, h := range map[string]nats.MsgHandler{events.ExtensionHello: s.hello, events.ExtensionStep: s.step, events.ExtensionFrame: s.frame} {
 		sub, err := nc.Subscribe(subj, h)
 		if err != nil {
 			s.Close()

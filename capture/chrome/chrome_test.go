@@ -60,7 +60,7 @@ func (r *rig) source(t *testing.T) *Source {
 
 func (r *rig) hello(t *testing.T) Hello {
 	t.Helper()
-	m, err := r.ext.Request(SubjectHello, []byte(`{}`), 2*time.Second)
+	m, err := r.ext.Request(events.ExtensionHello, []byte(`{}`), 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +81,13 @@ func fillStep(label, value string) json.RawMessage {
 func (r *rig) send(t *testing.T, req StepRequest) StepReply {
 	t.Helper()
 	b, _ := json.Marshal(req)
-	return r.request(t, SubjectStep, b)
+	return r.request(t, events.ExtensionStep, b)
 }
 
 func (r *rig) sendFrame(t *testing.T, id, frame string) StepReply {
 	t.Helper()
 	b, _ := json.Marshal(FrameRequest{ID: id, Frame: frame})
-	return r.request(t, SubjectFrame, b)
+	return r.request(t, events.ExtensionFrame, b)
 }
 
 func (r *rig) request(t *testing.T, subject string, b []byte) StepReply {
@@ -114,7 +114,7 @@ func TestConformance(t *testing.T) {
 		for i := 0; i < 5; i++ {
 			b, _ := json.Marshal(StepRequest{ID: fmt.Sprint("c", stepN.Add(1)), Origin: "http://127.0.0.1:8080", Step: fillStep("Name", "Ada")})
 			inbox := r.ext.NewRespInbox()
-			_ = r.ext.PublishRequest(SubjectStep, inbox, b)
+			_ = r.ext.PublishRequest(events.ExtensionStep, inbox, b)
 		}
 	}, 5)
 }
@@ -171,12 +171,12 @@ func TestOriginsDedupeAndMalformed(t *testing.T) {
 	if h := r.hello(t); h.StoreFailing {
 		t.Fatalf("hello once the store takes steps again = %+v", h)
 	}
-	m, err := r.ext.Request(SubjectStep, []byte(`{"id":"7","origin":"http://127.0.0.1:8080","step":{},"extra":1}`), 2*time.Second)
+	m, err := r.ext.Request(events.ExtensionStep, []byte(`{"id":"7","origin":"http://127.0.0.1:8080","step":{},"extra":1}`), 2*time.Second)
 	if err != nil || !bytes.Contains(m.Data, []byte("malformed")) {
 		t.Fatalf("malformed request answered %s, %v", m.Data, err)
 	}
 	for _, bad := range []string{`{"id":"f","frame":"bm90IGFuIGltYWdl"}`, `{"id":"","frame":"iVBORw0KGgo="}`, `{"id":"f","frame":"%%%"}`, `{"id":"f"`, `[]`, `{"id":"f","frame":"iVBORw0KGgo=","x":1}`} {
-		if rep := r.request(t, SubjectFrame, []byte(bad)); rep.OK || rep.Error == "" {
+		if rep := r.request(t, events.ExtensionFrame, []byte(bad)); rep.OK || rep.Error == "" {
 			t.Errorf("frame request %s answered %+v; want a refusal that says why", bad, rep)
 		}
 	}

@@ -24,15 +24,6 @@ package chrome
 
 import (
 	"encoding/json"
-
-	"github.com/reprise-dev/reprise/events"
-)
-
-// Subjects the extension requests on.
-const (
-	SubjectHello = events.ExtensionSubjectPrefix + ".hello"
-	SubjectStep  = events.ExtensionSubjectPrefix + ".step"
-	SubjectFrame = events.ExtensionSubjectPrefix + ".frame"
 )
 
 // HelloRequest is the extension's periodic hello.
@@ -68,7 +59,7 @@ type StepRequest struct {
 	Step json.RawMessage `json:"step"`
 	// Frame is the tab's pre-action screenshot, base64 PNG or JPEG.
 	Frame string `json:"frame,omitempty"`
-	// FrameID names a frame sent on SubjectFrame, instead of Frame.
+	// FrameID names a frame sent on events.ExtensionFrame, instead of Frame.
 	FrameID string `json:"frame_id,omitempty"`
 	// FramePending says that frame is still being captured or sent.
 	FramePending bool `json:"frame_pending,omitempty"`

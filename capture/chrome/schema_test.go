@@ -84,7 +84,7 @@ func TestStopWaitsForHeldSteps(t *testing.T) {
 	}
 	hello := func(held int) Hello {
 		b, _ := json.Marshal(HelloRequest{Held: held})
-		m, err := r.ext.Request(SubjectHello, b, 2*time.Second)
+		m, err := r.ext.Request(events.ExtensionHello, b, 2*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

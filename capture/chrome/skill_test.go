@@ -74,7 +74,7 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 	defer nc.Close()
 	build := func() skillbook.BuildReply {
 		b, _ := json.Marshal(skillbook.BuildRequest{Name: "New customer", Recordings: recIDs, Header: header, SampleRows: rows})
-		m, err := nc.RequestWithContext(ctx, skillbook.BuildSubject, b)
+		m, err := nc.RequestWithContext(ctx, events.LocalSkillBuild, b)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -64,7 +64,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 			for round := 0; round < maxCopilotRounds; round++ {
 				var draft skillbook.BuildReply
 				req := skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample}
-				if err := g.local(cmd.Context(), skillbook.DraftSubject, req, &draft, time.Minute); err != nil {
+				if err := g.local(cmd.Context(), events.LocalSkillDraft, req, &draft, time.Minute); err != nil {
 					return err
 				}
 				if len(draft.Questions) == 0 {
@@ -75,7 +75,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 					return err
 				}
 				var reply skillbook.ConfirmReply
-				if err := g.local(cmd.Context(), skillbook.ConfirmSubject, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
+				if err := g.local(cmd.Context(), events.LocalSkillConfirm, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
 					return err
 				}
 				asked = true

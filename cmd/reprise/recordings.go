@@ -45,7 +45,7 @@ func (c *shimConn) list() ([]recorder.Listing, error) {
 	var reply struct {
 		Recordings []recorder.Listing `json:"recordings"`
 	}
-	if err := ops.AskJSON(ctx, c.nc, recorder.ListSubject, nil, &reply); err != nil {
+	if err := ops.AskJSON(ctx, c.nc, events.LocalRecordingsList, nil, &reply); err != nil {
 		return nil, fmt.Errorf("list recordings: %w", err)
 	}
 	return reply.Recordings, nil

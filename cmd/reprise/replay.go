@@ -17,7 +17,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/progress"
@@ -119,7 +118,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	keyCtx, cancelKey := context.WithTimeout(ctx, 10*time.Second)
-	salt, err := ops.Ask(keyCtx, c.nc, daemon.ReplayKeySubject, nil)
+	salt, err := ops.Ask(keyCtx, c.nc, events.LocalReplayKey, nil)
 	cancelKey()
 	if err != nil {
 		return fmt.Errorf("get the replay key from the daemon: %w", err)
@@ -216,7 +215,7 @@ func (g *globals) loadSkill(ctx context.Context, ref string) (id string, doc []b
 		return id, doc, err
 	}
 	var reply skillbook.GetReply
-	if err := g.local(ctx, skillbook.GetSubject, skillbook.GetRequest{SkillID: ref}, &reply, 30*time.Second); err != nil {
+	if err := g.local(ctx, events.LocalSkillGet, skillbook.GetRequest{SkillID: ref}, &reply, 30*time.Second); err != nil {
 		return "", nil, err
 	}
 	return reply.ID, []byte(reply.YAML), nil

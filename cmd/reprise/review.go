@@ -13,7 +13,6 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/review"
 )
 
@@ -75,7 +74,7 @@ func (s shimReviewSource) Frame(ctx context.Context, recID, ref string) ([]byte,
 	b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	img, err := ops.Ask(ctx, s.c.nc, recorder.FrameSubject, b)
+	img, err := ops.Ask(ctx, s.c.nc, events.LocalRecordingsFrame, b)
 	if err != nil {
 		return nil, fmt.Errorf("frame %s: %w", ref, err)
 	}

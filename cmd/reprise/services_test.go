@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
+
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/reprise-dev/reprise/audit"
@@ -27,13 +29,13 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 	defer cancel()
 	nc, natsRun := natsAgainstDaemon(ctx, t)
 	want := map[string]map[string]string{
-		audit.ServiceName: {"verify": audit.SubjectVerify},
-		consent.ServiceName: {"list": consent.SubjectList, "approve": consent.SubjectApprove, "deny": consent.SubjectDeny,
-			"choices": consent.SubjectChoices, "forget": consent.SubjectForget},
-		skillbook.ServiceName: {"build": skillbook.BuildSubject, "draft": skillbook.DraftSubject, "confirm": skillbook.ConfirmSubject,
-			"get": skillbook.GetSubject, "list": skillbook.ListSubject},
-		recorder.ServiceName: {"list": recorder.ListSubject, "frame": recorder.FrameSubject},
-		daemon.ServiceName:   {"status": daemon.StatusSubject, "pair": daemon.PairSubject, "replay-key": daemon.ReplayKeySubject},
+		audit.ServiceName: {"verify": events.LocalAuditVerify},
+		consent.ServiceName: {"list": events.LocalConsentList, "approve": events.LocalConsentApprove, "deny": events.LocalConsentDeny,
+			"choices": events.LocalConsentChoices, "forget": events.LocalConsentForget},
+		skillbook.ServiceName: {"build": events.LocalSkillBuild, "draft": events.LocalSkillDraft, "confirm": events.LocalSkillConfirm,
+			"get": events.LocalSkillGet, "list": events.LocalSkillList},
+		recorder.ServiceName: {"list": events.LocalRecordingsList, "frame": events.LocalRecordingsFrame},
+		daemon.ServiceName:   {"status": events.LocalStatus, "pair": events.LocalPair, "replay-key": events.LocalReplayKey},
 	}
 
 	out, err := natsRun("micro", "ls", "--json")
@@ -82,7 +84,7 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 
 	// A malformed request is refused, and counted; the service answers on.
 	var refused *ops.Error
-	if _, err := ops.Ask(ctx, nc, consent.SubjectList, []byte("not json")); !errors.As(err, &refused) || refused.Code != ops.CodeInvalidRequest {
+	if _, err := ops.Ask(ctx, nc, events.LocalConsentList, []byte("not json")); !errors.As(err, &refused) || refused.Code != ops.CodeInvalidRequest {
 		t.Fatalf("consent list with a malformed body = %v; want INVALID_REQUEST", err)
 	}
 	if _, err := consent.NewClient(nc).List(ctx); err != nil {

@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
+
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/ops"
@@ -65,7 +67,7 @@ again. The skill saves only when every question is answered.
 				}
 			}
 			var reply skillbook.BuildReply
-			if err := g.local(cmd.Context(), skillbook.BuildSubject, req, &reply, 3*time.Minute); err != nil {
+			if err := g.local(cmd.Context(), events.LocalSkillBuild, req, &reply, 3*time.Minute); err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
@@ -102,7 +104,7 @@ func newSkillListCmd(g *globals) *cobra.Command {
 				return err
 			}
 			var reply skillbook.ListReply
-			if err := g.local(cmd.Context(), skillbook.ListSubject, struct{}{}, &reply, 30*time.Second); err != nil {
+			if err := g.local(cmd.Context(), events.LocalSkillList, struct{}{}, &reply, 30*time.Second); err != nil {
 				return err
 			}
 			if format == "json" {
@@ -131,7 +133,7 @@ func newSkillShowCmd(g *globals, verb string) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var reply skillbook.GetReply
-			if err := g.local(cmd.Context(), skillbook.GetSubject, skillbook.GetRequest{SkillID: args[0], Revision: revision}, &reply, 30*time.Second); err != nil {
+			if err := g.local(cmd.Context(), events.LocalSkillGet, skillbook.GetRequest{SkillID: args[0], Revision: revision}, &reply, 30*time.Second); err != nil {
 				return err
 			}
 			if output == "" || output == "-" {
