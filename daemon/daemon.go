@@ -19,6 +19,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -64,6 +65,7 @@ type Daemon struct {
 	audit      *auditor
 	browser    *chrome.Source
 	rec        *recorder.Recorder
+	recs       *recordings.Reader // the read model of RECORDINGS and FRAMES
 	ops        *ops.Server
 	closeOnce  sync.Once
 }
@@ -211,7 +213,7 @@ func describePlatform(p PlatformConfig, srv *embedded.Server) string {
 
 // Frame returns a recording's frame image, opened.
 func (d *Daemon) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
-	return d.rec.Frame(ctx, recID, ref)
+	return d.recs.Frame(ctx, recID, ref)
 }
 
 // Server is the embedded NATS server.

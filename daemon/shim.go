@@ -10,6 +10,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/skillbook"
 )
 
@@ -47,6 +48,7 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		return err
 	}
 	d.browser = browser
+	d.recs = recordings.New(d.js, recordings.NewSealers(d.keys), d.log)
 	d.rec = recorder.New(recorder.Config{
 		JS:        d.js,
 		NC:        d.nc,
@@ -60,6 +62,8 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		Router:    router(d.localModel),
 		FreeSpace: d.freeBytes,
 		MinFree:   d.minFree,
+		// The recorder seals with the read model's sealers and folds with it.
+		Recordings: d.recs,
 	})
 	if err := d.rec.Start(ctx); err != nil {
 		return err
@@ -78,11 +82,11 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		cctx, stop := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer stop()
 		context.AfterFunc(d.closing, stop)
-		if err := d.rec.CheckStore(cctx); err != nil && cctx.Err() == nil {
+		if err := d.recs.CheckStore(cctx); err != nil && cctx.Err() == nil {
 			d.log.Error("could not check the store", "err", err)
 		}
 	}()
-	if _, err := d.rec.ServeLocal(d.nc); err != nil {
+	if _, err := d.recs.Serve(d.nc); err != nil {
 		return fmt.Errorf("serve recordings: %w", err)
 	}
 	skills, err := d.serveSkills(ctx, aud)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
-	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
@@ -22,15 +21,13 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Serv
 	}
 	svc := &skillbook.Service{
 		Book:     book,
-		Reviewed: d.rec.Reviewed,
-		Fetch: func(ctx context.Context, recID string) (*events.Recording, error) {
-			return d.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: recID})
-		},
-		Answers: d.rec.Answers,
-		Confirm: d.rec.Confirm,
+		Reviewed: d.recs.Reviewed,
+		Fetch:    d.recs.Fetch,
+		Answers:  d.recs.Answers,
+		Confirm:  d.rec.Confirm,
 		Enrich: func(ctx context.Context, rec *events.Recording) int {
 			x := interpret.Local(ctx, func(ctx context.Context, ref string) ([]byte, error) {
-				return d.rec.Frame(ctx, rec.RecordingID, ref)
+				return d.recs.Frame(ctx, rec.RecordingID, ref)
 			})
 			n, unread := x.LabelUnresolved(ctx, rec)
 			if n > 0 || unread > 0 {

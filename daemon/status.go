@@ -15,7 +15,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -53,8 +53,8 @@ type Status struct {
 	Recording *RecordingStatus `json:"recording,omitempty"`
 	// StoreChecked says the start-up read-back of every recording is
 	// done; Damaged are the recordings it could not read back whole.
-	StoreChecked bool              `json:"store_checked"`
-	Damaged      []recorder.Damage `json:"damaged,omitempty"`
+	StoreChecked bool                `json:"store_checked"`
+	Damaged      []recordings.Damage `json:"damaged,omitempty"`
 	// FreeBytes is the space free on the store's disk; MinFreeBytes is
 	// the floor below which a recording does not start.
 	FreeBytes    uint64 `json:"free_bytes"`
@@ -100,7 +100,7 @@ func (d *Daemon) status(ctx context.Context) Status {
 		if id, written, lost, ok := d.rec.Progress(); ok {
 			st.Recording = &RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id), Steps: written, Lost: lost}
 		}
-		st.Damaged, st.StoreChecked = d.rec.Damaged()
+		st.Damaged, st.StoreChecked = d.recs.Damaged()
 	}
 	st.MinFreeBytes = cmp.Or(d.minFree, store.MinFreeBytes)
 	if free, err := d.freeBytes(); err == nil {

@@ -81,7 +81,6 @@ const ServiceDiscoveryPrefix = "$SRV"
 // for every service.
 func ServiceDiscovery(verb string) string { return ServiceDiscoveryPrefix + "." + verb }
 
-
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }
 
@@ -125,6 +124,21 @@ func Stamp(t time.Time) float64 {
 // StepMsgID is the Nats-Msg-Id that makes publishing a step idempotent.
 func StepMsgID(recID string, seq uint64) string {
 	return recID + ":" + strconv.FormatUint(seq, 10)
+}
+
+// StepSeq reads the step seq back from a StepMsgID of recID (a review's
+// copy may add ":review<n>"), without opening anything.
+func StepSeq(recID, id string) (uint64, error) {
+	rest, ok := strings.CutPrefix(id, recID+":")
+	if !ok {
+		return 0, fmt.Errorf("message id does not name recording %s", recID)
+	}
+	n, _, _ := strings.Cut(rest, ":")
+	seq, err := strconv.ParseUint(n, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("message id of %s has no step seq", recID)
+	}
+	return seq, nil
 }
 
 // ValidToken reports whether s can be one token of a subject: not empty, and

@@ -135,3 +135,24 @@ func streamMsgs(t *testing.T, js jetstream.JetStream, name string) uint64 {
 	}
 	return info.State.Msgs
 }
+
+func TestStepSeq(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want uint64
+		ok   bool
+	}{
+		{StepMsgID("rec_a", 7), 7, true},
+		{"rec_a:12:review2", 12, true},
+		{"rec_b:7", 0, false},
+		{"rec_a:", 0, false},
+		{"rec_a:x", 0, false},
+		{"", 0, false},
+		{"rec_a:-1", 0, false},
+	} {
+		got, err := StepSeq("rec_a", tc.id)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("StepSeq(rec_a, %q) = %d, %v; want %d, ok %v", tc.id, got, err, tc.want, tc.ok)
+		}
+	}
+}

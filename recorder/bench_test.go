@@ -11,6 +11,7 @@ import (
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -46,7 +47,7 @@ func pipeline(b *testing.B, sealed bool) {
 			step := benchStep(seq)
 			var data []byte
 			if sealed {
-				data, err = rec.sealStepBytes(id, sealCapture, &step)
+				data, err = rec.seal.SealStep(id, recordings.SealCapture, &step)
 			} else {
 				data, err = events.AppendMsgpack(nil, &step)
 			}

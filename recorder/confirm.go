@@ -17,7 +17,7 @@ const maxAnswers = 256
 // parameter's column, or "const"), as the co-pilot asks them. A skill built
 // from the recording uses them.
 func (r *Recorder) Confirm(ctx context.Context, recID string, answers map[string]string) error {
-	f, err := r.fold(ctx, recID)
+	f, err := r.recs.Fold(ctx, recID)
 	if err != nil {
 		return err
 	}
@@ -30,19 +30,10 @@ func (r *Recorder) Confirm(ctx context.Context, recID string, answers map[string
 		}
 	}
 	c := events.RecordingConfirmed{ConfirmedAt: events.Stamp(r.cfg.Now()), Answers: maps.Clone(answers)}
-	n := len(f.answers) + 1
-	msgID := f.id + ":confirmed:" + strconv.FormatInt(int64(c.ConfirmedAt*1e6), 10)
-	if _, err := r.pub.Publish(ctx, events.RecordingSubject(f.id, events.RecConfirmed), msgID, &c); err != nil {
-		return fmt.Errorf("record answers %d of %s: %w", n, f.id, err)
+	n := len(f.Answers) + 1
+	msgID := f.ID + ":confirmed:" + strconv.FormatInt(int64(c.ConfirmedAt*1e6), 10)
+	if _, err := r.pub.Publish(ctx, events.RecordingSubject(f.ID, events.RecConfirmed), msgID, &c); err != nil {
+		return fmt.Errorf("record answers %d of %s: %w", n, f.ID, err)
 	}
 	return nil
-}
-
-// Answers returns the person's confirmations for a recording.
-func (r *Recorder) Answers(ctx context.Context, recID string) (map[string]string, error) {
-	f, err := r.fold(ctx, recID)
-	if err != nil {
-		return nil, err
-	}
-	return f.answers, nil
 }

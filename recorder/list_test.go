@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/events"
-
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recordings"
 )
 
 // framer is a source that stores one frame and emits its steps.
@@ -38,7 +38,7 @@ func TestLocalService(t *testing.T) {
 	_, _ = rand.Read(image)
 	src := &framer{burst: burst{name: "burst", channels: []string{capture.ChannelFloor}, steps: formSteps(), ok: true}, ref: "f1", image: image}
 	r := newRig(t, nil, src)
-	svc, err := r.rec.ServeLocal(r.nc)
+	svc, err := r.rec.Recordings().Serve(r.nc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestLocalService(t *testing.T) {
 	}
 
 	var list struct {
-		Recordings []Listing `json:"recordings"`
+		Recordings []recordings.Listing `json:"recordings"`
 	}
 	if err := ops.AskJSON(ctx, r.nc, events.LocalRecordingsList, nil, &list); err != nil || len(list.Recordings) != 1 || list.Recordings[0].RecordingID != started.RecordingID {
 		t.Fatalf("list = %+v, %v; want the one recording", list, err)

@@ -65,7 +65,7 @@ func TestLostStepsAreReported(t *testing.T) {
 	if sum.LostSteps == 0 || sum.StepCount+int(sum.LostSteps) != len(many) || len(sum.Warnings) == 0 {
 		t.Fatalf("summary %+v; want the %d steps not stored counted as lost, with a warning", sum, len(many)-sum.StepCount)
 	}
-	list, err := rec.List(ctx)
+	list, err := rec.Recordings().List(ctx)
 	if err != nil || len(list) != 1 || list[0].LostSteps != sum.LostSteps {
 		t.Fatalf("listing %+v, %v; want the recording flagged with %d lost", list, err, sum.LostSteps)
 	}

@@ -18,8 +18,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/reprise-dev/reprise/redact"
-
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -27,6 +25,8 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recordings"
+	"github.com/reprise-dev/reprise/redact"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -72,6 +72,9 @@ type Config struct {
 	// recording does not start below MinFree (default store.MinFreeBytes).
 	FreeSpace func() (uint64, error)
 	MinFree   uint64
+	// Recordings reads recordings back, and its sealers seal what the
+	// recorder writes; nil makes one over JS and Keys.
+	Recordings *recordings.Reader
 }
 
 // Recorder serves the recording ops. At most one recording is active.
@@ -82,15 +85,17 @@ type Recorder struct {
 	fwd       jetstream.ConsumeContext
 	forwarder *events.Forwarder
 
-	sealMu  sync.Mutex
-	sealers map[string]*store.Sealer
+	recs *recordings.Reader
+	seal *recordings.Sealers
 
 	mu     sync.Mutex
 	active *session
 	live   sync.Map // recording id -> struct{}, for co-pilot recordings not yet stopped
 
-	check storeCheck // what CheckStore found
 }
+
+// Recordings is the read model the recorder folds recordings with.
+func (r *Recorder) Recordings() *recordings.Reader { return r.recs }
 
 // Active returns the id of the recording now running, if one is.
 func (r *Recorder) Active() (string, bool) {
@@ -149,7 +154,11 @@ func New(cfg Config) *Recorder {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Recorder{cfg: cfg, log: cfg.Logger.With("component", "recorder"), pub: events.NewPublisher(cfg.JS), sealers: map[string]*store.Sealer{}}
+	if cfg.Recordings == nil {
+		cfg.Recordings = recordings.New(cfg.JS, recordings.NewSealers(cfg.Keys), cfg.Logger)
+	}
+	return &Recorder{cfg: cfg, log: cfg.Logger.With("component", "recorder"), pub: events.NewPublisher(cfg.JS),
+		recs: cfg.Recordings, seal: cfg.Recordings.Sealers()}
 }
 
 // checkFree refuses a recording when the store's disk is below MinFree.
@@ -289,7 +298,7 @@ func (r *Recorder) startSession(started events.RecordingStarted, sources []captu
 // reports whether the step was written; one that was not (a full disk) is
 // counted lost, and its seq stays a gap that the stop summary accounts for.
 func (r *Recorder) capture(ctx context.Context, recID string, step *events.Step, attempts int) bool {
-	sealed, err := r.sealStepBytes(recID, sealCapture, step)
+	sealed, err := r.seal.SealStep(recID, recordings.SealCapture, step)
 	if err != nil {
 		r.log.Error("step lost: cannot seal it", "recording_id", recID, "seq", step.Seq, "err", err)
 		return false
@@ -402,4 +411,9 @@ func short(s string) string {
 		return s[:32] + "..."
 	}
 	return s
+}
+
+// FetchRecording implements the RECORDING_FETCH op.
+func (r *Recorder) FetchRecording(ctx context.Context, req ops.RecordingRef) (*ops.Data, error) {
+	return r.recs.Fetch(ctx, req.RecordingID)
 }

@@ -171,7 +171,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 		_, err := r.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: id})
 		wantCode(t, err, ops.CodeNotFound)
 	}
-	list, err := r.rec.List(ctx)
+	list, err := r.rec.Recordings().List(ctx)
 	if err != nil || len(list) != 1 || list[0].State != "stopped" || list[0].RecordingID != started.RecordingID {
 		t.Fatalf("List = %+v, %v", list, err)
 	}

@@ -20,7 +20,7 @@ import (
 // capture queue's memory when the daemon died are lost; none that reached
 // the log are. Call it after Start.
 func (r *Recorder) Recover(ctx context.Context) error {
-	list, err := r.List(ctx)
+	list, err := r.recs.List(ctx)
 	if err != nil {
 		return err
 	}
@@ -139,13 +139,13 @@ func (r *Recorder) lastSeq(ctx context.Context, recID string) (uint64, error) {
 	m, err := st.GetLastMsgForSubject(ctx, events.CaptureSubject(recID))
 	switch {
 	case err == nil:
-		return seqFromMsgID(recID, m.Header.Get(jetstream.MsgIDHeader))
+		return events.StepSeq(recID, m.Header.Get(jetstream.MsgIDHeader))
 	case !errors.Is(err, jetstream.ErrMsgNotFound):
 		return 0, err
 	}
 	var last uint64
-	err = r.readAll(ctx, []string{events.RecordingSubject(recID, events.RecStep)}, func(m jetstream.Msg) error {
-		seq, err := seqFromMsgID(recID, m.Headers().Get(jetstream.MsgIDHeader))
+	err = events.ReadAll(ctx, r.cfg.JS, events.StreamRecordings, []string{events.RecordingSubject(recID, events.RecStep)}, func(m jetstream.Msg) error {
+		seq, err := events.StepSeq(recID, m.Headers().Get(jetstream.MsgIDHeader))
 		last = max(last, seq)
 		return err
 	})

@@ -57,7 +57,7 @@ func TestRecoverResumesTheOpenRecording(t *testing.T) {
 			t.Fatalf("step %d has seq %d; want seqs to continue without a gap or repeat", i, s.Seq)
 		}
 	}
-	list, _ := r.rec.List(ctx)
+	list, _ := r.rec.Recordings().List(ctx)
 	for _, l := range list {
 		if l.RecordingID == older.RecordingID && l.State != "stopped" {
 			t.Fatalf("the older open recording is %s; want it closed", l.State)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/redact"
 )
 
@@ -66,7 +67,7 @@ func (r *Recorder) redact(m jetstream.Msg) {
 		_ = m.TermWithReason("bad subject")
 		return
 	}
-	step, err := r.openStep(recID, sealCapture, m)
+	step, err := r.seal.OpenStep(recID, recordings.SealCapture, m)
 	if err != nil {
 		r.log.Warn("dropping a captured step that does not open", "recording_id", recID, "err", err)
 		_ = m.TermWithReason("unreadable step")
@@ -75,7 +76,7 @@ func (r *Recorder) redact(m jetstream.Msg) {
 	if changed, kinds := redact.Step(step); changed {
 		r.log.Debug("redacted a step", "recording_id", recID, "seq", step.Seq, "detectors", kinds)
 	}
-	sealed, err := r.sealStepBytes(recID, sealStep, step)
+	sealed, err := r.seal.SealStep(recID, recordings.SealStep, step)
 	if err != nil {
 		r.log.Warn("redacted step not sealed; will retry", "recording_id", recID, "seq", step.Seq, "err", err)
 		_ = m.NakWithDelay(time.Second)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recordings"
 )
 
 // DefaultKeep is how many recordings a shim keeps when Config.Keep is zero.
@@ -21,7 +22,7 @@ func (r *Recorder) retain(ctx context.Context) error {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
-	list, err := r.List(ctx)
+	list, err := r.recs.List(ctx)
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func (r *Recorder) retain(ctx context.Context) error {
 // RECORDING_NOT_FOUND.
 func (r *Recorder) Evict(ctx context.Context, recID string) error {
 	if !events.ValidRecordingID(recID) {
-		return notFound(recID)
+		return recordings.NotFound(recID)
 	}
 	r.mu.Lock()
 	active := r.active != nil && r.active.started.RecordingID == recID
@@ -51,7 +52,7 @@ func (r *Recorder) Evict(ctx context.Context, recID string) error {
 	if active {
 		return ops.Errorf(ops.CodeInvalidRequest, "recording %s is running; stop it before evicting it", recID)
 	}
-	if err := r.forgetKey(recID); err != nil {
+	if err := r.seal.Forget(recID); err != nil {
 		return fmt.Errorf("evict %s: %w", recID, err)
 	}
 	stream, err := r.cfg.JS.Stream(ctx, events.StreamRecordings)

@@ -80,7 +80,7 @@ func TestEvictionCryptoErases(t *testing.T) {
 			t.Errorf("%d messages left on %s after eviction", n, subj)
 		}
 	}
-	list, _ := r.rec.List(ctx)
+	list, _ := r.rec.Recordings().List(ctx)
 	if len(list) != 2 || list[1].RecordingID != third {
 		t.Fatalf("kept %+v; want the newest two", list)
 	}

@@ -10,33 +10,34 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recordings"
 )
 
 // StopRecording implements the STOP_RECORDING op. Stopping a recording that
 // is already stopped answers its summary again.
 func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops.Summary, error) {
 	if !events.ValidRecordingID(req.RecordingID) {
-		return ops.Summary{}, notFound(req.RecordingID)
+		return ops.Summary{}, recordings.NotFound(req.RecordingID)
 	}
 	r.mu.Lock()
 	s := r.active
 	if s == nil || s.started.RecordingID != req.RecordingID {
 		defer r.mu.Unlock()
-		rec, err := r.fold(ctx, req.RecordingID)
+		rec, err := r.recs.Fold(ctx, req.RecordingID)
 		if err != nil {
 			return ops.Summary{}, err
 		}
-		if rec.stopped == nil {
+		if rec.Stopped == nil {
 			// Left open by a crash and not resumed (yet): close it now,
 			// under the lock, so a resume cannot start it again.
 			if err := r.closeLeftOpen(ctx, req.RecordingID); err != nil {
 				return ops.Summary{}, err
 			}
-			if rec, err = r.fold(ctx, req.RecordingID); err != nil {
+			if rec, err = r.recs.Fold(ctx, req.RecordingID); err != nil {
 				return ops.Summary{}, err
 			}
 		}
-		return rec.summary(), nil
+		return rec.Summary(), nil
 	}
 	r.active = nil
 	r.mu.Unlock()
@@ -60,11 +61,11 @@ func (r *Recorder) StopRecording(ctx context.Context, req ops.RecordingRef) (ops
 	if stopped.Dropped > 0 {
 		r.log.Warn("steps dropped while the capture queue was full", "recording_id", req.RecordingID, "dropped", stopped.Dropped)
 	}
-	rec, err := r.fold(ctx, req.RecordingID)
+	rec, err := r.recs.Fold(ctx, req.RecordingID)
 	if err != nil {
 		return ops.Summary{}, err
 	}
-	sum := rec.summary()
+	sum := rec.Summary()
 	r.audit(ctx, "recording.stopped", map[string]string{"recording_id": req.RecordingID, "step_count": strconv.Itoa(sum.StepCount)})
 	if err := r.retain(ctx); err != nil {
 		r.log.Warn("retention: could not evict an old recording", "err", err)
@@ -112,8 +113,4 @@ func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
 		case <-time.After(delay):
 		}
 	}
-}
-
-func notFound(id string) *ops.Error {
-	return ops.Errorf(ops.CodeNotFound, "no recording %q on this shim (it may have been evicted); `reprise recordings list` shows those kept", short(id))
 }

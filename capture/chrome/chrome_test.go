@@ -252,7 +252,7 @@ func TestStepsAndFramesIntoARecording(t *testing.T) {
 		t.Fatalf("fetched %+v, %v", got, err)
 	}
 	for _, s := range got.Steps[4:] {
-		opened, err := rec.Frame(ctx, started.RecordingID, s.ScreenshotRef)
+		opened, err := rec.Recordings().Frame(ctx, started.RecordingID, s.ScreenshotRef)
 		if err != nil || !bytes.Equal(opened, later.Bytes()) {
 			t.Errorf("step %d, named pending: frame %v; want the late frame", s.Seq, err)
 		}
@@ -268,7 +268,7 @@ func TestStepsAndFramesIntoARecording(t *testing.T) {
 		if s.ScreenshotRef == "" {
 			t.Fatalf("step %d has no frame", s.Seq)
 		}
-		opened, err := rec.Frame(ctx, started.RecordingID, s.ScreenshotRef)
+		opened, err := rec.Recordings().Frame(ctx, started.RecordingID, s.ScreenshotRef)
 		if err != nil || !bytes.Equal(opened, buf.Bytes()) {
 			t.Fatalf("frame of step %d: %v", s.Seq, err)
 		}

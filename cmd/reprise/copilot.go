@@ -16,7 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -137,7 +137,7 @@ func (c *shimConn) follow(ctx context.Context, id string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		i := slices.IndexFunc(l, func(x recorder.Listing) bool { return x.RecordingID == id })
+		i := slices.IndexFunc(l, func(x recordings.Listing) bool { return x.RecordingID == id })
 		if i >= 0 && l[i].State == "recording" {
 			continue
 		}

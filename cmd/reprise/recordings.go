@@ -14,7 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recorder"
+	"github.com/reprise-dev/reprise/recordings"
 )
 
 // shimConn is a CLI connection to the running daemon and its ops.
@@ -39,11 +39,11 @@ func (g *globals) dial() (*shimConn, error) {
 func (c *shimConn) Close() { c.nc.Close() }
 
 // list asks the daemon for the recordings it keeps.
-func (c *shimConn) list() ([]recorder.Listing, error) {
+func (c *shimConn) list() ([]recordings.Listing, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var reply struct {
-		Recordings []recorder.Listing `json:"recordings"`
+		Recordings []recordings.Listing `json:"recordings"`
 	}
 	if err := ops.AskJSON(ctx, c.nc, events.LocalRecordingsList, nil, &reply); err != nil {
 		return nil, fmt.Errorf("list recordings: %w", err)

@@ -1,4 +1,4 @@
-package recorder
+package recordings
 
 import (
 	"context"
@@ -28,7 +28,7 @@ type Listing struct {
 }
 
 // List returns the recordings kept on this shim, oldest first.
-func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
+func (r *Reader) List(ctx context.Context) ([]Listing, error) {
 	var out []Listing
 	index := map[string]int{}
 	evicted := map[string]bool{}
@@ -59,7 +59,7 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	stream, err := r.cfg.JS.Stream(ctx, events.StreamRecordings)
+	stream, err := r.js.Stream(ctx, events.StreamRecordings)
 	if err != nil {
 		return nil, err
 	}
@@ -81,9 +81,10 @@ func (r *Recorder) List(ctx context.Context) ([]Listing, error) {
 // ServiceName is the recordings service's name in `nats micro ls`.
 const ServiceName = "reprise-recordings"
 
-// ServeLocal answers events.LocalRecordingsList and events.LocalRecordingsFrame for the local CLI until
-// nc closes; the platform's account cannot reach them.
-func (r *Recorder) ServeLocal(nc *nats.Conn) (*ops.Local, error) {
+// Serve answers events.LocalRecordingsList and events.LocalRecordingsFrame
+// for the local CLI until nc closes; the platform's account cannot reach
+// them.
+func (r *Reader) Serve(nc *nats.Conn) (*ops.Local, error) {
 	return ops.ServeLocal(nc, ops.LocalService{
 		Name: ServiceName, Description: "lists the recordings kept, and hands out their frames, for the local CLI",
 		Endpoints: []ops.Endpoint{
@@ -96,7 +97,7 @@ func (r *Recorder) ServeLocal(nc *nats.Conn) (*ops.Local, error) {
 
 // serveList answers events.LocalRecordingsList: {"recordings": [...]}. A failure is
 // logged and refused INTERNAL, pointing to the daemon's log.
-func (r *Recorder) serveList(ctx context.Context, body []byte) ([]byte, error) {
+func (r *Reader) serveList(ctx context.Context, body []byte) ([]byte, error) {
 	if err := ops.DecodeLocal("recordings list", body, &struct{}{}); err != nil {
 		return nil, err
 	}

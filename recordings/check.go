@@ -1,4 +1,4 @@
-package recorder
+package recordings
 
 import (
 	"context"
@@ -34,23 +34,23 @@ func damaged(recID, detail string) error {
 	return ops.Errorf(ops.CodeInternal, "recording %s is damaged in the store (%s): it cannot be used; record the task again. `reprise doctor` lists every damaged recording", short(recID), detail)
 }
 
-// missingSteps describes the step seqs absent from 1..the highest stored
+// MissingSteps describes the step seqs absent from 1..the highest stored
 // that no review removed: capture numbers steps without gaps, so such a
 // gap is a message the store lost.
-func (f *folded) missingSteps() string {
+func (f *Folded) MissingSteps() string {
 	var highest uint64
-	for seq := range f.steps {
+	for seq := range f.Steps {
 		highest = max(highest, seq)
 	}
 	var missing, first uint64
 	for seq := uint64(1); seq <= highest; seq++ {
-		if _, ok := f.steps[seq]; !ok && !f.removed[seq] {
+		if _, ok := f.Steps[seq]; !ok && !f.Removed[seq] {
 			if missing++; first == 0 {
 				first = seq
 			}
 		}
 	}
-	if missing == 0 || f.stopped != nil && missing <= f.stopped.Dropped {
+	if missing == 0 || f.Stopped != nil && missing <= f.Stopped.Dropped {
 		return "" // none, or the steps the stop summary counted lost
 	}
 	return fmt.Sprintf("%d of its %d steps are missing, the first step %d", missing, highest, first)
@@ -66,7 +66,7 @@ type storeCheck struct {
 // CheckStore reads every kept recording back, as a fetch would, and keeps
 // the ones that do not read back whole for Damaged. The daemon runs it in
 // the background at start: a store of big recordings takes a while.
-func (r *Recorder) CheckStore(ctx context.Context) error {
+func (r *Reader) CheckStore(ctx context.Context) error {
 	list, err := r.List(ctx)
 	if err != nil {
 		return fmt.Errorf("check the store: %w", err)
@@ -76,7 +76,7 @@ func (r *Recorder) CheckStore(ctx context.Context) error {
 		if l.State != "stopped" {
 			continue // still recording, or left open: its stop says
 		}
-		f, err := r.fold(ctx, l.RecordingID)
+		f, err := r.Fold(ctx, l.RecordingID)
 		var de *damagedError
 		switch {
 		case errors.As(err, &de):
@@ -86,7 +86,7 @@ func (r *Recorder) CheckStore(ctx context.Context) error {
 		case err != nil:
 			r.log.Warn("could not check a recording", "recording_id", l.RecordingID, "err", err)
 		default:
-			if gap := f.missingSteps(); gap != "" {
+			if gap := f.MissingSteps(); gap != "" {
 				found = append(found, Damage{RecordingID: l.RecordingID, Problem: gap})
 			}
 		}
@@ -102,7 +102,7 @@ func (r *Recorder) CheckStore(ctx context.Context) error {
 
 // Damaged returns the recordings the start-up check found damaged, and
 // whether that check has finished.
-func (r *Recorder) Damaged() ([]Damage, bool) {
+func (r *Reader) Damaged() ([]Damage, bool) {
 	r.check.mu.Lock()
 	defer r.check.mu.Unlock()
 	return slices.Clone(r.check.damaged), r.check.done
@@ -112,4 +112,17 @@ func (r *Recorder) Damaged() ([]Damage, bool) {
 // damage detail.
 func stepEvent(subject string) string {
 	return subject[strings.LastIndexByte(subject, '.')+1:]
+}
+
+// NotFound is RECORDING_NOT_FOUND for id, saying where to look.
+func NotFound(id string) *ops.Error {
+	return ops.Errorf(ops.CodeNotFound, "no recording %q on this shim (it may have been evicted); `reprise recordings list` shows those kept", short(id))
+}
+
+// short cuts an id a request gave to a length fit for a message.
+func short(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "..."
+	}
+	return s
 }
