@@ -50,6 +50,11 @@ var Rules = []Rule{
 		Why:  "a skill and its replay know nothing of how steps were recorded or stored",
 	},
 	{
+		From: []string{"recordings", "skillbook", "review"},
+		Deny: []string{"recorder", "daemon", "cmd/..."},
+		Why:  "recordings are read through the read model (recordings), not through the recorder's lifecycle",
+	},
+	{
 		From:  []string{"platform/..."},
 		Deny:  []string{"..."},
 		Allow: map[string][]string{"platform/...": {"events", "platform/..."}},

@@ -51,6 +51,7 @@ func TestCheckNamesABadImport(t *testing.T) {
 			"skills depends on capture (skills -> internal/progress -> capture)"},
 		{[][2]string{{m + "capture/x11", m + "store"}}, "capture/x11 depends on store (capture/x11 -> store)"},
 		{[][2]string{{m + "recorder", "github.com/nats-io/nats-server/v2/server"}}, "recorder depends on github.com/nats-io/nats-server/v2/server"},
+		{[][2]string{{m + "skillbook", m + "recorder"}}, "skillbook depends on recorder (skillbook -> recorder)"},
 		{[][2]string{{m + "replay/desktop", m + "capture/frames"}}, "replay/desktop depends on capture/frames (replay/desktop -> capture/frames)"},
 		{[][2]string{{m + "platform/ax/atspi", m + "capture"}}, "platform/ax/atspi depends on capture (platform/ax/atspi -> capture)"},
 		{[][2]string{{m + "platform/input", m + "internal/progress"}}, "platform/input depends on internal/progress (platform/input -> internal/progress)"},
