@@ -31,8 +31,11 @@ type Options struct {
 	Config Config
 	// Logger receives the daemon's logs; nil discards them.
 	Logger *slog.Logger
-	// Sources are the capture sources this daemon offers (the scripted
-	// source for the demo and tests; OS sources as they land).
+	// Script, if set, plays a trajectory file as the capture source instead
+	// of this OS's desktop floor (the demo, tests).
+	Script *Script
+	// Sources, if set, are the capture sources instead of Script's or the
+	// floor (tests). The browser channel is always offered.
 	Sources []capture.Source
 	// ConsentPrompt is PromptAuto (the default) or PromptCLI.
 	ConsentPrompt string
@@ -81,6 +84,11 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 	}
 	if err := opts.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
+	}
+	// What to record from is settled first: a missing script is said
+	// before anything starts.
+	if opts.Sources, err = opts.sources(log); err != nil {
+		return nil, err
 	}
 	if err := ensureHome(opts.Home); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/capture/floor"
-	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/daemon"
 )
 
@@ -51,14 +48,7 @@ of them is given.`,
 			defer stop()
 			opts := daemon.Options{Home: home, Config: cfg, Logger: log, ConsentPrompt: prompt}
 			if script != "" {
-				src := scripted.New("scripted", script, splitList(scriptChannels), scripted.Options{Speed: speed, Patient: patient, Frames: scriptFrames})
-				if ok, why := src.Available(); !ok {
-					return fmt.Errorf("--capture-script: %s", why)
-				}
-				opts.Sources = append(opts.Sources, src)
-			} else {
-				// The desktop floor of this OS; it says why when it cannot run.
-				opts.Sources = append(opts.Sources, floor.New("", log))
+				opts.Script = &daemon.Script{Path: script, Channels: splitList(scriptChannels), Speed: speed, Patient: patient, Frames: scriptFrames}
 			}
 			d, err := daemon.Start(ctx, opts)
 			if err != nil {
