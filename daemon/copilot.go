@@ -10,6 +10,8 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/pick"
+	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -69,28 +71,23 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 	if err != nil {
 		return ops.DryRunResult{}, fmt.Errorf("the drafted skill: %w", err)
 	}
-	plan := &replay.Plan{RunID: fmt.Sprintf("dry_%d", time.Now().UnixNano()), SkillID: "draft", Skill: skill, Digest: replay.Digest([]byte(draft.YAML)), CSV: "dry-run"}
-	for i, row := range sample {
-		values := map[string]string{}
-		for _, p := range skill.Parameters {
-			for j, h := range req.Header {
-				if h == p.Column && j < len(row) {
-					values[p.Name] = row[j]
-				}
-			}
-			if _, ok := values[p.Name]; !ok {
-				return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "row %d has no value for %s (column %q)", i+1, p.Name, p.Column)
-			}
-		}
-		mapped, bad := skill.Cells(values)
-		for _, p := range skill.Parameters {
-			if err := bad[p.Name]; err != nil {
-				return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "row %d: %s (column %q) %v", i+1, p.Name, p.Column, err)
-			}
-		}
-		plan.Rows = append(plan.Rows, replay.Row{N: i + 1, Values: mapped})
+	plan, bad, err := replay.NewPlan("draft", skill, []byte(draft.YAML), sampleRows(skill, req.Header, sample), replay.PlanOptions{
+		RunID:  fmt.Sprintf("dry_%d", time.Now().UnixNano()),
+		CSV:    "dry-run",
+		NoKeys: true, // a dry run files nothing: there is nothing to dedupe
+		Fill:   func(r rows.Row) (map[string]string, error) { return dryRunValues(skill, r) },
+	})
+	if err != nil {
+		return ops.DryRunResult{}, err
 	}
-	ex, err := browser.New(ctx, browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile"), Logger: s.d.log})
+	if len(bad) > 0 {
+		return ops.DryRunResult{}, bad[0].Err
+	}
+	ex, err := pick.New(ctx, skill, pick.Options{
+		Kind:    pick.Browser,
+		Browser: browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile")},
+		Logger:  s.d.log,
+	})
 	if err != nil {
 		return ops.DryRunResult{}, err
 	}
@@ -109,4 +106,40 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 		out.Rows = append(out.Rows, ops.DryRunRow{Row: r.N, Outcome: r.Outcome, Step: r.Step + 1, Reason: r.Reason})
 	}
 	return out, nil
+}
+
+// sampleRows are the sample's rows for skill, numbered from 1: each
+// parameter's cell is the one in its column, as sent.
+func sampleRows(skill *skills.Skill, header []string, sample [][]string) []rows.Row {
+	out := make([]rows.Row, 0, len(sample))
+	for i, row := range sample {
+		values := map[string]string{}
+		for _, p := range skill.Parameters {
+			for j, h := range header {
+				if h == p.Column && j < len(row) {
+					values[p.Name] = row[j]
+				}
+			}
+		}
+		out = append(out, rows.Row{N: i + 1, Values: values})
+	}
+	return out
+}
+
+// dryRunValues maps r's cells onto the skill's options and box states; a
+// row without a cell for every parameter, or with one that maps to none,
+// refuses the whole dry run.
+func dryRunValues(skill *skills.Skill, r rows.Row) (map[string]string, error) {
+	for _, p := range skill.Parameters {
+		if _, ok := r.Values[p.Name]; !ok {
+			return nil, ops.Errorf(ops.CodeInvalidRequest, "row %d has no value for %s (column %q)", r.N, p.Name, p.Column)
+		}
+	}
+	mapped, bad := skill.Cells(r.Values)
+	for _, p := range skill.Parameters {
+		if err := bad[p.Name]; err != nil {
+			return nil, ops.Errorf(ops.CodeInvalidRequest, "row %d: %s (column %q) %v", r.N, p.Name, p.Column, err)
+		}
+	}
+	return mapped, nil
 }

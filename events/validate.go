@@ -163,7 +163,7 @@ func ValidRecordingID(id string) bool {
 }
 
 // ValidRunID reports whether id can name a replay run: "run_" and a single
-// subject token, as newRunID makes them.
+// subject token, as replay.NewRunID makes them.
 func ValidRunID(id string) bool {
 	return strings.HasPrefix(id, "run_") && len(id) > len("run_") && ValidToken(id)
 }

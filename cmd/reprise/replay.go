@@ -3,12 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,15 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/platform/ax"
-	"github.com/reprise-dev/reprise/platform/input"
-	"github.com/reprise-dev/reprise/platform/screen"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
-	"github.com/reprise-dev/reprise/replay/desktop"
+	"github.com/reprise-dev/reprise/replay/pick"
 	"github.com/reprise-dev/reprise/replay/report"
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
@@ -123,29 +116,19 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return fmt.Errorf("get the replay key from the daemon: %w", err)
 	}
-	plan := &replay.Plan{RunID: f.resume, SkillID: skillID, Skill: skill, Digest: replay.Digest(doc), CSV: table.Fingerprint()}
-	if plan.RunID == "" {
-		plan.RunID = newRunID()
-	}
 	if left := unaccounted(skill, table.Header, f.ignoreColumns); len(left) > 0 {
 		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
 			f.rows, quoteJoin(left))
 	}
+	plan, badRows, err := replay.NewPlan(skillID, skill, doc, table.Rows, replay.PlanOptions{RunID: f.resume, CSV: table.Fingerprint(), Salt: salt})
+	if err != nil {
+		return err
+	}
 	var bad []string
 	var refused []replay.RowResult
-	for _, r := range table.Rows {
-		values, err := r.Fill(skill)
-		if err != nil {
-			why := strings.ReplaceAll(err.Error(), "\n", "; ")
-			bad = append(bad, why)
-			refused = append(refused, replay.RowResult{N: r.N, Outcome: replay.OutcomeSkipped, Step: -1, Reason: "refused before the run: " + why})
-			continue
-		}
-		key, err := rows.DedupeKey(salt, skill, r)
-		if err != nil {
-			return err
-		}
-		plan.Rows = append(plan.Rows, replay.Row{N: r.N, Values: values, Key: key})
+	for _, b := range badRows {
+		bad = append(bad, b.Why())
+		refused = append(refused, b.Result())
 	}
 	out := cmd.OutOrStdout()
 	if len(bad) > 0 && f.onError == replay.OnErrorStop {
@@ -160,7 +143,19 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	exec, err := newExecutor(ctx, f, skill, home, log, c)
+	profile := f.profile
+	if profile == "" {
+		profile = filepath.Join(home, "browser-profile")
+	}
+	exec, err := pick.New(ctx, skill, pick.Options{
+		Kind:    f.executor,
+		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log},
+		Frame:   shimReviewSource{c}.Frame,
+		Logger:  log,
+	})
+	if errors.Is(err, pick.ErrKind) {
+		return fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)
+	}
 	if err != nil {
 		return err
 	}
@@ -268,68 +263,6 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	}
 	fmt.Fprintf(out, "report: %s\n", path)
 	return nil
-}
-
-func newRunID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "run_" + time.Now().UTC().Format("20060102T150405") + "_" + hex.EncodeToString(b[:])
-}
-
-// newExecutor picks what replays the skill: the browser for web steps,
-// else the desktop.
-func newExecutor(ctx context.Context, f replayFlags, skill *skills.Skill, home string, log *slog.Logger, c *shimConn) (replay.Executor, error) {
-	kind := f.executor
-	if kind == "auto" {
-		kind = "desktop"
-		for _, st := range skill.Steps {
-			if st.Action == events.ActionNavigate || len(st.Selectors) > 0 {
-				kind = "browser"
-				break
-			}
-		}
-	}
-	switch kind {
-	case "browser":
-		profile := f.profile
-		if profile == "" {
-			profile = filepath.Join(home, "browser-profile")
-		}
-		return browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log})
-	case "desktop":
-		in, err := input.New("")
-		if err != nil {
-			return nil, fmt.Errorf("desktop replay: %w", err)
-		}
-		o := desktop.Options{Input: in, Logger: log}
-		if tree, closeAX, err := ax.Open("", log); err == nil {
-			o.AX = tree
-			context.AfterFunc(ctx, func() { _ = closeAX() })
-		} else {
-			log.Info("replaying without the accessibility tree: input at recorded points only", "reason", err)
-		}
-		// Input at a recorded point goes only where the screen still looks
-		// as in the first demonstration's frame, and is read back (by the
-		// field itself where the system can, else by OCR).
-		if grab, closeGrab, err := screen.Open(""); err == nil {
-			o.Screen = desktop.ScreenOf(grab)
-			context.AfterFunc(ctx, func() { _ = closeGrab() })
-			if len(skill.SourceRecordings) > 0 {
-				src := shimReviewSource{c}
-				o.Recorded = func(ctx context.Context, ref string) ([]byte, error) {
-					return src.Frame(ctx, skill.SourceRecordings[0], ref)
-				}
-			}
-			if ok, _ := extract.OCRAvailable(ctx); ok {
-				o.OCR = func(ctx context.Context, img []byte) (string, error) {
-					res, err := extract.OCR(ctx, img)
-					return res.Text(), err
-				}
-			}
-		}
-		return desktop.New(o)
-	}
-	return nil, fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)
 }
 
 // unaccounted returns the header's columns that no parameter reads and
