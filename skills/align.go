@@ -215,7 +215,7 @@ func similarity(a, b *events.Step) float64 {
 func sameElement(ea, eb *events.Enrichment) float64 {
 	conflict := false
 	for _, st := range []string{events.StrategyID, events.StrategyName} {
-		va, vb := selector(ea, st), selector(eb, st)
+		va, vb := strategyValue(ea, st), strategyValue(eb, st)
 		if va != "" && vb != "" {
 			if va == vb {
 				return 1
@@ -227,9 +227,9 @@ func sameElement(ea, eb *events.Enrichment) float64 {
 	switch {
 	case ea.Label != "" && ea.Label == eb.Label && roleKey(ea.Role) == roleKey(eb.Role):
 		same = 0.9
-	case selector(ea, events.StrategyRoleText) != "" && selector(ea, events.StrategyRoleText) == selector(eb, events.StrategyRoleText):
+	case strategyValue(ea, events.StrategyRoleText) != "" && strategyValue(ea, events.StrategyRoleText) == strategyValue(eb, events.StrategyRoleText):
 		same = 0.9
-	case selector(ea, events.StrategyXPath) != "" && selector(ea, events.StrategyXPath) == selector(eb, events.StrategyXPath):
+	case strategyValue(ea, events.StrategyXPath) != "" && strategyValue(ea, events.StrategyXPath) == strategyValue(eb, events.StrategyXPath):
 		same = 0.7
 	case ea.AXPath != nil && eb.AXPath != nil && *ea.AXPath == *eb.AXPath:
 		same = 0.7
@@ -246,7 +246,7 @@ func hasElement(e *events.Enrichment) bool {
 	return e != nil && (len(e.Selectors) > 0 || e.Label != "" || e.AXPath != nil)
 }
 
-func selector(e *events.Enrichment, strategy string) string {
+func strategyValue(e *events.Enrichment, strategy string) string {
 	for _, s := range e.Selectors {
 		if s.Strategy == strategy {
 			return s.Value

@@ -61,7 +61,7 @@ func radioAsChoice(st events.Step) events.Step {
 	if e == nil {
 		return st
 	}
-	group := selector(e, events.StrategyName)
+	group := strategyValue(e, events.StrategyName)
 	if group == "" || st.Value == nil {
 		return st
 	}

@@ -197,6 +197,7 @@ func (g *builder) column(c column) {
 		return
 	}
 	st := stepFrom(rep)
+	st.Target = targetOf(c)
 	at := len(g.skill.Steps)
 	g.skill.Steps = append(g.skill.Steps, st)
 	g.cols = append(g.cols, c)
@@ -293,7 +294,7 @@ func (g *builder) listedIn(s *events.Step, ks []int) bool {
 	if s.Enrichment == nil {
 		return false
 	}
-	f := events.Field{Label: s.Enrichment.Label, Role: s.Enrichment.Role, Name: selector(s.Enrichment, events.StrategyName)}
+	f := events.Field{Label: s.Enrichment.Label, Role: s.Enrichment.Role, Name: strategyValue(s.Enrichment, events.StrategyName)}
 	for _, k := range ks {
 		found := false
 		for _, st := range g.recs[k].Steps {

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/reprise-dev/reprise/selector"
 )
 
 // CurrentVersion is the skill format version this build writes and reads.
@@ -78,12 +80,16 @@ type Ignored struct {
 
 // Step is one action of the skill, with every way to find its element again.
 type Step struct {
-	Action    string     `yaml:"action"`
-	Selectors []Selector `yaml:"selectors,omitempty"`
-	AXPath    *string    `yaml:"ax_path,omitempty"`
-	Role      string     `yaml:"role,omitempty"`
-	Label     string     `yaml:"label,omitempty"`
-	URL       string     `yaml:"url,omitempty"`
+	Action string `yaml:"action"`
+	// Target names the element in the selector model both executors
+	// resolve first (role, name, id, in, near, nth); Selectors and AXPath
+	// are the recorded strategies, kept as fallbacks.
+	Target    *selector.Selector `yaml:"target,flow,omitempty"`
+	Selectors []Selector         `yaml:"selectors,omitempty"`
+	AXPath    *string            `yaml:"ax_path,omitempty"`
+	Role      string             `yaml:"role,omitempty"`
+	Label     string             `yaml:"label,omitempty"`
+	URL       string             `yaml:"url,omitempty"`
 	// Value is a constant or holds placeholders. For a checkbox click it is
 	// the state the box must end in ("true" or "false"): replay clicks only
 	// when the box is not already in that state. For a select it is the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/selector"
 )
 
 // Error is one problem in a skill document: the field it is at, as a path
@@ -185,6 +186,11 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 			}
 		}
 	}
+	if st.Target != nil {
+		if err := validateTarget(at+".target", st.Target, declared, used); err != nil {
+			return err
+		}
+	}
 	if n := len(st.Floor.Cursor); n != 0 && n != 2 {
 		return fieldErr(at+".floor.cursor", "must hold two coordinates [x, y], has %d", n)
 	}
@@ -282,4 +288,32 @@ func set(xs ...string) map[string]bool {
 		m[x] = true
 	}
 	return m
+}
+
+// validateTarget checks a step's selector, and that the placeholders it is
+// filled with are parameters: a target's name, window, near label and
+// container may come from the row (an id and an app stay as written).
+func validateTarget(at string, t *selector.Selector, declared, used map[string]bool) error {
+	if err := t.Validate(); err != nil {
+		return fieldErr(at, "%s", strings.TrimPrefix(err.Error(), "selector: "))
+	}
+	for sel := t; sel != nil; sel = sel.In {
+		texts := []string{sel.Name, sel.Window}
+		if sel.Near != nil {
+			texts = append(texts, sel.Near.Label)
+		}
+		for _, text := range texts {
+			names, err := Placeholders(text)
+			if err != nil {
+				return fieldErr(at, "%v", err)
+			}
+			for _, n := range names {
+				if !declared[n] {
+					return fieldErr(at, "holds %%%s%%, which is no parameter of the skill", n)
+				}
+				used[n] = true
+			}
+		}
+	}
+	return nil
 }

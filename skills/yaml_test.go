@@ -40,7 +40,7 @@ func TestParseErrors(t *testing.T) {
 		{"malformed yaml", "    label: First Name\n", "    label: First Name\n     role: textbox\n",
 			"line 15: malformed YAML: mapping values are not allowed in this context"},
 		{"unknown field", "    label: First Name\n", "    colour: blue\n",
-			"line 14: steps[1].colour: unknown field; known fields are action, selectors, ax_path, role, label, url, value, options, secret, floor, read_back, wait, destructive, assert"},
+			"line 14: steps[1].colour: unknown field; known fields are action, target, selectors, ax_path, role, label, url, value, options, secret, floor, read_back, wait, destructive, assert"},
 		{"unknown top field", "name: new customer\n", "nmae: new customer\n",
 			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, ignore, steps, verify"},
 		{"unknown action", "  - action: submit\n", "  - action: fly\n",
@@ -85,6 +85,14 @@ func TestParseErrors(t *testing.T) {
 			"line 10: steps[0].value: no scheme: write it with http:// or https://"},
 		{"placeholder in selector", "{strategy: id, value: '#first_name'}", "{strategy: id, value: '#%first_name%'}",
 			"line 13: steps[1].selectors[0].value: holds the placeholder %first_name%: a selector is matched as written, never filled from a row"},
+		{"target unknown key", "    label: First Name\n", "    label: First Name\n    target: {role: text_field, name: First Name, colour: red}\n",
+			"line 15: steps[1].target.colour: unknown field; known fields are role, name, id, app, window, in, near, nth"},
+		{"target bad role", "    label: First Name\n", "    label: First Name\n    target: {role: knob, name: First Name}\n",
+			`line 15: steps[1].target: role "knob" is not one of button, text_field, text, checkbox, radio, combo_box, list_item, menu_item, tab, link, cell, list, group, window, other`},
+		{"target undeclared placeholder", "    label: First Name\n", "    label: First Name\n    target: {role: text_field, name: '%nickname%'}\n",
+			"line 15: steps[1].target: holds %nickname%, which is no parameter of the skill"},
+		{"target in without a name", "    label: First Name\n", "    label: First Name\n    target: {role: text_field, name: First Name, in: {role: group}}\n",
+			"line 15: steps[1].target: in: selector: give at least one of name, id or near besides the role"},
 		{"no steps", base[strings.Index(base, "steps:"):], "steps: []\n",
 			"line 8: steps: a skill needs at least one step"},
 	}
@@ -213,5 +221,36 @@ func TestMarshalInPartsIsWhole(t *testing.T) {
 	}
 	if compared < 10 {
 		t.Fatalf("only %d skills in testdata to compare", compared)
+	}
+}
+
+// TestTargetRoundTrip: a target a person edits by hand (a container, a
+// label to sit beside, a name filled from the row) parses, validates and
+// is written back the same.
+func TestTargetRoundTrip(t *testing.T) {
+	doc := strings.Replace(base, "    label: First Name\n",
+		"    label: First Name\n    target: {role: text_field, name: '%first_name%*', in: {role: group, name: Billing}, near: {label: 'Name:', side: right}, nth: 0}\n", 1)
+	s, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := s.Steps[1].Target
+	if tg == nil || tg.In == nil || tg.In.Name != "Billing" || tg.Near == nil || tg.Near.Side != "right" || tg.Nth == nil || *tg.Nth != 0 {
+		t.Fatalf("target = %+v; want every field read", tg)
+	}
+	out, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse(out)
+	if err != nil {
+		t.Fatalf("Parse(Marshal) = %v\n%s", err, out)
+	}
+	if got, want := again.Steps[1].Target.String(), tg.String(); got != want {
+		t.Errorf("round trip = %s; want %s", got, want)
+	}
+	filled, err := tg.Fill(map[string]string{"first_name": "Ada"})
+	if err != nil || filled.Name != "Ada*" {
+		t.Errorf("Fill = %s, %v; want the row's value in the name", filled, err)
 	}
 }
