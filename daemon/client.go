@@ -2,35 +2,22 @@ package daemon
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"runtime"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/embedded"
+	"github.com/reprise-dev/reprise/client"
 )
 
 // ClientFile is where a running daemon tells the local CLI how to reach it.
-const ClientFile = "client.json"
+const ClientFile = client.File
 
 // ErrNotRunning means no daemon is serving this data dir.
-var ErrNotRunning = errors.New("the reprise daemon is not running (start it with `reprise daemon`)")
+var ErrNotRunning = client.ErrNotRunning
 
 // ClientInfo is the content of ClientFile: the CLI's URL and credentials.
 // The file is readable by its owner only.
-type ClientInfo struct {
-	URL          string `json:"url"`
-	User         string `json:"user"`
-	Password     string `json:"password"`
-	MachineID    string `json:"machine_id"`
-	WebSocketURL string `json:"websocket_url"`
-	PID          int    `json:"pid"`
-}
+type ClientInfo = client.Info
 
 func writeClientInfo(home string, ci ClientInfo) error {
 	b, err := json.MarshalIndent(ci, "", "  ")
@@ -40,45 +27,12 @@ func writeClientInfo(home string, ci ClientInfo) error {
 	return writeFileAtomic(filepath.Join(home, ClientFile), append(b, '\n'), 0o600)
 }
 
-// ReadClientInfo reads the running daemon's ClientFile from home. It refuses
-// a file that others can read: the credentials in it would not be the user's
-// alone.
-func ReadClientInfo(home string) (ClientInfo, error) {
-	var ci ClientInfo
-	path := filepath.Join(home, ClientFile)
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ci, ErrNotRunning
-	}
-	if err != nil {
-		return ci, fmt.Errorf("daemon credentials: %w", err)
-	}
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return ci, fmt.Errorf("daemon credentials %s are readable by other users (mode %v); run `chmod 600 %s` or restart the daemon", path, fi.Mode().Perm(), path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ci, fmt.Errorf("daemon credentials: %w", err)
-	}
-	if err := json.Unmarshal(b, &ci); err != nil || ci.URL == "" || ci.User == "" {
-		return ci, fmt.Errorf("daemon credentials %s are malformed; restart the daemon to rewrite them", path)
-	}
-	return ci, nil
-}
+// ReadClientInfo reads the running daemon's ClientFile from home
+// (client.ReadInfo).
+func ReadClientInfo(home string) (ClientInfo, error) { return client.ReadInfo(home) }
 
-// Connect reaches the daemon serving home as the local CLI.
+// Connect reaches the daemon serving home as the local CLI
+// (client.Connect).
 func Connect(home string, opts ...nats.Option) (*nats.Conn, ClientInfo, error) {
-	ci, err := ReadClientInfo(home)
-	if err != nil {
-		return nil, ci, err
-	}
-	if ci.User != string(embedded.RoleCLI) {
-		return nil, ci, fmt.Errorf("daemon credentials name user %q, not the CLI's; restart the daemon to rewrite them", ci.User)
-	}
-	opts = append(append(embedded.CLIOptions(ci.Password), nats.Timeout(2*time.Second)), opts...)
-	nc, err := nats.Connect(ci.URL, opts...)
-	if err != nil {
-		return nil, ci, fmt.Errorf("%w (%s answered: %v)", ErrNotRunning, ci.URL, err)
-	}
-	return nc, ci, nil
+	return client.Connect(home, opts...)
 }

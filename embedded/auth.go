@@ -1,9 +1,7 @@
 package embedded
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"net"
 	"regexp"
 	"strings"
@@ -11,36 +9,27 @@ import (
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // CLINamePrefix starts the connection name of every CLI connection; the
-// rest of the name is the connection's own inbox prefix.
-const CLINamePrefix = "reprise-cli:"
+// rest of the name is the connection's own inbox prefix. The client side
+// of this contract is events' (events.CLIOptions).
+const CLINamePrefix = events.CLINamePrefix
 
 // cliInbox is the shape of a CLI connection's inbox prefix: 128 random
 // bits, which no other connection can guess.
-var cliInbox = regexp.MustCompile(`^_INBOX_cli_[0-9a-f]{32}$`)
+var cliInbox = regexp.MustCompile(`^` + regexp.QuoteMeta(events.CLIInboxPrefix) + `[0-9a-f]{32}$`)
 
-// CLIOptions are the options a local CLI connects with: the CLI user, and
-// an inbox prefix of its own (NewCLIInbox), which the server lets only this
-// connection subscribe to, so no other CLI process reads its replies
-// (consent tokens, the extension's pairing secret).
-func CLIOptions(password string) []nats.Option {
-	inbox := NewCLIInbox()
-	return []nats.Option{
-		nats.UserInfo(string(RoleCLI), password),
-		nats.CustomInboxPrefix(inbox),
-		nats.Name(CLINamePrefix + inbox),
-	}
-}
+// CLIOptions are the options a local CLI connects with (events.CLIOptions):
+// the CLI user, and an inbox prefix of its own, which the server lets only
+// this connection subscribe to.
+func CLIOptions(password string) []nats.Option { return events.CLIOptions(password) }
 
 // NewCLIInbox returns a fresh inbox prefix for one CLI connection, which
 // it claims by naming itself CLINamePrefix + the prefix.
-func NewCLIInbox() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "_INBOX_cli_" + hex.EncodeToString(b[:])
-}
+func NewCLIInbox() string { return events.NewCLIInbox() }
 
 // authenticator admits each client as its role, over the one way in that
 // role may use, with its permissions; the CLI's permissions are made per

@@ -17,7 +17,7 @@ const (
 	// RoleDaemon is the daemon's own consumers, in-process only.
 	RoleDaemon Role = "daemon"
 	// RoleCLI is the local user's command-line tool, over TCP on 127.0.0.1.
-	RoleCLI Role = "cli"
+	RoleCLI Role = events.CLIUser
 	// RoleExtension is the browser extension, over the local WebSocket.
 	RoleExtension Role = "extension"
 	// RolePlatform is the remote platform, over a leafnode link only.

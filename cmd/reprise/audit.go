@@ -49,7 +49,7 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 				return err
 			}
 			defer c.Close()
-			nc := c.nc
+			nc := c.Conn()
 			r, err := audit.RequestVerify(cmd.Context(), nc)
 			if err != nil {
 				return err
@@ -104,7 +104,7 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 				return err
 			}
 			defer c.Close()
-			nc := c.nc
+			nc := c.Conn()
 			js, err := jetstream.New(nc)
 			if err != nil {
 				return fmt.Errorf("audit tail: %w", err)

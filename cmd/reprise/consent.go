@@ -37,7 +37,7 @@ func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *
 		return err
 	}
 	defer c.Close()
-	return f(cmd.Context(), consent.NewClient(c.nc))
+	return f(cmd.Context(), c.Consent())
 }
 
 func newConsentListCmd(g *globals) *cobra.Command {

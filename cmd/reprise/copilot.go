@@ -8,15 +8,13 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -49,11 +47,11 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 			id := ""
 			if len(args) == 1 {
 				id = args[0]
-			} else if id, err = c.activeRecording(); err != nil {
+			} else if id, err = c.ActiveRecording(cmd.Context()); err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			if err := c.follow(cmd.Context(), id, out); err != nil {
+			if err := follow(cmd.Context(), c, id, out); err != nil {
 				return err
 			}
 			// An answer may raise the next question (a field said to be the
@@ -62,9 +60,8 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 			in := bufio.NewReader(cmd.InOrStdin())
 			asked := false
 			for round := 0; round < maxCopilotRounds; round++ {
-				var draft skillbook.BuildReply
-				req := skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample}
-				if err := g.local(cmd.Context(), events.LocalSkillDraft, req, &draft, time.Minute); err != nil {
+				draft, err := c.DraftSkill(cmd.Context(), skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
+				if err != nil {
 					return err
 				}
 				if len(draft.Questions) == 0 {
@@ -74,8 +71,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				if err != nil {
 					return err
 				}
-				var reply skillbook.ConfirmReply
-				if err := g.local(cmd.Context(), events.LocalSkillConfirm, skillbook.ConfirmRequest{RecordingID: id, Answers: answers}, &reply, 30*time.Second); err != nil {
+				if _, err := c.ConfirmAnswers(cmd.Context(), skillbook.ConfirmRequest{RecordingID: id, Answers: answers}); err != nil {
 					return err
 				}
 				asked = true
@@ -94,63 +90,18 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 
 // follow tells each step of recording id as it is recorded, from the steps
 // already stored to the live stream, until the recording stops.
-func (c *shimConn) follow(ctx context.Context, id string, out io.Writer) error {
-	live, err := c.nc.SubscribeSync(events.LiveSubject(id)) // first, so no step falls between
+func follow(ctx context.Context, c *client.Client, id string, out io.Writer) error {
+	rec, err := c.Follow(ctx, id, client.Follower{
+		Step: func(s events.Step) { fmt.Fprintf(out, "%3d  %s\n", s.Seq, interpret.Narrate(s)) },
+		Live: func() {
+			fmt.Fprintf(out, "following %s; stop it with `reprise record stop` when the task is done\n", id)
+		},
+	})
 	if err != nil {
-		return fmt.Errorf("follow %s live: %w", id, err)
-	}
-	defer live.Unsubscribe()
-	var rec events.Recording
-	if err := c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err != nil {
 		return err
 	}
-	told := map[uint64]bool{}
-	tell := func(s events.Step) {
-		if !told[s.Seq] {
-			told[s.Seq] = true
-			fmt.Fprintf(out, "%3d  %s\n", s.Seq, interpret.Narrate(s))
-		}
-	}
-	for _, s := range rec.Steps {
-		tell(s)
-	}
-	fmt.Fprintf(out, "following %s; stop it with `reprise record stop` when the task is done\n", id)
-	checked := time.Now()
-	for {
-		m, err := live.NextMsg(300 * time.Millisecond)
-		switch {
-		case err == nil:
-			if s, err := ops.DecodeLiveStep(m.Data); err == nil {
-				tell(*s)
-			}
-		case !errors.Is(err, nats.ErrTimeout):
-			return fmt.Errorf("follow %s live: %w", id, err)
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if time.Since(checked) < time.Second {
-			continue
-		}
-		checked = time.Now()
-		l, err := c.list()
-		if err != nil {
-			return err
-		}
-		i := slices.IndexFunc(l, func(x recordings.Listing) bool { return x.RecordingID == id })
-		if i >= 0 && l[i].State == "recording" {
-			continue
-		}
-		// Stopped: what the live stream missed is in the store.
-		if err := c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err != nil {
-			return err
-		}
-		for _, s := range rec.Steps {
-			tell(s)
-		}
-		fmt.Fprintf(out, "%s stopped: %d steps\n", id, len(rec.Steps))
-		return nil
-	}
+	fmt.Fprintf(out, "%s stopped: %d steps\n", id, len(rec.Steps))
+	return nil
 }
 
 // askQuestions puts each question to the person and returns their answers in

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/doctor"
 )
 
@@ -31,14 +31,14 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 				return err
 			}
 			status := func() (string, error) {
-				st, err := daemon.QueryStatus(home)
+				st, err := client.QueryStatus(home)
 				if err != nil {
 					return "", err
 				}
 				return fmt.Sprintf("running, pid %d, machine %s", st.PID, st.MachineID), nil
 			}
 			store := func() (string, error) {
-				st, err := daemon.QueryStatus(home)
+				st, err := client.QueryStatus(home)
 				if err != nil {
 					return "checked by the daemon when it starts (not running)", nil
 				}

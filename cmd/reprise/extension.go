@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/extension"
 )
 
@@ -41,11 +40,12 @@ chrome://extensions or Chromium's --load-extension.`,
 loaded. The credentials ride in the link's fragment, which never leaves the browser.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			home, err := g.resolveHome()
+			c, err := g.dial()
 			if err != nil {
 				return err
 			}
-			p, err := daemon.RequestPairing(home)
+			defer c.Close()
+			p, err := c.Pairing(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/capture"
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -40,17 +40,16 @@ person at this terminal.`,
 			defer c.Close()
 			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Minute)
 			defer cancel()
-			result, err := c.requestConsent(ctx, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
+			result, err := requestConsent(ctx, c, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
 			if err != nil {
 				return err
 			}
 			if !result.Approved {
 				return errors.New("consent was declined; nothing is being recorded")
 			}
-			var started ops.Started
-			err = c.ops.Call(ctx, ops.TypeStart, ops.StartRequest{
+			started, err := c.Start(ctx, ops.StartRequest{
 				Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
-			}, &started)
+			})
 			if err != nil {
 				return err
 			}
@@ -91,13 +90,11 @@ person at this terminal.`,
 			id := ""
 			if len(args) == 1 {
 				id = args[0]
-			} else if id, err = c.activeRecording(); err != nil {
+			} else if id, err = c.ActiveRecording(cmd.Context()); err != nil {
 				return err
 			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
-			defer cancel()
-			var sum ops.Summary
-			if err := c.ops.Call(ctx, ops.TypeStop, ops.RecordingRef{RecordingID: id}, &sum); err != nil {
+			sum, err := c.Stop(cmd.Context(), id)
+			if err != nil {
 				return err
 			}
 			cov := sum.EnrichmentCoverage
@@ -116,7 +113,6 @@ person at this terminal.`,
 	return cmd
 }
 
-// activeRecording finds the one recording that is running.
 // joinWait bounds how long record start waits for the extension, which
 // says hello every two seconds.
 const joinWait = 10 * time.Second
@@ -127,7 +123,7 @@ const joinWait = 10 * time.Second
 func waitBrowserJoined(ctx context.Context, home, id string) bool {
 	deadline := time.Now().Add(joinWait)
 	for {
-		st, err := daemon.QueryStatus(home)
+		st, err := client.QueryStatus(home)
 		if err == nil && (!st.BrowserConnected || st.Recording != nil && st.Recording.ID == id && st.Recording.BrowserJoined) {
 			return true
 		}
@@ -136,19 +132,6 @@ func waitBrowserJoined(ctx context.Context, home, id string) bool {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func (c *shimConn) activeRecording() (string, error) {
-	l, err := c.list()
-	if err != nil {
-		return "", err
-	}
-	for i := len(l) - 1; i >= 0; i-- {
-		if l[i].State == "recording" {
-			return l[i].RecordingID, nil
-		}
-	}
-	return "", errors.New("no recording is running; `reprise recordings list` shows the kept ones")
 }
 
 func splitList(s string) []string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -18,8 +19,8 @@ import (
 // prompt that appears in the daemon's queue for this request is answered
 // here (or by --yes). Whichever of the daemon's prompters answers first
 // wins; a dialog answered on screen ends the wait just the same.
-func (c *shimConn) requestConsent(ctx context.Context, req ops.ConsentRequest, yes bool, in io.Reader, out io.Writer) (ops.ConsentResult, error) {
-	cl := consent.NewClient(c.nc)
+func requestConsent(ctx context.Context, c *client.Client, req ops.ConsentRequest, yes bool, in io.Reader, out io.Writer) (ops.ConsentResult, error) {
+	cl := c.Consent()
 	before, err := cl.List(ctx)
 	if err != nil {
 		return ops.ConsentResult{}, err
@@ -37,8 +38,7 @@ func (c *shimConn) requestConsent(ctx context.Context, req ops.ConsentRequest, y
 	// prompter: a question still open here is then abandoned.
 	decided := make(chan struct{})
 	go func() {
-		var r ops.ConsentResult
-		err := c.ops.Call(ctx, ops.TypeRequestConsent, req, &r)
+		r, err := c.RequestConsent(ctx, req)
 		done <- result{r, err}
 		close(decided)
 	}()

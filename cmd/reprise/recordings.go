@@ -8,47 +8,20 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recordings"
 )
 
-// shimConn is a CLI connection to the running daemon and its ops.
-type shimConn struct {
-	nc  *nats.Conn
-	ops *ops.Client
-}
-
 // dial connects to the daemon serving the data dir, as the local CLI.
-func (g *globals) dial() (*shimConn, error) {
+func (g *globals) dial() (*client.Client, error) {
 	home, err := g.resolveHome()
 	if err != nil {
 		return nil, err
 	}
-	nc, ci, err := daemon.Connect(home)
-	if err != nil {
-		return nil, err
-	}
-	return &shimConn{nc: nc, ops: ops.NewClient(nc, events.OpsSubject(ci.MachineID))}, nil
-}
-
-func (c *shimConn) Close() { c.nc.Close() }
-
-// list asks the daemon for the recordings it keeps.
-func (c *shimConn) list() ([]recordings.Listing, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var reply struct {
-		Recordings []recordings.Listing `json:"recordings"`
-	}
-	if err := ops.AskJSON(ctx, c.nc, events.LocalRecordingsList, nil, &reply); err != nil {
-		return nil, fmt.Errorf("list recordings: %w", err)
-	}
-	return reply.Recordings, nil
+	return client.Dial(home)
 }
 
 func newRecordingsCmd(g *globals) *cobra.Command {
@@ -70,7 +43,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer c.Close()
-			l, err := c.list()
+			l, err := c.List(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -152,10 +125,8 @@ nothing to remove or redact says the recording is fine as it is.`,
 				return err
 			}
 			defer c.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
-			defer cancel()
-			var applied ops.ReviewApplied
-			if err := c.ops.Call(ctx, ops.TypeApplyReview, req, &applied); err != nil {
+			applied, err := c.Review(cmd.Context(), req)
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "reviewed %s: %d steps kept\n", applied.RecordingID, applied.StepCount)
@@ -187,13 +158,7 @@ func (g *globals) fetch(ctx context.Context, id string) (*events.Recording, erro
 		return nil, err
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	var rec events.Recording
-	if err := c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: id}, &rec); err != nil {
-		return nil, err
-	}
-	return &rec, nil
+	return c.Fetch(ctx, id)
 }
 
 func printSteps(rec *events.Recording) error {

@@ -9,14 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/progress"
-	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/pick"
@@ -96,9 +95,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	defer c.Close()
-	ctx, stopWatch := watchDaemon(cmd.Context(), c.nc, daemonGrace)
+	ctx, stopWatch := watchDaemon(cmd.Context(), c.Conn(), daemonGrace)
 	defer stopWatch()
-	skillID, doc, err := g.loadSkill(ctx, skillRef)
+	skillID, doc, err := loadSkill(ctx, c, skillRef)
 	if err != nil {
 		return err
 	}
@@ -110,11 +109,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	keyCtx, cancelKey := context.WithTimeout(ctx, 10*time.Second)
-	salt, err := ops.Ask(keyCtx, c.nc, events.LocalReplayKey, nil)
-	cancelKey()
+	salt, err := c.ReplayKey(ctx)
 	if err != nil {
-		return fmt.Errorf("get the replay key from the daemon: %w", err)
+		return err
 	}
 	if left := unaccounted(skill, table.Header, f.ignoreColumns); len(left) > 0 {
 		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
@@ -135,7 +132,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
 	}
 
-	js, err := jetstream.New(c.nc)
+	js, err := jetstream.New(c.Conn())
 	if err != nil {
 		return err
 	}
@@ -150,7 +147,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	exec, err := pick.New(ctx, skill, pick.Options{
 		Kind:    f.executor,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log},
-		Frame:   shimReviewSource{c}.Frame,
+		Frame:   c.Frame,
 		Logger:  log,
 	})
 	if errors.Is(err, pick.ErrKind) {
@@ -196,7 +193,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 }
 
 // loadSkill reads a skill file, or asks the daemon for a kept skill by id.
-func (g *globals) loadSkill(ctx context.Context, ref string) (id string, doc []byte, err error) {
+func loadSkill(ctx context.Context, c *client.Client, ref string) (id string, doc []byte, err error) {
 	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
 		doc, err := readFileMax(ref, skills.MaxDocument)
 		if err != nil {
@@ -209,8 +206,8 @@ func (g *globals) loadSkill(ctx context.Context, ref string) (id string, doc []b
 		id, err := skillbook.ID(s.Name)
 		return id, doc, err
 	}
-	var reply skillbook.GetReply
-	if err := g.local(ctx, events.LocalSkillGet, skillbook.GetRequest{SkillID: ref}, &reply, 30*time.Second); err != nil {
+	reply, err := c.Skill(ctx, ref, 0)
+	if err != nil {
 		return "", nil, err
 	}
 	return reply.ID, []byte(reply.YAML), nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/review"
@@ -32,7 +32,7 @@ The page works with the keyboard alone. It stops once the review is applied.`,
 				return err
 			}
 			defer c.Close()
-			srv, err := review.Start(cmd.Context(), shimReviewSource{c}, args[0], review.Options{})
+			srv, err := review.Start(cmd.Context(), reviewSource{c}, args[0], review.Options{})
 			if err != nil {
 				return err
 			}
@@ -59,31 +59,21 @@ The page works with the keyboard alone. It stops once the review is applied.`,
 	return cmd
 }
 
-// shimReviewSource is the review page's view of the daemon.
-type shimReviewSource struct{ c *shimConn }
+// reviewSource is the review page's view of the daemon.
+type reviewSource struct{ c *client.Client }
 
-func (s shimReviewSource) Recording(ctx context.Context, recID string) (*events.Recording, error) {
-	var rec events.Recording
-	if err := s.c.ops.Call(ctx, ops.TypeFetch, ops.RecordingRef{RecordingID: recID}, &rec); err != nil {
-		return nil, err
-	}
-	return &rec, nil
+var _ review.Source = reviewSource{}
+
+func (s reviewSource) Recording(ctx context.Context, recID string) (*events.Recording, error) {
+	return s.c.Fetch(ctx, recID)
 }
 
-func (s shimReviewSource) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
-	b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	img, err := ops.Ask(ctx, s.c.nc, events.LocalRecordingsFrame, b)
-	if err != nil {
-		return nil, fmt.Errorf("frame %s: %w", ref, err)
-	}
-	return img, nil
+func (s reviewSource) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
+	return s.c.Frame(ctx, recID, ref)
 }
 
-func (s shimReviewSource) Apply(ctx context.Context, recID string, removed, redacted []uint64) (int, error) {
-	var applied ops.ReviewApplied
-	err := s.c.ops.Call(ctx, ops.TypeApplyReview, ops.ReviewRequest{RecordingID: recID, RemovedStepSeqs: removed, RedactedStepSeqs: redacted}, &applied)
+func (s reviewSource) Apply(ctx context.Context, recID string, removed, redacted []uint64) (int, error) {
+	applied, err := s.c.Review(ctx, ops.ReviewRequest{RecordingID: recID, RemovedStepSeqs: removed, RedactedStepSeqs: redacted})
 	return applied.StepCount, err
 }
 

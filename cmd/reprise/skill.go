@@ -1,19 +1,14 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
-
-	"github.com/reprise-dev/reprise/events"
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -66,8 +61,13 @@ again. The skill saves only when every question is answered.
 					return err
 				}
 			}
-			var reply skillbook.BuildReply
-			if err := g.local(cmd.Context(), events.LocalSkillBuild, req, &reply, 3*time.Minute); err != nil {
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			reply, err := c.BuildSkill(cmd.Context(), req)
+			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
@@ -103,8 +103,13 @@ func newSkillListCmd(g *globals) *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			var reply skillbook.ListReply
-			if err := g.local(cmd.Context(), events.LocalSkillList, struct{}{}, &reply, 30*time.Second); err != nil {
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			reply, err := c.Skills(cmd.Context())
+			if err != nil {
 				return err
 			}
 			if format == "json" {
@@ -132,8 +137,13 @@ func newSkillShowCmd(g *globals, verb string) *cobra.Command {
 		Short: map[string]string{"show": "Print a skill's YAML", "export": "Write a skill's YAML to a file, to edit, share or keep"}[verb],
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var reply skillbook.GetReply
-			if err := g.local(cmd.Context(), events.LocalSkillGet, skillbook.GetRequest{SkillID: args[0], Revision: revision}, &reply, 30*time.Second); err != nil {
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			reply, err := c.Skill(cmd.Context(), args[0], revision)
+			if err != nil {
 				return err
 			}
 			if output == "" || output == "-" {
@@ -193,24 +203,6 @@ func newSkillValidateCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&rows, "rows", "", "a CSV the skill will run on")
 	return cmd
-}
-
-// local makes a request of the daemon's local service on subject; a
-// refusal is returned as the service's *ops.Error.
-func (g *globals) local(ctx context.Context, subject string, req, reply any, timeout time.Duration) error {
-	c, err := g.dial()
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	err = ops.AskJSON(ctx, c.nc, subject, req, reply)
-	var refused *ops.Error
-	if err != nil && !errors.As(err, &refused) {
-		return fmt.Errorf("ask the daemon (%s): %w", subject, err)
-	}
-	return err
 }
 
 // readConfirm gathers answers from --confirm flags and --confirm-file.

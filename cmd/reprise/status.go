@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -26,7 +26,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := daemon.QueryStatus(home)
+			st, err := client.QueryStatus(home)
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ func checkFormat(f string) error {
 }
 
 // storeState says what the daemon's start-up check of the store found.
-func storeState(st daemon.Status) string {
+func storeState(st client.Status) string {
 	switch {
 	case !st.StoreChecked:
 		return "being checked"
@@ -86,7 +86,7 @@ func storeState(st daemon.Status) string {
 }
 
 // diskState says how much room the store has, against the recording floor.
-func diskState(st daemon.Status) string {
+func diskState(st client.Status) string {
 	s := fmt.Sprintf("%d MB free", st.FreeBytes>>20)
 	if st.FreeBytes < st.MinFreeBytes {
 		s += fmt.Sprintf(": under the %d MB a recording needs; recordings will not start until there is room", st.MinFreeBytes>>20)

@@ -55,6 +55,11 @@ var Rules = []Rule{
 		Why:  "recordings are read through the read model (recordings), not through the recorder's lifecycle",
 	},
 	{
+		From: []string{"client"},
+		Deny: []string{"embedded", "github.com/nats-io/nats-server/v2/...", "daemon", "recorder", "capture/...", "cmd/..."},
+		Why:  "the CLI's client talks to the daemon over NATS only: it links neither the server nor the daemon's parts",
+	},
+	{
 		From:  []string{"platform/..."},
 		Deny:  []string{"..."},
 		Allow: map[string][]string{"platform/...": {"events", "platform/..."}},
