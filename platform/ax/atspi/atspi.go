@@ -167,14 +167,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 		// role and path, which still find the element again.
 		e.log.Debug("label lookup failed", logError, err)
 	}
-	p := axpath.Format(nodes)
-	return &events.Enrichment{
-		Kind:      events.KindAX,
-		Selectors: []events.Selector{},
-		AXPath:    &p,
-		Role:      Role(last.Role),
-		Label:     label,
-	}, nil
+	return axpath.Enrichment(nodes, Role(last.Role), label, ""), nil
 }
 
 // IsPassword reports whether e describes a password field, whose value must
@@ -182,7 +175,7 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 // last segment, which keeps AT-SPI's own role name ("password text") while
 // Role says "textbox"; so the answer survives the step being stored.
 func IsPassword(e *events.Enrichment) bool {
-	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && axpath.LastRole(*e.AXPath) == rolePassword
+	return axpath.IsPassword(e, rolePassword)
 }
 
 // candidate is a top-level window covering the point.

@@ -97,7 +97,7 @@ func SegmentRole(role, subrole string) string {
 // IsPassword reports whether an enrichment is of a secure text field, whose
 // value a step must never carry (SPEC section 8).
 func IsPassword(e *events.Enrichment) bool {
-	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && axpath.LastRole(*e.AXPath) == RoleSecureTextField
+	return axpath.IsPassword(e, RoleSecureTextField)
 }
 
 // enrichment builds the step's enrichment from the path, window first.
@@ -105,12 +105,5 @@ func enrichment(nodes []axpath.Node, label string) *events.Enrichment {
 	if len(nodes) == 0 {
 		return nil
 	}
-	path := axpath.Format(nodes)
-	return &events.Enrichment{
-		Kind:      events.KindAX,
-		Selectors: []events.Selector{},
-		AXPath:    &path,
-		Role:      Role(nodes[len(nodes)-1].Role),
-		Label:     label,
-	}
+	return axpath.Enrichment(nodes, Role(nodes[len(nodes)-1].Role), label, "")
 }

@@ -14,6 +14,8 @@ package axpath
 import (
 	"strconv"
 	"strings"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // Node is one element on a path: its role in the tree's own vocabulary,
@@ -99,4 +101,27 @@ func Ordinal(siblings []Node, at int) int {
 		return 0
 	}
 	return n
+}
+
+// Enrichment is a step's enrichment from an accessibility tree: the path
+// of nodes (window first), the element's role in reprise's vocabulary, its
+// label, and the tree's own id for it when there is one; nil for no nodes.
+func Enrichment(nodes []Node, role, label, id string) *events.Enrichment {
+	if len(nodes) == 0 {
+		return nil
+	}
+	path := Format(nodes)
+	sels := []events.Selector{}
+	if id != "" {
+		sels = append(sels, events.Selector{Strategy: events.StrategyID, Value: id})
+	}
+	return &events.Enrichment{Kind: events.KindAX, Selectors: sels, AXPath: &path, Role: role, Label: label}
+}
+
+// IsPassword reports whether e is a tree's enrichment of a password field,
+// whose value must never leave the capture source (SPEC section 8): its
+// path's last segment keeps the tree's own password role, which Role does
+// not tell apart, so the answer survives the step being stored.
+func IsPassword(e *events.Enrichment, passwordRole string) bool {
+	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && LastRole(*e.AXPath) == passwordRole
 }

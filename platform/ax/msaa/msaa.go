@@ -225,7 +225,7 @@ func SegmentRole(r Role, state uint32) string {
 // never leave the capture source (SPEC section 8). The marker is the path's
 // last segment, so the answer survives the step being stored.
 func IsPassword(e *events.Enrichment) bool {
-	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && axpath.LastRole(*e.AXPath) == SegmentPassword
+	return axpath.IsPassword(e, SegmentPassword)
 }
 
 // element is what the enricher read of one element: its role (or, rarely,
@@ -256,15 +256,5 @@ func (e element) reprise() string {
 // enrichment builds the step's enrichment from the path, window first, and
 // the element at the point, which is the path's last node.
 func enrichment(nodes []axpath.Node, leaf element) *events.Enrichment {
-	if len(nodes) == 0 {
-		return nil
-	}
-	path := axpath.Format(nodes)
-	return &events.Enrichment{
-		Kind:      events.KindAX,
-		Selectors: []events.Selector{},
-		AXPath:    &path,
-		Role:      leaf.reprise(),
-		Label:     leaf.name,
-	}
+	return axpath.Enrichment(nodes, leaf.reprise(), leaf.name, "")
 }

@@ -214,27 +214,13 @@ func roleOf(segment, className string) string {
 // IsPassword reports whether an enrichment is of a password field, whose
 // value a step must never carry (SPEC section 8).
 func IsPassword(e *events.Enrichment) bool {
-	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && axpath.LastRole(*e.AXPath) == SegmentPassword
+	return axpath.IsPassword(e, SegmentPassword)
 }
 
 // enrichment builds a step's enrichment from the path, window first; role
 // is reprise's role of the last node.
 func enrichment(nodes []axpath.Node, role, label, automationID string) *events.Enrichment {
-	if len(nodes) == 0 {
-		return nil
-	}
-	path := axpath.Format(nodes)
-	sels := []events.Selector{}
-	if automationID != "" {
-		sels = append(sels, events.Selector{Strategy: events.StrategyID, Value: automationID})
-	}
-	return &events.Enrichment{
-		Kind:      events.KindAX,
-		Selectors: sels,
-		AXPath:    &path,
-		Role:      role,
-		Label:     label,
-	}
+	return axpath.Enrichment(nodes, role, label, automationID)
 }
 
 // HRESULT is a failed COM call's result code.
