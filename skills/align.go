@@ -27,13 +27,19 @@ const (
 // recording k's step, nil where recording k did not do it.
 type column []*events.Step
 
+// rep is the step that stands for the column in the skill: the first whose
+// element a channel resolved, else the first done.
 func (c column) rep() *events.Step {
+	var first *events.Step
 	for _, s := range c {
-		if s != nil {
+		switch {
+		case s != nil && hasElement(s.Enrichment):
 			return s
+		case s != nil && first == nil:
+			first = s
 		}
 	}
-	return nil
+	return first
 }
 
 // align lines up the recordings' steps, progressively against the first:
@@ -198,7 +204,17 @@ func similarity(a, b *events.Step) float64 {
 	if hasElement(ea) && hasElement(eb) {
 		return sameElement(ea, eb)
 	}
+	near := a.ActiveApp == b.ActiveApp && a.ActiveWindow == b.ActiveWindow &&
+		len(a.Cursor) == 2 && len(b.Cursor) == 2 && abs(a.Cursor[0]-b.Cursor[0]) <= 30 && abs(a.Cursor[1]-b.Cursor[1]) <= 30
 	if hasElement(ea) || hasElement(eb) {
+		// A channel resolved the element in one demonstration only (the
+		// accessibility tree answered too late, say): the floor, which
+		// every step has, still says it is the same step when it was done
+		// at the same place of the same window. The weakest match, so an
+		// element both resolved always wins over it.
+		if near {
+			return minMatch
+		}
 		return 0
 	}
 	// Neither channel resolved the element: the same app and window is all
@@ -206,7 +222,7 @@ func similarity(a, b *events.Step) float64 {
 	if a.ActiveApp != b.ActiveApp || a.ActiveWindow != b.ActiveWindow {
 		return 0
 	}
-	if len(a.Cursor) == 2 && len(b.Cursor) == 2 && abs(a.Cursor[0]-b.Cursor[0]) <= 30 && abs(a.Cursor[1]-b.Cursor[1]) <= 30 {
+	if near {
 		return 0.6
 	}
 	return minMatch
