@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"slices"
 	"net/url"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ func (g *builder) markDestructive() error {
 		if err := g.success(i, st); err != nil {
 			return err
 		}
+	}
+	if !slices.ContainsFunc(steps, func(st Step) bool { return st.Destructive }) {
+		g.note("No step of this skill files a row (no submit, no click on Save, OK, Create...): replay will report a row committed once its steps are done and their values read back, whether or not the app kept anything. If filing takes a click, make sure every demonstration shows it.")
 	}
 	return nil
 }
