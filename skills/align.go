@@ -201,18 +201,30 @@ func similarity(a, b *events.Step) float64 {
 		return sameURL(navURL(a), navURL(b))
 	}
 	ea, eb := a.Enrichment, b.Enrichment
-	if hasElement(ea) && hasElement(eb) {
+	if resolved(ea) && resolved(eb) {
 		return sameElement(ea, eb)
+	}
+	// A label OCR read off a frame (no channel resolved the element) is a
+	// guess: agreeing, it says the same step; disagreeing, it says nothing,
+	// and the floor decides as for a step with no element.
+	if hasElement(ea) && hasElement(eb) {
+		if s := sameElement(ea, eb); s > 0 {
+			return s
+		}
 	}
 	near := a.ActiveApp == b.ActiveApp && a.ActiveWindow == b.ActiveWindow &&
 		len(a.Cursor) == 2 && len(b.Cursor) == 2 && abs(a.Cursor[0]-b.Cursor[0]) <= 30 && abs(a.Cursor[1]-b.Cursor[1]) <= 30
 	if hasElement(ea) || hasElement(eb) {
-		// A channel resolved the element in one demonstration only (the
-		// accessibility tree answered too late, say): the floor, which
+		// A channel resolved the element in one demonstration only: the
+		// click that closed a dialog was looked up after the dialog had
+		// gone, its element and window no longer there. The floor, which
 		// every step has, still says it is the same step when it was done
-		// at the same place of the same window. The weakest match, so an
-		// element both resolved always wins over it.
-		if near {
+		// at the same place in the same app, in the same window or one
+		// that could not be named. The weakest match, so an element both
+		// resolved always wins over it.
+		sameWindow := a.ActiveWindow == b.ActiveWindow || a.ActiveWindow == "" || b.ActiveWindow == ""
+		if a.ActiveApp == b.ActiveApp && sameWindow && len(a.Cursor) == 2 && len(b.Cursor) == 2 &&
+			abs(a.Cursor[0]-b.Cursor[0]) <= 30 && abs(a.Cursor[1]-b.Cursor[1]) <= 30 {
 			return minMatch
 		}
 		return 0
@@ -256,6 +268,12 @@ func sameElement(ea, eb *events.Enrichment) float64 {
 		return min(same, 0.7)
 	}
 	return same
+}
+
+// resolved reports whether a channel (the DOM, an accessibility tree)
+// resolved the element, not OCR.
+func resolved(e *events.Enrichment) bool {
+	return hasElement(e) && e.Kind != events.KindNone && e.Kind != ""
 }
 
 func hasElement(e *events.Enrichment) bool {
