@@ -2,8 +2,8 @@ package skills
 
 import (
 	"fmt"
-	"slices"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
