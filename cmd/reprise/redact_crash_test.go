@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
@@ -43,12 +45,22 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 	}
 	id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
 	for round := 1; round <= rounds; round++ {
+		// A kill is only worth something while steps flow: on a busy
+		// machine a fresh daemon may take longer to resume than the pause.
+		if round > 1 {
+			waitLogged(t, logs, "resumed a recording")
+		}
 		time.Sleep(time.Duration(20+rand.IntN(150)) * time.Millisecond)
 		d.Process.Kill()
 		d.Wait()
 		logs = new(syncbuf.Buffer) // the last daemon's, for a failure
 		d = startDaemonProcessLogs(t, home, logs, args...)
 	}
+	// A stop that reaches the last daemon before it resumes closes the
+	// recording with what is stored, which could be nothing if every kill
+	// came early; so stop once the flood is reaching the log again.
+	waitLogged(t, logs, "resumed a recording")
+	waitStored(t, home, events.RecordingSubject(id, events.RecStep))
 	// Each start resumed the recording (the scripted source playing again);
 	// stopping it waits until every captured step is through.
 	if out, stderr, err := runWithin(t, home, 2*time.Minute, "record", "stop", id); err != nil {
@@ -73,6 +85,43 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 		t.Fatal("no step reached RECORDINGS")
 	}
 	t.Logf("%d crash rounds: %d steps stored (the %d-step flood replays at each resume), each once", rounds, len(seen), steps)
+}
+
+// waitLogged waits until the daemon writing to logs has logged want.
+func waitLogged(t *testing.T, logs *syncbuf.Buffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(logs.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon never logged %q:\n%s", want, logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitStored waits until RECORDINGS holds a message on subject.
+func waitStored(t *testing.T, home, subject string) {
+	t.Helper()
+	nc, _, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for {
+		st, err := js.Stream(ctx, events.StreamRecordings)
+		if err == nil {
+			if _, err = st.GetLastMsgForSubject(ctx, subject); err == nil {
+				return
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("nothing reached %s: %v", subject, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // storedMsgIDs reads the dedupe ids of every message on subject, as the CLI.
