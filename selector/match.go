@@ -113,7 +113,7 @@ func candidates(s Selector, t Tree) ([]int, error) {
 		found = t.near(found, *s.Near)
 	}
 	if s.Nth != nil {
-		found = t.readingOrder(found)
+		found = t.ReadingOrder(found)
 		if *s.Nth >= len(found) {
 			return nil, miss(CodeNotFound, found, "nth %d of %s, but %d match", *s.Nth, s, len(found))
 		}
@@ -190,10 +190,10 @@ func beside(label, c image.Rectangle, side string) (int, bool) {
 	return 0, false
 }
 
-// readingOrder sorts elements into rows, top to bottom, and left to right
+// ReadingOrder sorts elements into rows, top to bottom, and left to right
 // within a row: an element starts a new row when its top is below the
-// middle of the row's first element.
-func (t Tree) readingOrder(els []int) []int {
+// middle of the row's first element. It is the order nth counts in.
+func (t Tree) ReadingOrder(els []int) []int {
 	out := slices.Clone(els)
 	sort.SliceStable(out, func(a, b int) bool {
 		ra, rb := t[out[a]].Bounds, t[out[b]].Bounds

@@ -5,7 +5,10 @@
 // these trees; replay finds and acts on elements through a Tree.
 package ax
 
-import "context"
+import (
+	"context"
+	"image"
+)
 
 // Tree is an accessibility tree elements are found and acted on in: the
 // system's own is Open's.
@@ -26,4 +29,40 @@ type Tree interface {
 type Element struct {
 	Role   string
 	Handle any
+}
+
+// Lister is a Tree that can list a window's elements, which is how a
+// selector is resolved and how `reprise elements` shows them.
+type Lister interface {
+	// List returns the visible elements of the top-level window whose
+	// title contains window ("" for the active window), in tree order (a
+	// parent before its children), at most limit of them; none (and no
+	// error) when there is no such window.
+	List(ctx context.Context, window string, limit int) ([]Node, error)
+}
+
+// Node is one element as List reads it.
+type Node struct {
+	// Element is the role in reprise's vocabulary and the tree's handle.
+	Element
+	// Name is the accessible name, or else the text of the element the
+	// application links to it as its label.
+	Name string
+	// ID is the application's own id (AT-SPI accessible id, UIA
+	// automation id, AXIdentifier), if it gives one.
+	ID string
+	// Value is a field's text; never a password field's.
+	Value string
+	// Label is the index of the node linked to this one as its label, or
+	// -1; Parent the index of its parent, or -1 for the window.
+	Label, Parent int
+	// Bounds are in screen pixels.
+	Bounds image.Rectangle
+	// Window is the title of the node's top-level window, App the process
+	// image name of its application.
+	Window, App string
+	// Path is the node's accessibility path (axpath), as steps record it.
+	Path string
+	// Password marks a secret field.
+	Password bool
 }
