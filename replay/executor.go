@@ -14,6 +14,7 @@ import (
 
 // How an executor found the element a step acts on.
 const (
+	ViaTarget = "target" // the step's target selector matched exactly one element
 	ViaDOM    = "dom"    // a DOM selector matched exactly one visible element
 	ViaAX     = "ax"     // the accessibility path did
 	ViaVisual = "visual" // a model grounded it on a live screenshot

@@ -28,6 +28,9 @@ type Element struct {
 	// Window is the title of the element's window, App its process image
 	// name.
 	Window, App string
+	// Path is where the executor found it (an accessibility path, an
+	// XPath), for a person reading a listing; matching ignores it.
+	Path string
 }
 
 // Tree is a window's or page's elements in tree order: a parent before its
@@ -105,9 +108,11 @@ func candidates(s Selector, t Tree) ([]int, error) {
 		}
 		scope = ids
 	}
-	name := Fold(s.Name)
+	// A name is often a label's text ("Name:" names its field on the
+	// web), so it compares as a label: without a trailing colon.
+	name := FoldLabel(s.Name)
 	found := slices.DeleteFunc(scope, func(i int) bool {
-		return t[i].Role != s.Role || s.Name != "" && !glob(name, Fold(t[i].Name), true)
+		return t[i].Role != s.Role || s.Name != "" && !glob(name, FoldLabel(t[i].Name), true)
 	})
 	if s.Near != nil {
 		found = t.near(found, *s.Near)

@@ -41,6 +41,7 @@ func TestMatch(t *testing.T) {
 		{"role and name", Selector{Role: "button", Name: "Cancel"}, 10, ""},
 		{"name folds whitespace", Selector{Role: "button", Name: "Save draft"}, 12, ""},
 		{"name glob", Selector{Role: "button", Name: "Can*"}, 10, ""},
+		{"a name compares as a label, without a trailing colon", Selector{Role: "text", Name: "City:"}, 7, ""},
 		{"name is whole, not part", Selector{Role: "button", Name: "Canc"}, -1, CodeNotFound},
 		{"two match: a miss, never a guess", Selector{Role: "button", Name: "Save*"}, -1, CodeAmbiguous},
 		{"role must agree", Selector{Role: "link", Name: "Cancel"}, -1, CodeNotFound},

@@ -135,7 +135,7 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		return out, failure(fmt.Sprintf("%s: the page did not finish loading", stepRef(st)))
 	}
 	if f.Hit < 0 {
-		return out, failure(notFound(st, f.Counts, group))
+		return out, failure(notFound(st, out.Tried, group))
 	}
 	if st.Destructive && st.DryRun {
 		out.OK = true // found, not run: a dry run commits nothing

@@ -43,6 +43,17 @@ func (e *Executor) find(ctx context.Context, st replay.Step, group bool, out *re
 	args := map[string]any{"selectors": jsSelectors(st.Selectors), "group": group}
 	deadline := time.Now().Add(e.findTimeout)
 	for {
+		// The target first; the recorded selectors are its fallbacks.
+		var tried []replay.Attempt
+		if st.Target != nil {
+			f, n, err := e.findTarget(ctx, *st.Target, group)
+			if err == nil && f.Hit >= 0 {
+				out.Tried = []replay.Attempt{targetAttempt(1)}
+				out.Via, out.Selector = replay.ViaTarget, -1
+				return f, nil
+			}
+			tried = append(tried, targetAttempt(n))
+		}
 		f, err := chromedp.Run(ctx, pageOp[found](e.world, "find", args))
 		// An evaluation that failed because a navigation replaced the
 		// page is retried like a page that is not ready.
@@ -50,7 +61,7 @@ func (e *Executor) find(ctx context.Context, st replay.Step, group bool, out *re
 			if err != nil {
 				return found{}, err
 			}
-			out.Tried = attempts(st.Selectors, f.Counts)
+			out.Tried = append(tried, attempts(st.Selectors, f.Counts)...)
 			if f.Hit >= 0 {
 				out.Via, out.Selector = replay.ViaDOM, f.Hit
 			}
@@ -81,29 +92,34 @@ func attempts(sels []skills.Selector, counts []int) []replay.Attempt {
 	return out
 }
 
-// notFound says, for a person, which selectors were tried and what each
-// matched. Selectors and labels are the page's, never a field's value.
-func notFound(st replay.Step, counts []int, group bool) string {
+// notFound says, for a person, what was tried and what each matched: the
+// target, then the recorded selectors. Selectors and labels are the
+// page's, never a field's value.
+func notFound(st replay.Step, tried []replay.Attempt, group bool) string {
 	var b strings.Builder
 	b.WriteString(stepRef(st))
 	if group {
-		b.WriteString(": no selector matched exactly one visible list of options")
+		b.WriteString(": nothing matched exactly one visible list of options")
 	} else {
-		b.WriteString(": no selector matched exactly one visible element")
+		b.WriteString(": nothing matched exactly one visible element")
 	}
-	if len(st.Selectors) == 0 {
+	if len(st.Selectors) == 0 && st.Target == nil {
 		b.WriteString(" (the step has no selectors)")
 	}
+	count := func(i int) string {
+		if i < len(tried) {
+			return plural(tried[i].Matches, "match", "matches")
+		}
+		return "not tried"
+	}
+	sep, at := ": ", 0
+	if st.Target != nil {
+		fmt.Fprintf(&b, ": target %s: %s", st.Target, count(0))
+		sep, at = "; ", 1
+	}
 	for i, s := range st.Selectors {
-		sep := "; "
-		if i == 0 {
-			sep = ": "
-		}
-		n := "not tried"
-		if i < len(counts) {
-			n = plural(counts[i], "match", "matches")
-		}
-		fmt.Fprintf(&b, "%s%s %s: %s", sep, s.Strategy, s.Value, n)
+		fmt.Fprintf(&b, "%s%s %s: %s", sep, s.Strategy, s.Value, count(at+i))
+		sep = "; "
 	}
 	b.WriteString("; no accessibility path or visual grounding in the browser executor: re-record the step or add a selector")
 	return b.String()

@@ -340,9 +340,95 @@
     return "";
   }
 
+  // ---- The selector model's view of the page ------------------------------
+
+  // Roles the DOM gives by tag that the selector model names; other tags
+  // are listed only as controls, with a role attribute, or as text.
+  const TAG_ROLES = { ul: "list", ol: "list", li: "listitem", table: "table", tr: "row", td: "cell", th: "columnheader",
+    label: "label", legend: "label", p: "paragraph", dialog: "dialog", form: "form", fieldset: "group" };
+  const ownText = (el) => norm(Array.from(el.childNodes).filter((c) => c.nodeType === 3).map((c) => c.data).join(" "));
+  function listRole(el) {
+    const r = D.roleOf(el);
+    if (D.isControl(el) || el.hasAttribute("role") || r === "heading" || r === "group" || r === "radiogroup") return r;
+    return TAG_ROLES[D.tag(el)] || (ownText(el) ? "statictext" : "");
+  }
+  function valueOf(el, role) {
+    if (D.isSecret(el)) return "";
+    if (role === "textbox" || role === "searchbox" || role === "spinbutton") return D.textValue(el);
+    if (D.tag(el) === "select") return Array.from(el.selectedOptions).map((o) => norm(o.label)).join(", ");
+    return "";
+  }
+
+  // elements lists the visible elements a selector can name, in tree order
+  // (a parent before its children), across open shadow roots and visible
+  // same-origin frames, with bounds in the top page's document pixels.
+  // S.listed keeps them for pick. Values are for `reprise elements` and the
+  // conformance suite, never a secret field's, and never logged by Go.
+  function elements(limit) {
+    S.listed = [];
+    if (document.readyState === "loading") return { ready: false, title: document.title, els: [] };
+    const out = [], at = new Map();
+    let more = false;
+    const walk = (root, parent, dx, dy) => { for (const el of root.children) visit(el, parent, dx, dy); };
+    function visit(el, parent, dx, dy) {
+      if (out.length >= limit) { more = true; return; }
+      const role = listRole(el);
+      let me = parent;
+      if (role && D.visible(el)) {
+        const r = el.getBoundingClientRect();
+        const isText = role === "statictext" || role === "label";
+        me = out.length;
+        at.set(el, me);
+        S.listed.push(el);
+        out.push({
+          role, parent, label: -1, id: el.id || "", secret: D.isSecret(el), path: D.xpathOf(el),
+          name: isText ? D.text(el, 200) : D.nameOf(el), value: valueOf(el, role),
+          x: r.left + dx, y: r.top + dy, w: r.width, h: r.height,
+        });
+      }
+      if (el.shadowRoot) walk(el.shadowRoot, me, dx, dy);
+      if ((el.tagName === "IFRAME" || el.tagName === "FRAME") && D.visible(el)) {
+        let d = null;
+        try { d = el.contentDocument; } catch (_) { /* cross-origin */ }
+        if (d && d.documentElement) {
+          const fr = el.getBoundingClientRect(), cs = getComputedStyle(el);
+          walk(d, me, dx + fr.left + el.clientLeft + parseFloat(cs.paddingLeft), dy + fr.top + el.clientTop + parseFloat(cs.paddingTop));
+        }
+      }
+      walk(el, me, dx, dy);
+    }
+    walk(document, -1, window.scrollX, window.scrollY);
+    // The label each element is linked to: aria-labelledby, then for= and
+    // wrapping labels, when that label is listed.
+    S.listed.forEach((el, i) => {
+      const by = D.attr(el, "aria-labelledby");
+      const cands = by ? [D.byId(el, norm(by).split(" ")[0])] : Array.from(el.labels || []);
+      for (const l of cands) if (l && at.has(l) && l !== el) { out[i].label = at.get(l); break; }
+    });
+    return { ready: document.readyState === "complete", title: document.title, els: out, more };
+  }
+
+  // pickListed makes the listed element i the target of the next ops, as find
+  // does; in group mode, its choice (a select, a radio group, a listbox).
+  function pickListed(i, group) {
+    S.target = null;
+    S.unit = null;
+    const el = (S.listed || [])[i];
+    if (!el || !el.isConnected || !D.visible(el)) return { ready: false, counts: [], hit: -1 };
+    const cache = new Map();
+    if (group) {
+      const u = D.unitFor(el, cache, true);
+      return u && u.kind === "choice" ? found(u, [1]) : { ready: true, counts: [0], hit: -1 };
+    }
+    const u = D.unitOf(el, cache);
+    return found(u && u.el === el ? u : { kind: u && u.kind === "choice" ? "member" : "", el, key: el }, [1]);
+  }
+
   switch (op) {
     case "init": baseline(null); for (const f of document.forms) baseline(f); return true;
     case "find": return find(a.selectors, !!a.group);
+    case "elements": return elements(a.limit || 400);
+    case "pick": return pickListed(a.index, !!a.group);
     case "target": return target();
     case "focus": {
       // Focus and select the current text, so typing replaces it as a

@@ -1,0 +1,119 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"image"
+	"math"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/selector"
+)
+
+// listed is one element of page.js's elements answer.
+type listed struct {
+	Role   string  `json:"role"`
+	Name   string  `json:"name"`
+	ID     string  `json:"id"`
+	Value  string  `json:"value"`
+	Path   string  `json:"path"`
+	Secret bool    `json:"secret"`
+	Label  int     `json:"label"`
+	Parent int     `json:"parent"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	W      float64 `json:"w"`
+	H      float64 `json:"h"`
+}
+
+type listing struct {
+	Ready bool     `json:"ready"`
+	Title string   `json:"title"`
+	Els   []listed `json:"els"`
+	More  bool     `json:"more"`
+}
+
+// Page is the current page as the selector model reads it.
+type Page struct {
+	Title string
+	Tree  selector.Tree
+	// More says the page has more elements than the limit let through.
+	More bool
+	// Ready is false while the document is still loading.
+	Ready bool
+}
+
+// MaxElements bounds a resolution's listing: far more than a form shows,
+// few enough that a runaway page cannot stall a step.
+const MaxElements = 5000
+
+// Elements lists the visible elements of the page, in tree order, across
+// open shadow roots and same-origin frames: controls, elements with a
+// role, and text. It is what a target is matched against, and what
+// `reprise elements` prints.
+func (e *Executor) Elements(ctx context.Context, limit int) (Page, error) {
+	cctx, stop := e.bind(ctx)
+	defer stop()
+	return e.elements(cctx, limit)
+}
+
+func (e *Executor) elements(ctx context.Context, limit int) (Page, error) {
+	l, err := chromedp.Run(ctx, pageOp[listing](e.world, "elements", map[string]any{"limit": limit}))
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Title: l.Title, More: l.More, Ready: l.Ready, Tree: make(selector.Tree, len(l.Els))}
+	for i, el := range l.Els {
+		value := el.Value
+		if el.Secret {
+			value = ""
+		}
+		p.Tree[i] = selector.Element{
+			Role: selector.RoleOf(el.Role), Name: el.Name, ID: el.ID, Value: value,
+			Label: el.Label, Parent: el.Parent, Window: l.Title, Path: el.Path,
+			Bounds: image.Rect(px(el.X), px(el.Y), px(el.X+el.W), px(el.Y+el.H)),
+		}
+	}
+	return p, nil
+}
+
+func px(f float64) int { return int(math.Round(f)) }
+
+// Resolve lists the page and matches s there: the tree, and the index of
+// the one element s names or a *selector.Miss.
+func (e *Executor) Resolve(ctx context.Context, s selector.Selector) (selector.Tree, int, error) {
+	p, err := e.Elements(ctx, MaxElements)
+	if err != nil {
+		return nil, -1, err
+	}
+	i, err := selector.Match(s, p.Tree)
+	return p.Tree, i, err
+}
+
+// findTarget resolves the step's target and makes its element the target
+// of the page's next ops. n is how many elements it matched (0 for none,
+// or a container or id that missed), for the outcome's Tried.
+func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bool) (f found, n int, err error) {
+	p, err := e.elements(ctx, MaxElements)
+	if err != nil || !p.Ready {
+		return found{Hit: -1}, 0, err
+	}
+	i, err := selector.Match(s, p.Tree)
+	if err != nil {
+		var m *selector.Miss
+		if errors.As(err, &m) && m.Code == selector.CodeAmbiguous {
+			n = len(m.Matches)
+		}
+		return found{Ready: true, Hit: -1}, n, nil
+	}
+	f, err = chromedp.Run(ctx, pageOp[found](e.world, "pick", map[string]any{"index": i, "group": group}))
+	if err != nil || f.Hit < 0 {
+		return found{Ready: f.Ready, Hit: -1}, 1, err
+	}
+	return f, 1, nil
+}
+
+// targetAttempt is how a target shows among a step's tried selectors.
+func targetAttempt(n int) replay.Attempt { return replay.Attempt{Strategy: "target", Matches: n} }

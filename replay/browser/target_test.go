@@ -1,0 +1,117 @@
+package browser
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/selector"
+	"github.com/reprise-dev/reprise/selector/selectortest"
+)
+
+// TestSelectorConformance runs the selector model's suite on its form, as
+// a page: the same cases and answers as the desktop executors'.
+func TestSelectorConformance(t *testing.T) {
+	ex, _ := browser(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir("../../selector/selectortest/testdata")))
+	defer srv.Close()
+	open(t, ex, srv.URL+"/form.html")
+	selectortest.Run(t, ex, true)
+}
+
+func target(t *testing.T, text string) *selector.Selector {
+	t.Helper()
+	s, err := selector.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestTargetFirstThenTheRecordedSelectors: a target that names one element
+// is used before any recorded selector; one that names two is a miss, and
+// the recorded selectors take over, the outcome listing both.
+func TestTargetFirstThenTheRecordedSelectors(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/dup")
+	st := withReadBack(step(0, "fill", "Name", "Ada", sel("name", "billing_name")), "value", "Ada")
+	st.Target = target(t, `{"role":"text_field","name":"Name","in":{"role":"group","name":"Shipping"}}`)
+	out := mustOK(t, ex, st)
+	if out.Via != replay.ViaTarget || len(out.Tried) != 1 || out.Tried[0] != (replay.Attempt{Strategy: "target", Matches: 1}) {
+		t.Fatalf("outcome %+v; want found by its target alone", out)
+	}
+	if got := eval[string](t, ex, `document.querySelector("[name=shipping_name]").value`); got != "Ada" {
+		t.Fatalf("the shipping name holds %q; the target names it, not the recorded selector's billing field", got)
+	}
+
+	st = withReadBack(step(1, "fill", "Name", "Bob", sel("name", "billing_name")), "value", "Bob")
+	st.Target = target(t, `{"role":"text_field","name":"Name*"}`)
+	out = mustOK(t, ex, st)
+	want := []replay.Attempt{{Strategy: "target", Matches: 2}, {Strategy: "name", Matches: 1}}
+	if out.Via != replay.ViaDOM || len(out.Tried) != 2 || out.Tried[0] != want[0] || out.Tried[1] != want[1] {
+		t.Fatalf("outcome %+v; want the ambiguous target, then the name selector", out)
+	}
+}
+
+// TestTargetMissNamesIt: when nothing matches, the failure says what the
+// target matched before the recorded selectors.
+func TestTargetMissNamesIt(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/dup")
+	st := step(0, "fill", "Name", "Secret-Value-7", sel("id", "#nope"))
+	st.Target = target(t, `{"role":"text_field","name":"Name*"}`)
+	out := run(t, ex, st)
+	if out.OK {
+		t.Fatal("Do = OK; want a failure")
+	}
+	for _, want := range []string{`target {role: "text_field", name: "Name*"}: 2 matches`, "id #nope: 0 matches"} {
+		if !strings.Contains(out.Error, want) {
+			t.Errorf("Error = %q; want it to contain %q", out.Error, want)
+		}
+	}
+	if strings.Contains(out.Error, "Secret-Value-7") {
+		t.Errorf("the error quotes the value: %q", out.Error)
+	}
+}
+
+// TestTargetInShadowRootAndFrame: the listing reaches into open shadow
+// roots and same-origin frames, as the recorded selectors do.
+func TestTargetInShadowRootAndFrame(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/shadow")
+	for i, c := range []struct{ target, value string }{
+		{`{"role":"text_field","name":"Reference"}`, "REF-9"},
+		{`{"role":"text_field","near":{"label":"VAT number","side":"right"}}`, "GB999"},
+	} {
+		st := withReadBack(step(i, "fill", "", c.value), "value", c.value)
+		st.Target = target(t, c.target)
+		if out := mustOK(t, ex, st); out.Via != replay.ViaTarget {
+			t.Errorf("%s: via %q; want the target", c.target, out.Via)
+		}
+	}
+}
+
+// TestElementsNeverListAPassword: a listing shows fields' values for a
+// person, never a secret's.
+func TestElementsNeverListAPassword(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/links")
+	eval[bool](t, ex, `(() => { document.body.insertAdjacentHTML("beforeend", '<label for="pw">Password</label><input type="password" id="pw" value="hunter2-secret">'); document.getElementById("first_name").value = "Ada"; return true })()`)
+	p, err := ex.Elements(t.Context(), 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawName, sawPassword bool
+	for _, e := range p.Tree {
+		if e.Value == "hunter2-secret" || e.Name == "hunter2-secret" {
+			t.Fatalf("the listing holds the password: %+v", e)
+		}
+		sawName = sawName || e.Role == "text_field" && e.Name == "First Name" && e.Value == "Ada"
+		sawPassword = sawPassword || e.Role == "text_field" && e.Name == "Password"
+	}
+	if !sawName || !sawPassword {
+		t.Fatalf("listing %+v; want the named field with its value and the password field without", p.Tree)
+	}
+}
