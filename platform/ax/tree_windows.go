@@ -21,6 +21,27 @@ func Open(_ string, log *slog.Logger) (Tree, func() error, error) {
 // UIA is a Tree over a uia.Client: patterns act on an element found once.
 type UIA struct{ *uia.Client }
 
+var _ Lister = UIA{}
+
+// List reads the window's control view (uia.Client.List); each node's
+// handle is the uia.Element Fill, Text and Press act on, valid until the
+// next List.
+func (u UIA) List(ctx context.Context, window string, limit int) ([]Node, error) {
+	ns, err := u.Client.List(ctx, window, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Node, len(ns))
+	for i, n := range ns {
+		out[i] = Node{
+			Element: Element{Role: n.Role, Handle: n.Element}, Name: n.Label, ID: n.ID, Value: n.Value,
+			Label: n.LabeledBy, Parent: n.Parent, Bounds: n.Bounds, Window: n.Window, App: n.App,
+			Path: n.AXPath, Password: n.Password,
+		}
+	}
+	return out, nil
+}
+
 func (u UIA) Find(ctx context.Context, window, role, label string) ([]Element, error) {
 	els, err := u.Client.Find(ctx, window, role, label)
 	if errors.Is(err, uia.ErrNoWindow) {

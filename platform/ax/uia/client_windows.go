@@ -34,14 +34,16 @@ type Client struct {
 	closeErr  error
 
 	// Owned by the COM thread.
-	auto    *object // IUIAutomation
-	walker  *object // control view walker; nil when walkErr says why
-	walkErr error
-	root    *object // the desktop; nil when UIA gave none
-	els     map[uint64]*object
-	nextID  uint64
-	ours    Integrity
-	oursErr error
+	auto     *object // IUIAutomation
+	walker   *object // control view walker; nil when walkErr says why
+	walkErr  error
+	root     *object  // the desktop; nil when UIA gave none
+	cacheReq *object  // a listing's cache request, made by the first List
+	listed   []uint64 // the last List's elements, released by the next
+	els      map[uint64]*object
+	nextID   uint64
+	ours     Integrity
+	oursErr  error
 }
 
 // handle is an Element's key in its Client's table of elements; 0 is
@@ -185,10 +187,11 @@ func (c *Client) releaseAll() {
 		o.release()
 		delete(c.els, id)
 	}
+	c.cacheReq.release()
 	c.walker.release()
 	c.root.release()
 	c.auto.release()
-	c.walker, c.root, c.auto = nil, nil, nil
+	c.cacheReq, c.walker, c.root, c.auto = nil, nil, nil, nil
 }
 
 // serve runs one request, unless its caller has gone.

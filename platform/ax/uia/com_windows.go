@@ -20,7 +20,25 @@ var (
 	procCoCreateInst   = win32.Ole32.NewProc("CoCreateInstance")
 
 	procSysAllocString = win32.OleAut32.NewProc("SysAllocString")
+	procVariantClear   = win32.OleAut32.NewProc("VariantClear")
 )
+
+// variant is a VARIANT: the type, three reserved words, and the value (16
+// bytes on 32-bit Windows, 24 on 64-bit).
+type variant struct {
+	vt  uint16
+	_   [3]uint16
+	val [2]uintptr
+}
+
+// VARIANT types a listing reads.
+const (
+	vtBSTR = 8
+	vtBool = 11
+)
+
+// clear releases what v holds (a string, an interface).
+func (v *variant) clear() { procVariantClear.Call(uintptr(unsafe.Pointer(v))) }
 
 const (
 	coinitMultithreaded = 0x0

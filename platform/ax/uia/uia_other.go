@@ -32,6 +32,9 @@ func (*Client) Find(context.Context, string, string, string) ([]Element, error) 
 	return nil, errWindowsOnly
 }
 
+// List fails off Windows.
+func (*Client) List(context.Context, string, int) ([]Node, error) { return nil, errWindowsOnly }
+
 // Act fails off Windows.
 func (*Client) Act(context.Context, Element, string, string) error { return errWindowsOnly }
 

@@ -44,9 +44,18 @@ const (
 	mElementFromHandle    = 6
 	mElementFromPoint     = 7
 	mGetControlViewWalker = 14
+	mCreateCacheRequest   = 20
 	// IUIAutomation2 (CUIAutomation8)
 	mPutConnectionTimeout  = 61
 	mPutTransactionTimeout = 63
+
+	// IUIAutomationCacheRequest
+	mAddProperty  = 3
+	mPutTreeScope = 7
+
+	// IUIAutomationElementArray
+	mGetLength  = 3
+	mGetElement = 4
 
 	// IUIAutomationTreeWalker
 	mGetParentElement      = 3
@@ -54,17 +63,30 @@ const (
 	mGetNextSiblingElement = 6
 
 	// IUIAutomationElement
-	mSetFocus               = 3
-	mGetCurrentPattern      = 16
-	mGetCurrentProcessID    = 20
-	mGetCurrentControlType  = 21
-	mGetCurrentName         = 23
-	mGetCurrentAutomationID = 29
-	mGetCurrentClassName    = 30
-	mGetCurrentIsPassword   = 35
-	mGetCurrentIsOffscreen  = 38
-	mGetCurrentBoundingRect = 43
-	mGetCurrentLabeledBy    = 44
+	mSetFocus                = 3
+	mBuildUpdatedCache       = 9
+	mGetCurrentPropertyValue = 10
+	mGetCachedPropertyValue  = 12
+	mGetCachedChildren       = 19
+	mGetCurrentPattern       = 16
+	mGetCurrentProcessID     = 20
+	mGetCurrentControlType   = 21
+	mGetCurrentName          = 23
+	mGetCurrentAutomationID  = 29
+	mGetCurrentClassName     = 30
+	mGetCurrentIsPassword    = 35
+	mGetCurrentIsOffscreen   = 38
+	mGetCurrentBoundingRect  = 43
+	mGetCurrentLabeledBy     = 44
+	mGetCachedProcessID      = 52
+	mGetCachedControlType    = 53
+	mGetCachedName           = 55
+	mGetCachedAutomationID   = 61
+	mGetCachedClassName      = 62
+	mGetCachedIsPassword     = 67
+	mGetCachedIsOffscreen    = 70
+	mGetCachedBoundingRect   = 75
+	mGetCachedLabeledBy      = 76
 
 	// IUIAutomationInvokePattern
 	mInvoke = 3
@@ -80,4 +102,22 @@ const (
 	// IUIAutomationTogglePattern
 	mToggle                = 3
 	mGetCurrentToggleState = 4
+)
+
+// Property ids (UIA_PropertyIds) a listing caches or reads, and the tree
+// scope it caches.
+const (
+	propBoundingRectangle       = 30001
+	propProcessID               = 30002
+	propControlType             = 30003
+	propName                    = 30005
+	propAutomationID            = 30011
+	propClassName               = 30012
+	propLabeledBy               = 30018
+	propIsPassword              = 30019
+	propIsOffscreen             = 30022
+	propIsValuePatternAvailable = 30043
+	propValueValue              = 30045
+
+	treeScopeSubtree = 7 // TreeScope_Element | TreeScope_Children | TreeScope_Descendants
 )

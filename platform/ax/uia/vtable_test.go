@@ -3,6 +3,7 @@ package uia
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -23,6 +24,7 @@ var (
 	idlComments  = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
 	idlInterface = regexp.MustCompile(`(?s)\[([^\[\]]*)\]\s*(interface|coclass)\s+(\w+)\s*(?::\s*(\w+))?\s*\{(.*?)\n\s*\}`)
 	idlUUID      = regexp.MustCompile(`uuid\(([0-9a-fA-F-]+)\)`)
+	idlConst     = regexp.MustCompile(`const\s+long\s+(UIA_\w+)\s*=\s*(\d+)\s*;`)
 	idlMethod    = regexp.MustCompile(`(?:\[([^\]]*)\]\s*)?HRESULT\s+(\w+)\s*\(`)
 )
 
@@ -87,6 +89,23 @@ func TestVtableAgainstWineIDL(t *testing.T) {
 		"IUIAutomation.get_ControlViewWalker":               mGetControlViewWalker,
 		"IUIAutomation2.put_ConnectionTimeout":              mPutConnectionTimeout,
 		"IUIAutomation2.put_TransactionTimeout":             mPutTransactionTimeout,
+		"IUIAutomation.CreateCacheRequest":                  mCreateCacheRequest,
+		"IUIAutomationCacheRequest.AddProperty":             mAddProperty,
+		"IUIAutomationCacheRequest.put_TreeScope":           mPutTreeScope,
+		"IUIAutomationElementArray.GetElement":              mGetElement,
+		"IUIAutomationElement.BuildUpdatedCache":            mBuildUpdatedCache,
+		"IUIAutomationElement.GetCurrentPropertyValue":      mGetCurrentPropertyValue,
+		"IUIAutomationElement.GetCachedPropertyValue":       mGetCachedPropertyValue,
+		"IUIAutomationElement.GetCachedChildren":            mGetCachedChildren,
+		"IUIAutomationElement.get_CachedProcessId":          mGetCachedProcessID,
+		"IUIAutomationElement.get_CachedControlType":        mGetCachedControlType,
+		"IUIAutomationElement.get_CachedName":               mGetCachedName,
+		"IUIAutomationElement.get_CachedAutomationId":       mGetCachedAutomationID,
+		"IUIAutomationElement.get_CachedClassName":          mGetCachedClassName,
+		"IUIAutomationElement.get_CachedIsPassword":         mGetCachedIsPassword,
+		"IUIAutomationElement.get_CachedIsOffscreen":        mGetCachedIsOffscreen,
+		"IUIAutomationElement.get_CachedBoundingRectangle":  mGetCachedBoundingRect,
+		"IUIAutomationElement.get_CachedLabeledBy":          mGetCachedLabeledBy,
 		"IUIAutomationTreeWalker.GetParentElement":          mGetParentElement,
 		"IUIAutomationTreeWalker.GetFirstChildElement":      mGetFirstChildElement,
 		"IUIAutomationTreeWalker.GetNextSiblingElement":     mGetNextSiblingElement,
@@ -112,7 +131,7 @@ func TestVtableAgainstWineIDL(t *testing.T) {
 		"IUIAutomationTogglePattern.get_CurrentToggleState": mGetCurrentToggleState,
 		// Checks of the parser, whose counts mingw's offsetof gave for
 		// Wine 8's generated uiautomationclient.h.
-		"IUIAutomationElementArray.get_Length":                       3,
+		"IUIAutomationElementArray.get_Length":                       mGetLength,
 		"IUIAutomationElement9.get_CachedIsDialog":                   118,
 		"IUIAutomation6.RemoveActiveTextPositionChangedEventHandler": 78,
 	} {
@@ -127,6 +146,22 @@ func TestVtableAgainstWineIDL(t *testing.T) {
 		}
 		if got, ok := l.slots[key]; !ok || got != want {
 			t.Errorf("%s puts %s at slot %d (found %v); the code calls slot %d", path, key, got, ok, want)
+		}
+	}
+	consts := map[string]string{}
+	for _, m := range idlConst.FindAllStringSubmatch(string(src), -1) {
+		consts[m[1]] = m[2]
+	}
+	for name, want := range map[string]int{
+		"UIA_BoundingRectanglePropertyId": propBoundingRectangle, "UIA_ProcessIdPropertyId": propProcessID,
+		"UIA_ControlTypePropertyId": propControlType, "UIA_NamePropertyId": propName,
+		"UIA_AutomationIdPropertyId": propAutomationID, "UIA_ClassNamePropertyId": propClassName,
+		"UIA_LabeledByPropertyId": propLabeledBy, "UIA_IsPasswordPropertyId": propIsPassword,
+		"UIA_IsOffscreenPropertyId": propIsOffscreen, "UIA_IsValuePatternAvailablePropertyId": propIsValuePatternAvailable,
+		"UIA_ValueValuePropertyId": propValueValue,
+	} {
+		if got := consts[name]; got != strconv.Itoa(want) {
+			t.Errorf("%s gives %s = %q; the code uses %d", path, name, got, want)
 		}
 	}
 	for name, g := range map[string]guid{
