@@ -22,6 +22,11 @@ func Open(display string, log *slog.Logger) (Tree, func() error, error) {
 // ATSPI is a Tree over an atspi.Enricher.
 type ATSPI struct{ *atspi.Enricher }
 
+var (
+	_ Tree   = ATSPI{}
+	_ Lister = ATSPI{}
+)
+
 func (a ATSPI) Find(ctx context.Context, window, role, label string) ([]Element, error) {
 	els, err := a.Enricher.Find(ctx, window, role, label)
 	if errors.Is(err, atspi.ErrNoWindow) {
@@ -51,4 +56,25 @@ func (a ATSPI) Press(ctx context.Context, el Element) error {
 		}
 	}
 	return err
+}
+
+// List reads the window's elements through AT-SPI (atspi.Enricher.List);
+// each Handle is an atspi.Element.
+func (a ATSPI) List(ctx context.Context, window string, limit int) ([]Node, error) {
+	nodes, err := a.Enricher.List(ctx, window, limit)
+	if errors.Is(err, atspi.ErrNoWindow) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Node, len(nodes))
+	for i, n := range nodes {
+		out[i] = Node{
+			Element: Element{Role: n.Role, Handle: n.Element},
+			Name:    n.Name, ID: n.ID, Value: n.Value, Label: n.LabelIndex, Parent: n.Parent,
+			Bounds: n.Bounds, Window: n.Window, App: n.App, Path: n.AXPath, Password: n.Password,
+		}
+	}
+	return out, nil
 }

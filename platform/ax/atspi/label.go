@@ -35,6 +35,45 @@ func Role(atspiRole string) string {
 	return strings.ToLower(atspiRole)
 }
 
+// listRoles maps more AT-SPI role names onto ARIA for List, whose nodes a
+// selector matches. Role keeps its narrower table for recorded steps: a
+// step recorded with "page tab" or "frame" must still be found by Find.
+var listRoles = map[string]string{
+	"frame": "window", "window": "window", "dialog": "dialog", "file chooser": "dialog",
+	"alert":    "alertdialog",
+	"page tab": "tab", "page tab list": "tablist",
+	"list": "list", "list box": "listbox", "list item": "listitem",
+	"table": "table", "tree": "tree", "tree table": "treegrid", "tree item": "treeitem",
+	"table row": "row", "table cell": "cell",
+	"column header": "columnheader", "table column header": "columnheader",
+	"row header": "rowheader", "table row header": "rowheader",
+	"check menu item": "menuitemcheckbox", "radio menu item": "menuitemradio",
+	"spin button": "spinbutton", "switch": "switch",
+	"heading": "heading", "paragraph": "paragraph", "static": "statictext",
+	"tool bar": "toolbar", "grouping": "group", "form": "form",
+}
+
+// namedGroups are AT-SPI's generic containers: one with a name is a group
+// a person can point at (GTK 3 gives a GtkFrame role "panel" and the
+// frame's label as its name), one without is layout.
+var namedGroups = map[string]bool{"panel": true, "filler": true}
+
+// listRole is the ARIA role List gives an element of AT-SPI role atspiRole
+// called name: Role's, widened by listRoles and namedGroups.
+func listRole(atspiRole, name string) string {
+	r := strings.ToLower(atspiRole)
+	if namedGroups[r] {
+		if name != "" {
+			return "group"
+		}
+		return r
+	}
+	if aria, ok := listRoles[r]; ok {
+		return aria
+	}
+	return Role(r)
+}
+
 // rect is an element's extents in screen coordinates.
 type rect struct{ X, Y, W, H int }
 

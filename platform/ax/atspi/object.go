@@ -178,24 +178,33 @@ func (c client) childAt(ctx context.Context, r ref, x, y int) (ref, error) {
 	return kid, err
 }
 
+// relationSet is what GetRelationSet returns: a(ua(so)).
+type relationSet []struct {
+	Type    uint32
+	Targets []ref
+}
+
+// labelledBy returns the targets of the LABELLED_BY relations, in order.
+func (rs relationSet) labelledBy() []ref {
+	var out []ref
+	for _, rel := range rs {
+		if rel.Type == relationLabelled {
+			out = append(out, rel.Targets...)
+		}
+	}
+	return out
+}
+
 // labelledBy returns the name of the first target of r's LABELLED_BY
 // relation, "" when it has none.
 func (c client) labelledBy(ctx context.Context, r ref) (string, error) {
-	var rels []struct {
-		Type    uint32
-		Targets []ref
-	}
+	var rels relationSet
 	if err := c.call(ctx, r, ifaceAccessible+".GetRelationSet", []any{&rels}); err != nil {
 		return "", err
 	}
-	for _, rel := range rels {
-		if rel.Type != relationLabelled {
-			continue
-		}
-		for _, t := range rel.Targets {
-			if n, err := c.name(ctx, t); err == nil && n != "" {
-				return n, nil
-			}
+	for _, t := range rels.labelledBy() {
+		if n, err := c.name(ctx, t); err == nil && n != "" {
+			return n, nil
 		}
 	}
 	return "", nil
