@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax"
 )
 
 // Enricher resolves the element at a screen point through MSAA; it exists
@@ -17,6 +18,11 @@ func New(Options) (*Enricher, error) { return nil, ErrUnsupported }
 
 // At reports that MSAA is Windows-only.
 func (*Enricher) At(context.Context, int, int) (*events.Enrichment, error) {
+	return nil, ErrUnsupported
+}
+
+// List reports that MSAA is Windows-only.
+func (*Enricher) List(context.Context, string, int) ([]ax.Node, error) {
 	return nil, ErrUnsupported
 }
 

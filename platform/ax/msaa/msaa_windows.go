@@ -39,12 +39,13 @@ const (
 	closeWait = 2 * time.Second
 )
 
-// Enricher resolves the element at a screen point through MSAA. At is safe
-// for concurrent use: every COM call runs on one goroutine locked to its OS
+// Enricher resolves the element at a screen point through MSAA, and lists
+// a window's elements (List). At and List are safe for concurrent use: every COM call runs on one goroutine locked to its OS
 // thread, where COM was initialised, and calls wait their turn.
 type Enricher struct {
 	log   *slog.Logger
 	reqs  chan request
+	jobs  chan func() // List's walks
 	quit  chan struct{}
 	done  chan struct{}
 	close sync.Once
@@ -74,6 +75,7 @@ func New(opts Options) (*Enricher, error) {
 	e := &Enricher{
 		log:  log.WithGroup("msaa"),
 		reqs: make(chan request),
+		jobs: make(chan func()),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 	}
@@ -102,6 +104,8 @@ func (e *Enricher) loop(started chan<- error) {
 		select {
 		case <-e.quit:
 			return
+		case job := <-e.jobs:
+			job()
 		case r := <-e.reqs:
 			if err := r.ctx.Err(); err != nil { // its caller is gone
 				r.reply <- result{nil, err}

@@ -23,6 +23,11 @@ var (
 	procWindowFromAccessibleObject = win32.OleAcc.NewProc("WindowFromAccessibleObject")
 
 	procVariantClear = win32.OleAut32.NewProc("VariantClear")
+
+	procGetWindow      = win32.User32.NewProc("GetWindow")
+	procGetDlgCtrlID   = win32.User32.NewProc("GetDlgCtrlID")
+	procGetWindowLongW = win32.User32.NewProc("GetWindowLongW")
+	procWindowRect     = win32.User32.NewProc("GetWindowRect")
 )
 
 // Constants from oleacc.h, winuser.h and wtypes.h.
@@ -122,6 +127,7 @@ const (
 	slotGetAccParent     = 7
 	slotGetAccChildCount = 8
 	slotGetAccName       = 10
+	slotGetAccValue      = 11
 	slotGetAccRole       = 13
 	slotGetAccState      = 14
 	slotAccLocation      = 22
@@ -180,6 +186,14 @@ func (a *iaccessible) name(child int32) (string, error) {
 	id := i4(child)
 	var b *uint16
 	err := check(a.call(slotGetAccName, uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&b))))
+	return win32.TakeBSTR(b), err
+}
+
+// value is accValue: a field's text, a slider's position.
+func (a *iaccessible) value(child int32) (string, error) {
+	id := i4(child)
+	var b *uint16
+	err := check(a.call(slotGetAccValue, uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&b))))
 	return win32.TakeBSTR(b), err
 }
 
