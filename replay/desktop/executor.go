@@ -113,18 +113,25 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	if st.Action == events.ActionRun || st.Action == events.ActionCopy || st.Action == events.ActionPaste {
 		return e.chord(st)
 	}
-	out, done, err := e.viaAX(ctx, st)
+	// The target first, then the recorded role and label, then the floor:
+	// each hands on what it tried.
+	out, done, err := e.viaTarget(ctx, st)
+	if err != nil || done {
+		return out, err
+	}
+	out, done, err = e.viaAX(ctx, st, out.Tried)
 	if err != nil || done {
 		return out, err
 	}
 	return e.viaInput(ctx, st, out.Tried)
 }
 
-// viaAX acts through the accessibility tree; done is false when the element
-// was not found exactly once (the floor goes next).
-func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, bool, error) {
+// viaAX acts through the accessibility tree on the element with the step's
+// recorded role and label; done is false when it was not found exactly
+// once (the floor goes next). tried is what went before.
+func (e *Executor) viaAX(ctx context.Context, st replay.Step, tried []replay.Attempt) (replay.Outcome, bool, error) {
 	if e.o.AX == nil || (st.Label == "" && st.Role == "") {
-		return replay.Outcome{Selector: -1}, false, nil
+		return replay.Outcome{Selector: -1, Tried: tried}, false, nil
 	}
 	var found []ax.Element
 	deadline := time.Now().Add(e.o.FindTimeout)
@@ -139,11 +146,16 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	tried := []replay.Attempt{{Strategy: "ax", Matches: len(found)}}
+	tried = append(tried, replay.Attempt{Strategy: "ax", Matches: len(found)})
 	if len(found) != 1 {
 		return replay.Outcome{Selector: -1, Tried: tried}, false, nil
 	}
-	el := found[0]
+	return e.act(ctx, st, found[0], tried)
+}
+
+// act does the step to el, an element the tree found exactly once; done is
+// false when el will not take the action (the next strategy may).
+func (e *Executor) act(ctx context.Context, st replay.Step, el ax.Element, tried []replay.Attempt) (replay.Outcome, bool, error) {
 	out := replay.Outcome{OK: true, Via: replay.ViaAX, Selector: -1, Tried: tried}
 	var err error
 	switch st.Action {
@@ -151,7 +163,7 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 		if err = e.o.AX.Fill(ctx, el, st.Value); err == nil && st.ReadBack != nil {
 			var got string
 			if got, err = e.o.AX.Text(ctx, el); err == nil && got != st.ReadBack.Expect {
-				return failed("step %d (fill %s): read-back: the field does not hold the value", st.Index+1, st.Label), true, nil
+				return failedAfter(out, "step %d (fill %s): read-back: the field does not hold the value", st.Index+1, st.Label), true, nil
 			}
 		}
 		if err == nil {
@@ -169,8 +181,9 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step) (replay.Outcome, b
 		err = e.o.AX.Press(ctx, el)
 	}
 	if err != nil {
-		// The element is there but will not take the action: the floor may.
-		e.o.Logger.Debug("accessibility action failed; trying input", "step", st.Index+1, "err", err)
+		// The element is there but will not take the action: the next
+		// strategy may.
+		e.o.Logger.Debug("accessibility action failed; trying the next way", "step", st.Index+1, "err", err)
 		return replay.Outcome{Selector: -1, Tried: tried}, false, nil
 	}
 	if st.Destructive {
