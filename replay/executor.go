@@ -8,6 +8,7 @@ package replay
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -30,6 +31,20 @@ type Step struct {
 	skills.Step
 	// DryRun fills but does not commit: a destructive step is not run.
 	DryRun bool
+	// Filled are the row's values the plan put into the step's target and
+	// checks: Mask hides them in what goes to the log.
+	Filled []string
+}
+
+// Mask replaces every row value the step's target and checks were filled
+// with, so a message naming a selector or a check quotes no field value.
+func (s Step) Mask(text string) string {
+	for _, v := range s.Filled {
+		if v != "" {
+			text = strings.ReplaceAll(text, v, "•••")
+		}
+	}
+	return text
 }
 
 // Attempt is one selector tried, and how many visible elements it matched.
@@ -56,6 +71,8 @@ type Outcome struct {
 	// it, so it never goes to the log: Serve hands it to the engine in
 	// memory, for the report only.
 	PageMessage string `json:"-" msgpack:"-"`
+	// Skipped says the step's when did not hold: it did nothing.
+	Skipped bool `json:"skipped,omitempty" msgpack:"skipped,omitempty"`
 	// Committed says a destructive step ran and its assert held.
 	Committed bool `json:"committed,omitempty" msgpack:"committed,omitempty"`
 	// Sent says a destructive step may have reached the site: a request

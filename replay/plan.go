@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/selector"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -86,6 +87,10 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 			expand(&st.Assert[i].Value)
 		}
 	}
+	filled, ferr := fillSelectors(&st, r.Values)
+	if err == nil {
+		err = ferr
+	}
 	if err == nil && st.Action == events.ActionNavigate {
 		// The row may have filled the URL's scheme: it opens only a web page.
 		if uerr := skills.CheckWebURL(st.Value); uerr != nil {
@@ -95,7 +100,56 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("step %d of row %d: %w", index+1, n, err)
 	}
-	return Step{Row: n, Index: index, Step: st, DryRun: dryRun}, nil
+	return Step{Row: n, Index: index, Step: st, DryRun: dryRun, Filled: filled}, nil
+}
+
+// fillSelectors puts the row's values into the step's target and checks,
+// and returns the values it used, for Mask.
+func fillSelectors(st *skills.Step, row map[string]string) ([]string, error) {
+	var used []string
+	uses := func(texts ...string) {
+		for _, t := range texts {
+			names, _ := skills.Placeholders(t)
+			for _, n := range names {
+				used = append(used, row[n])
+			}
+		}
+	}
+	if st.Target != nil {
+		uses(selectorTexts(st.Target)...)
+		t, err := st.Target.Fill(row)
+		if err != nil {
+			return nil, err
+		}
+		st.Target = &t
+	}
+	for _, c := range []**skills.Check{&st.Expect, &st.When} {
+		if *c == nil {
+			continue
+		}
+		uses((*c).Text, (*c).Window)
+		if (*c).Element != nil {
+			uses(selectorTexts((*c).Element)...)
+		}
+		filled, err := (*c).Fill(row)
+		if err != nil {
+			return nil, err
+		}
+		*c = &filled
+	}
+	return used, nil
+}
+
+// selectorTexts are the texts of s a row may fill.
+func selectorTexts(s *selector.Selector) []string {
+	var out []string
+	for ; s != nil; s = s.In {
+		out = append(out, s.Name, s.Window)
+		if s.Near != nil {
+			out = append(out, s.Near.Label)
+		}
+	}
+	return out
 }
 
 // rowFault is a step the row's own values make impossible: the row fails

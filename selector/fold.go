@@ -43,3 +43,8 @@ func glob(pattern, text string, whole bool) bool {
 	}
 	return strings.HasSuffix(text, last)
 }
+
+// Contains reports whether text contains pattern after folding, "*" in the
+// pattern standing for any run of characters: how a window title is
+// matched.
+func Contains(text, pattern string) bool { return glob(Fold(pattern), Fold(text), false) }

@@ -86,7 +86,7 @@ func candidates(s Selector, t Tree) ([]int, error) {
 		if s.App != "" && !strings.EqualFold(strings.TrimSuffix(e.App, filepath.Ext(e.App)), s.App) {
 			continue
 		}
-		if s.Window != "" && !glob(Fold(s.Window), Fold(e.Window), false) {
+		if s.Window != "" && !Contains(e.Window, s.Window) {
 			continue
 		}
 		scope = append(scope, i)

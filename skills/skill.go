@@ -109,6 +109,10 @@ type Step struct {
 	// Assert holds after the step: for a destructive step, what success
 	// looked like in every demonstration. All conditions must hold.
 	Assert Conditions `yaml:"assert,omitempty"`
+	// Expect is what an expect step checks; When, on any step that files
+	// nothing, skips the step unless it holds.
+	Expect *Check `yaml:"expect,flow,omitempty"`
+	When   *Check `yaml:"when,flow,omitempty"`
 }
 
 // Option is one choice of a choice control.

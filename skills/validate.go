@@ -41,7 +41,7 @@ var (
 	actions = set(events.ActionNavigate, events.ActionFill, events.ActionSelect, events.ActionClick,
 		events.ActionSubmit, events.ActionUpload, events.ActionLaunchApp, events.ActionFocusWindow,
 		events.ActionCopy, events.ActionPaste, events.ActionRun, events.ActionFileOp,
-		events.ActionWait, events.ActionAssert)
+		events.ActionWait, events.ActionAssert, ActionExpect)
 	strategies = set(events.StrategyID, events.StrategyName, events.StrategyLabel,
 		events.StrategyRoleText, events.StrategyXPath)
 	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked)
@@ -230,6 +230,21 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 		}
 	}
 	if err := st.Wait.validate(at+".wait", declared, used); err != nil {
+		return err
+	}
+	switch {
+	case st.Action == ActionExpect && st.Expect == nil:
+		return fieldErr(at+".expect", "an expect step needs what to expect: text, element or window")
+	case st.Action != ActionExpect && st.Expect != nil:
+		return fieldErr(at+".expect", "an expect is a step of its own: put it after this %s step", st.Action)
+	case st.When != nil && st.Destructive:
+		// A row whose filing step may not run could never be proved filed.
+		return fieldErr(at+".when", "a step that files the row cannot be skipped by a when")
+	}
+	if err := st.Expect.validate(at+".expect", declared, used); err != nil {
+		return err
+	}
+	if err := st.When.validate(at+".when", declared, used); err != nil {
 		return err
 	}
 	for i := range st.Assert {

@@ -49,6 +49,12 @@ func Parse(data []byte) (*Skill, error) {
 	if err := d.decode(root, "", reflect.ValueOf(&s).Elem()); err != nil {
 		return nil, err
 	}
+	for i := range s.Steps {
+		// "- expect: {...}" is a step of its own, written without an action.
+		if st := &s.Steps[i]; st.Action == "" && st.Expect != nil {
+			st.Action = ActionExpect
+		}
+	}
 	if err := s.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {

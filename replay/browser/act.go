@@ -90,7 +90,28 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 			return out, failure(fmt.Sprintf("%s: waiting before it: %v", stepRef(st), err))
 		}
 	}
+	if st.When != nil {
+		held, _, err := replay.Poll(ctx, *st.When, st.When.Wait(skills.WhenWithin), e.read)
+		if err != nil {
+			return out, err
+		}
+		if !held {
+			out.OK, out.Skipped = true, true
+			return out, nil
+		}
+	}
 	switch st.Action {
+	case skills.ActionExpect:
+		wait := st.Expect.Wait(e.findTimeout)
+		held, seen, err := replay.Poll(ctx, *st.Expect, wait, e.read)
+		if err != nil {
+			return out, err
+		}
+		if !held {
+			return out, failure(st.Mask(fmt.Sprintf("%s: %s not seen within %s: %s", stepRef(st), st.Expect, wait, seen)))
+		}
+		out.OK = true
+		return out, nil
 	case "navigate":
 		if err := chromedp.Do(ctx, chromedp.Navigate(st.Value)); err != nil {
 			if le := (*chromedp.LoadError)(nil); errors.As(err, &le) {
@@ -135,7 +156,7 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		return out, failure(fmt.Sprintf("%s: the page did not finish loading", stepRef(st)))
 	}
 	if f.Hit < 0 {
-		return out, failure(notFound(st, out.Tried, group))
+		return out, failure(st.Mask(notFound(st, out.Tried, group)))
 	}
 	if st.Destructive && st.DryRun {
 		out.OK = true // found, not run: a dry run commits nothing

@@ -81,6 +81,15 @@ func (e *Executor) elements(ctx context.Context, limit int) (Page, error) {
 
 func px(f float64) int { return int(math.Round(f)) }
 
+// read is what a check looks at: the page's title and elements.
+func (e *Executor) read(ctx context.Context) (string, selector.Tree, error) {
+	p, err := e.elements(ctx, MaxElements)
+	if err == nil && !p.Ready {
+		err = errors.New("the page is still loading")
+	}
+	return p.Title, p.Tree, err
+}
+
 // Resolve lists the page and matches s there: the tree, and the index of
 // the one element s names or a *selector.Miss.
 func (e *Executor) Resolve(ctx context.Context, s selector.Selector) (selector.Tree, int, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/selector"
 	"github.com/reprise-dev/reprise/selector/selectortest"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // TestSelectorConformance runs the selector model's suite on its form, as
@@ -113,5 +114,52 @@ func TestElementsNeverListAPassword(t *testing.T) {
 	}
 	if !sawName || !sawPassword {
 		t.Fatalf("listing %+v; want the named field with its value and the password field without", p.Tree)
+	}
+}
+
+// TestExpectAndWhen: an expect step holds or fails naming what was seen;
+// a when that does not hold skips its step, which then touches nothing.
+func TestExpectAndWhen(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/dup")
+	expect := func(c skills.Check) replay.Step {
+		st := step(0, skills.ActionExpect, "", "")
+		st.Expect = &c
+		return st
+	}
+	mustOK(t, ex, expect(skills.Check{Text: "Shipping"}))
+	mustOK(t, ex, expect(skills.Check{Element: target(t, `{"role":"group","name":"Billing"}`)}))
+	mustOK(t, ex, expect(skills.Check{Window: "*"}))
+
+	for _, c := range []struct {
+		check skills.Check
+		want  string
+	}{
+		{skills.Check{Element: target(t, `{"role":"text_field","name":"Name*"}`), Within: "300ms"}, `step 1 (expect): element {role: "text_field", name: "Name*"} not seen within 300ms: 2 elements match`},
+		{skills.Check{Window: "Invoices", Within: "300ms"}, `window "Invoices" not seen within 300ms: the title was ""`},
+		{skills.Check{Text: "Ada Lovelace", Within: "300ms"}, "no visible element shows the text"},
+	} {
+		st := expect(c.check)
+		st.Filled = []string{"Ada Lovelace"} // as if the row filled it
+		out := run(t, ex, st)
+		if out.OK || !strings.Contains(out.Error, c.want) {
+			t.Errorf("expect %s: %+v; want a failure saying %q", c.check, out, c.want)
+		}
+		if strings.Contains(out.Error, "Ada Lovelace") {
+			t.Errorf("the failure quotes the row's value: %q", out.Error)
+		}
+	}
+
+	fill := withReadBack(step(1, "fill", "Name", "Skipped", sel("name", "billing_name")), "value", "Skipped")
+	fill.When = &skills.Check{Text: "Not on this page", Within: "300ms"}
+	if out := mustOK(t, ex, fill); !out.Skipped {
+		t.Fatalf("outcome %+v; want the step skipped", out)
+	}
+	if got := eval[string](t, ex, `document.querySelector("[name=billing_name]").value`); got != "" {
+		t.Fatalf("a skipped step filled %q", got)
+	}
+	fill.When = &skills.Check{Text: "Billing"}
+	if out := mustOK(t, ex, fill); out.Skipped {
+		t.Fatalf("outcome %+v; want the step run, its when holding", out)
 	}
 }
