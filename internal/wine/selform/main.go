@@ -113,8 +113,10 @@ func group(parent windows.HWND, name, prefix string, x, y int) error {
 	}{
 		{"Static", "Name:", child, 10, 25, 50, 20},
 		{"Edit", prefix + "-name", child | wsBorder | wsTabStop | esAutoHScroll, 65, 22, 200, 22},
-		{"Static", "City", child, 10, 57, 50, 20},
+		// The edit before its static: no proxy links the two, so "City"
+		// is the label linked to nothing, found by position alone.
 		{"Edit", prefix + "-city", child | wsBorder | wsTabStop | esAutoHScroll, 65, 54, 200, 22},
+		{"Static", "City", child, 10, 57, 50, 20},
 		{"Button", "Save", child | wsTabStop, 10, 92, 80, 26},
 	} {
 		if _, err := mk(c.class, c.text, c.style, c.x, c.y, c.w, c.h, g, 0); err != nil {

@@ -20,6 +20,74 @@ type Handle struct {
 	Child  int32
 }
 
+// HasValue reports whether elements of the role carry a value a listing
+// reads (accValue): fields, lists' selections, ranges. The others' is not
+// asked for, which spares a cross-process call per button or label.
+func (r Role) HasValue() bool {
+	switch r {
+	case RoleText, RoleComboBox, RoleDropList, RoleHotkeyField, RoleIPAddress, RoleSpinButton,
+		RoleSlider, RoleDial, RoleProgressBar, RoleCell, RoleLink, RoleDocument, RoleClient:
+		return true
+	}
+	return false
+}
+
+// Button styles (BS_* in winuser.h) ClassRole reads.
+const (
+	bsTypeMask       = 0x0F
+	bsCheckBox       = 0x02
+	bsAutoCheckBox   = 0x03
+	bsRadioButton    = 0x04
+	bs3State         = 0x05
+	bsAuto3State     = 0x06
+	bsGroupBox       = 0x07
+	bsAutoRadio      = 0x09
+	bsSplitButton    = 0x0C
+	bsDefSplitButton = 0x0D
+)
+
+// ClassRole is the role Windows' oleacc proxies give a standard control of
+// a window class and style, for a tree whose client object says only
+// "client" (Wine 8 has no button or static proxy); ok is false for a
+// class with no standard proxy.
+func ClassRole(class string, style uint32) (Role, bool) {
+	switch strings.ToLower(class) {
+	case "button":
+		switch style & bsTypeMask {
+		case bsCheckBox, bsAutoCheckBox, bs3State, bsAuto3State:
+			return RoleCheckButton, true
+		case bsRadioButton, bsAutoRadio:
+			return RoleRadioButton, true
+		case bsGroupBox:
+			return RoleGrouping, true
+		case bsSplitButton, bsDefSplitButton:
+			return RoleSplitButton, true
+		}
+		return RolePushButton, true
+	case "static":
+		return RoleStaticText, true
+	case "edit", "richedit20w", "richedit50w":
+		return RoleText, true
+	case "combobox", "comboboxex32":
+		return RoleComboBox, true
+	case "listbox":
+		return RoleList, true
+	case "scrollbar":
+		return RoleScrollBar, true
+	case "msctls_progress32":
+		return RoleProgressBar, true
+	case "msctls_trackbar32":
+		return RoleSlider, true
+	case "systabcontrol32":
+		return RolePageTabList, true
+	case "syslistview32":
+		return RoleList, true
+	case "systreeview32":
+		return RoleOutline, true
+	}
+	return 0, false
+}
+
 // raw is one element as the walk read it, in tree order.
 type raw struct {
 	parent int // index in the walk; -1 for the window

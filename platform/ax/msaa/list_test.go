@@ -99,3 +99,24 @@ func TestAssemble(t *testing.T) {
 		t.Errorf("assemble with limit 4 gave %d nodes", len(short))
 	}
 }
+
+func TestClassRole(t *testing.T) {
+	for _, tc := range []struct {
+		class string
+		style uint32
+		want  Role
+		ok    bool
+	}{
+		{"Button", 0x50010000, RolePushButton, true},
+		{"BUTTON", 0x50010003, RoleCheckButton, true},
+		{"Button", 0x50000007, RoleGrouping, true},
+		{"Button", 0x50000009, RoleRadioButton, true},
+		{"Static", 0x50000000, RoleStaticText, true},
+		{"Edit", 0x50810080, RoleText, true},
+		{"RepriseSelectorForm", 0, 0, false},
+	} {
+		if got, ok := ClassRole(tc.class, tc.style); got != tc.want || ok != tc.ok {
+			t.Errorf("ClassRole(%q, %#x) = %v, %v; want %v, %v", tc.class, tc.style, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -87,6 +87,10 @@ func (e *Enricher) list(ctx context.Context, window string, limit int) ([]ax.Nod
 		parent: -1, segs: []axpath.Node{{Role: RoleWindow.Segment(), Name: title}, {Role: RoleClient.Segment(), Name: title}},
 		el: element{role: RoleWindow, name: title}, box: screenRect(top), h: Handle{Window: uintptr(top)},
 	})
+	if client, err := accessibleObjectFromWindow(top, objidClient); err == nil {
+		w.simple(client, top, 0)
+		client.release()
+	}
 	if err := w.children(top, 0, 0); err != nil {
 		return nil, fmt.Errorf("msaa list %q: %w", title, err)
 	}
@@ -95,14 +99,10 @@ func (e *Enricher) list(ctx context.Context, window string, limit int) ([]ax.Nod
 	return assemble(w.raws, imageName(pid), limit), nil
 }
 
-// children adds h's simple children, then its visible child windows.
+// children adds h's visible child windows and what is in them.
 func (w *walk) children(h windows.HWND, at, depth int) error {
 	if depth >= maxDepth {
 		return nil
-	}
-	if client, err := accessibleObjectFromWindow(h, objidClient); err == nil {
-		w.simple(client, h, at)
-		client.release()
 	}
 	for c := getWindow(h, gwChild); c != 0; c = getWindow(c, gwHwndNext) {
 		if len(w.raws) >= w.limit {
@@ -121,30 +121,41 @@ func (w *walk) children(h windows.HWND, at, depth int) error {
 	return nil
 }
 
-// window adds child window h, read through its client object, and what is
-// in it. A window whose object cannot be read is left out with its
-// children: it is gone, or not a control.
+// window adds child window h, read through its client object, then the
+// object's simple children and h's child windows. A window whose object
+// cannot be read is left out with its children: it is gone, or not a
+// control.
 func (w *walk) window(h windows.HWND, parent, depth int) error {
 	client, err := accessibleObjectFromWindow(h, objidClient)
 	if err != nil {
 		return nil
 	}
+	defer client.release()
 	el, err := describe(client, childIDSelf)
 	if err != nil || el.state&StateInvisible != 0 {
-		client.release()
 		return nil
+	}
+	style, _, _ := procGetWindowLongW.Call(uintptr(h), gwlStyle)
+	if el.role == RoleClient && el.roleText == "" {
+		// Wine 8's oleacc has no proxy for buttons and statics: their
+		// client object is a generic one. Windows' role comes from the
+		// class, as its own proxies give it.
+		if r, ok := ClassRole(className(h), uint32(style)); ok {
+			el.role = r
+		}
 	}
 	r := raw{parent: parent, el: el, h: Handle{Window: uintptr(h)},
 		segs: []axpath.Node{{Role: RoleWindow.Segment(), Name: el.name}, {Role: el.segment(), Name: el.name}}}
 	w.read(client, childIDSelf, &r)
-	client.release()
-	if style, _, _ := procGetWindowLongW.Call(uintptr(h), gwlStyle); style&wsChild != 0 {
+	if style&wsChild != 0 {
 		if id, _, _ := procGetDlgCtrlID.Call(uintptr(h)); int32(id) > 0 {
 			r.id = strconv.Itoa(int(int32(id)))
 		}
 	}
 	w.raws = append(w.raws, r)
-	return w.children(h, len(w.raws)-1, depth)
+	at := len(w.raws) - 1
+	w.simple(client, h, at)
+	return w.children(h, at, depth)
 }
 
 // simple adds the client object's simple children (child ids), which
@@ -183,15 +194,25 @@ func (w *walk) simple(client *iaccessible, h windows.HWND, parent int) {
 // maxListChildren bounds the simple children read of one object.
 const maxListChildren = 2000
 
-// read fills in an element's location and, unless it is protected, its
-// value.
+// read fills in an element's location and, for a role that has one and
+// unless it is protected, its value.
 func (w *walk) read(acc *iaccessible, child int32, r *raw) {
 	if loc, err := acc.location(child); err == nil {
 		r.box = image.Rect(int(loc[0]), int(loc[1]), int(loc[0]+loc[2]), int(loc[1]+loc[3]))
 	}
-	if r.el.state&StateProtected == 0 {
+	if r.el.state&StateProtected == 0 && r.el.roleText == "" && r.el.role.HasValue() {
 		r.value, _ = acc.value(child)
 	}
+}
+
+// className is a window's class name, "" when it cannot be read.
+func className(h windows.HWND) string {
+	var buf [256]uint16
+	n, err := windows.GetClassName(h, &buf[0], int32(len(buf)))
+	if err != nil {
+		return ""
+	}
+	return windows.UTF16ToString(buf[:n])
 }
 
 // topWindow is the first visible top-level window, in z-order, whose

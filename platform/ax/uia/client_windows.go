@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/windows"
 )
 
 // UIA's own time limits for one cross-process call (IUIAutomation2): a
@@ -72,7 +74,32 @@ const (
 
 // New starts the COM thread and makes the UIA client object. The error
 // wraps ErrUnavailable when COM or CoCreateInstance fails.
-func New(o Options) (*Client, error) { return start(o, createAutomation) }
+func New(o Options) (*Client, error) {
+	if o.ServerDLL != "" {
+		return start(o, func() (*object, error) { return createFrom(o.ServerDLL) })
+	}
+	return start(o, createAutomation)
+}
+
+// createFrom makes the automation object with a stand-in server's
+// FakeUIA_Create (Options.ServerDLL). The DLL stays loaded: its objects
+// live as long as the process.
+func createFrom(path string) (*object, error) {
+	dll, err := windows.LoadDLL(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: load %s: %w", ErrUnavailable, path, err)
+	}
+	create, err := dll.FindProc("FakeUIA_Create")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrUnavailable, path, err)
+	}
+	var auto *object
+	hr, _, _ := create.Call(uintptr(unsafe.Pointer(&auto)))
+	if err := check("FakeUIA_Create", HRESULT(uint32(hr))); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return auto, nil
+}
 
 // start is New with the automation object made by create (on the COM
 // thread); tests give it a fake.

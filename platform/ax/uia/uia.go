@@ -78,6 +78,11 @@ var ErrReleased = errors.New("uia: element released or unknown")
 type Options struct {
 	// Logger receives the client's debug lines; nil discards them.
 	Logger *slog.Logger
+	// ServerDLL, when set, is a DLL standing in for UI Automation: its
+	// export FakeUIA_Create makes the IUIAutomation object instead of
+	// CoCreateInstance. Tests under Wine, which has no UI Automation
+	// client, give testdata/fakeuia; nothing else should.
+	ServerDLL string
 }
 
 // Element is an element Find found: what At would say of it, and an opaque

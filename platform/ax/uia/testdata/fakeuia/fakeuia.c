@@ -7,19 +7,28 @@
  * exercises the real calling convention (POINT by value, BSTRs from
  * oleaut32, [out] pointers) and counts every reference the client takes.
  *
+ * FakeUIA_Proxy adds a real top-level window to the fake desktop: its
+ * elements are its windows, described as UIA's Win32 proxies describe them
+ * (a group box is a Group, an edit is named by and LabeledBy the static
+ * text before it, a control's AutomationId is its control id), so that the
+ * selector conformance suite runs the client's List over a real Win32 form.
+ * List reads through a cache request (BuildUpdatedCache, GetCachedChildren,
+ * get_Cached*): the fake's cached values are its current ones.
+ *
  * Built by the Linux-side test: x86_64-w64-mingw32-gcc -shared -o
  * fakeuia.dll fakeuia.c -loleaut32
  */
 #include <windows.h>
 #include <oleauto.h>
 
-#define SLOTS 64
+#define SLOTS 128
 typedef void *slot;
 
 static LONG refs;                  /* references held by the client */
 static LONG invokes, toggles, focuses;
 static DWORD conn_timeout, trans_timeout;
 static DWORD delay;                /* ms each get_CurrentName takes: a slow app */
+static LONG secret_reads;          /* values of password fields asked for */
 
 typedef struct elem {
     slot *vtbl;
@@ -32,6 +41,9 @@ typedef struct elem {
     struct pat { slot *vtbl; struct elem *e; } pat;
     WCHAR value[256];
     int toggle;
+    HWND hwnd;                     /* a proxied window; its fields are read from it */
+    BOOL top;                      /* a proxied top-level window: next is the field */
+    WCHAR name_buf[256], aid_buf[16], cls_buf[64];
 } elem;
 
 static const GUID iid_unknown = {0x00000000, 0x0000, 0x0000, {0xc0, 0, 0, 0, 0, 0, 0, 0x46}};
@@ -41,7 +53,8 @@ static const GUID iid_invoke = {0xfb377fbe, 0x8ea6, 0x46d5, {0x9c, 0x73, 0x64, 0
 static const GUID iid_toggle = {0x94cf8058, 0x9b8d, 0x4ab9, {0x8b, 0xfd, 0x4c, 0xd0, 0xa3, 0x3c, 0x8c, 0x70}};
 
 static slot auto_vtbl[SLOTS], walker_vtbl[SLOTS], elem_vtbl[SLOTS], value_vtbl[SLOTS], invoke_vtbl[SLOTS], toggle_vtbl[SLOTS];
-static struct { slot *vtbl; } automation = {auto_vtbl}, walker = {walker_vtbl};
+static slot request_vtbl[SLOTS], array_vtbl[SLOTS];
+static struct { slot *vtbl; } automation = {auto_vtbl}, walker = {walker_vtbl}, request = {request_vtbl};
 
 /* The tree: the desktop, a dialog "Sign in", a window "Other". */
 static elem desktop, dialog, other, user_label, user, password, remember, ok1, ok2, pane, notes_label, notes, other_ok;
@@ -62,6 +75,92 @@ static ULONG WINAPI release(void *this) { return InterlockedDecrement(&refs); }
 static HRESULT WINAPI not_impl(void *this) { return E_NOTIMPL; }
 static HRESULT give(void *obj, void **out) { *out = obj; if (obj) add_ref(obj); return S_OK; }
 
+/* Proxied windows: one element per window handle, made on first sight. */
+#define MAX_PROXIED 2048
+static elem proxied[MAX_PROXIED];
+static int nproxied;
+static elem *last_top;             /* the last top-level window proxied */
+
+static void window_text(HWND h, WCHAR *buf, int n) {
+    DWORD_PTR len = 0;
+    buf[0] = 0;
+    if (SendMessageTimeoutW(h, WM_GETTEXT, n, (LPARAM)buf, SMTO_ABORTIFHUNG, 2000, &len)) buf[len < (DWORD_PTR)n ? len : n - 1] = 0;
+}
+
+static elem *proxy(HWND h);
+
+/* fill reads what UIA's Win32 proxies would say of the window. */
+static void describe(elem *e) {
+    HWND h = e->hwnd;
+    LONG style = GetWindowLongW(h, GWL_STYLE);
+    GetClassNameW(h, e->cls_buf, 64);
+    window_text(h, e->name_buf, 256);
+    e->cls = e->cls_buf; e->name = e->name_buf; e->aid = NULL;
+    e->offscreen = !IsWindowVisible(h);
+    GetWindowRect(h, &e->rc);
+    e->pat.e = e; e->pattern = 0; e->labeled_by = NULL; e->password = FALSE;
+    if (style & WS_CHILD) {
+        int id = GetDlgCtrlID(h);
+        if (id > 0) { wsprintfW(e->aid_buf, L"%d", id); e->aid = e->aid_buf; }
+    }
+    if (e->top) { e->ct = 50032; return; }
+    if (!lstrcmpiW(e->cls_buf, L"Button")) {
+        int bs = style & 0xF;
+        e->ct = bs == BS_GROUPBOX ? 50026 : (bs == BS_CHECKBOX || bs == BS_AUTOCHECKBOX || bs == BS_3STATE || bs == BS_AUTO3STATE) ? 50002
+              : (bs == BS_RADIOBUTTON || bs == BS_AUTORADIOBUTTON) ? 50013 : 50000;
+    } else if (!lstrcmpiW(e->cls_buf, L"Static")) {
+        e->ct = 50020;
+    } else if (!lstrcmpiW(e->cls_buf, L"Edit")) {
+        HWND prev = GetWindow(h, GW_HWNDPREV);
+        WCHAR pc[64];
+        e->ct = 50004;
+        e->password = (style & ES_PASSWORD) != 0;
+        lstrcpynW(e->value, e->name_buf, 256);
+        e->name = NULL;
+        e->pattern = 10002; e->pat.vtbl = value_vtbl;
+        if (prev && GetClassNameW(prev, pc, 64) && !lstrcmpiW(pc, L"Static")) {
+            e->labeled_by = proxy(prev);
+            e->name = e->labeled_by->name_buf;
+        }
+    } else {
+        e->ct = 50033;
+    }
+}
+
+static elem *proxy(HWND h) {
+    for (int i = 0; i < nproxied; i++)
+        if (proxied[i].hwnd == h) return &proxied[i];
+    if (nproxied == MAX_PROXIED) return NULL;
+    elem *e = &proxied[nproxied++];
+    e->vtbl = elem_vtbl; e->hwnd = h;
+    e->top = GetAncestor(h, GA_ROOT) == h;
+    describe(e);
+    return e;
+}
+
+static elem *first_of(elem *e) { return e->hwnd ? (GetWindow(e->hwnd, GW_CHILD) ? proxy(GetWindow(e->hwnd, GW_CHILD)) : NULL) : e->first; }
+static elem *next_of(elem *e) {
+    if (!e->hwnd || e->top) return e->next;
+    HWND n = GetWindow(e->hwnd, GW_HWNDNEXT);
+    return n ? proxy(n) : NULL;
+}
+static elem *parent_of(elem *e) {
+    if (!e->hwnd || e->top) return e->parent;
+    return proxy(GetParent(e->hwnd));
+}
+
+/* An element array, as GetCachedChildren gives. Never freed: a test's. */
+typedef struct { slot *vtbl; int n; elem **items; } array;
+static HRESULT WINAPI array_qi(void *this, const GUID *iid, void **out) {
+    if (IsEqualGUID(iid, &iid_unknown)) return give(this, out);
+    *out = NULL; return E_NOINTERFACE;
+}
+static HRESULT WINAPI array_length(array *a, int *n) { *n = a->n; return S_OK; }
+static HRESULT WINAPI array_element(array *a, int i, void **out) {
+    if (i < 0 || i >= a->n) return E_INVALIDARG;
+    return give(a->items[i], out);
+}
+
 static HRESULT WINAPI auto_qi(void *this, const GUID *iid, void **out) {
     if (IsEqualGUID(iid, &iid_unknown) || IsEqualGUID(iid, &iid_automation2)) return give(this, out);
     *out = NULL; return E_NOINTERFACE;
@@ -80,9 +179,37 @@ static HRESULT WINAPI control_walker(void *this, void **out) { return give(&walk
 static HRESULT WINAPI put_conn(void *this, DWORD ms) { conn_timeout = ms; return S_OK; }
 static HRESULT WINAPI put_trans(void *this, DWORD ms) { trans_timeout = ms; return S_OK; }
 
-static HRESULT WINAPI parent(void *this, elem *e, void **out) { return give(e->parent, out); }
-static HRESULT WINAPI first(void *this, elem *e, void **out) { return give(e->first, out); }
-static HRESULT WINAPI next(void *this, elem *e, void **out) { return give(e->next, out); }
+static HRESULT WINAPI parent(void *this, elem *e, void **out) { return give(parent_of(e), out); }
+static HRESULT WINAPI first(void *this, elem *e, void **out) { return give(first_of(e), out); }
+static HRESULT WINAPI next(void *this, elem *e, void **out) { return give(next_of(e), out); }
+
+static HRESULT WINAPI cache_request(void *this, void **out) { return give(&request, out); }
+static HRESULT WINAPI request_qi(void *this, const GUID *iid, void **out) { *out = NULL; return E_NOINTERFACE; }
+static HRESULT WINAPI request_ok(void *this, int arg) { return S_OK; }
+static HRESULT WINAPI build_cache(elem *e, void *req, void **out) { return give(e, out); }
+static HRESULT WINAPI cached_children(elem *e, void **out) {
+    int n = 0;
+    for (elem *k = first_of(e); k; k = next_of(k)) n++;
+    if (!n) { *out = NULL; return S_OK; }
+    array *a = HeapAlloc(GetProcessHeap(), 0, sizeof *a);
+    a->vtbl = array_vtbl; a->n = n; a->items = HeapAlloc(GetProcessHeap(), 0, n * sizeof *a->items);
+    n = 0;
+    for (elem *k = first_of(e); k; k = next_of(k)) a->items[n++] = k;
+    return give(a, out);
+}
+static HRESULT WINAPI cached_property(elem *e, int id, VARIANT *v) {
+    VariantInit(v);
+    if (id == 30043) { V_VT(v) = VT_BOOL; V_BOOL(v) = e->pattern == 10002 ? VARIANT_TRUE : VARIANT_FALSE; }
+    return S_OK;
+}
+static HRESULT WINAPI current_property(elem *e, int id, VARIANT *v) {
+    VariantInit(v);
+    if (id != 30045 || e->pattern != 10002) return S_OK;
+    if (e->password) { secret_reads++; return E_ACCESSDENIED; }
+    if (e->hwnd) window_text(e->hwnd, e->value, 256);
+    V_VT(v) = VT_BSTR; V_BSTR(v) = SysAllocString(e->value);
+    return S_OK;
+}
 static HRESULT WINAPI walker_qi(void *this, const GUID *iid, void **out) { *out = NULL; return E_NOINTERFACE; }
 
 static HRESULT WINAPI elem_qi(elem *e, const GUID *iid, void **out) {
@@ -114,7 +241,8 @@ static HRESULT WINAPI set_value(struct pat *p, BSTR v) {
     lstrcpynW(p->e->value, v, 256); return S_OK;
 }
 static HRESULT WINAPI get_value(struct pat *p, BSTR *v) {
-    if (p->e->password) return E_ACCESSDENIED;
+    if (p->e->password) { secret_reads++; return E_ACCESSDENIED; }
+    if (p->e->hwnd) window_text(p->e->hwnd, p->e->value, 256);
     return bstr(p->e->value, v);
 }
 static HRESULT WINAPI read_only(struct pat *p, BOOL *v) { *v = FALSE; return S_OK; }
@@ -130,13 +258,20 @@ static void fill(slot *v, slot qi) {
 static void build(void) {
     fill(auto_vtbl, auto_qi);
     auto_vtbl[3] = compare; auto_vtbl[5] = root; auto_vtbl[7] = from_point; auto_vtbl[14] = control_walker;
-    auto_vtbl[61] = put_conn; auto_vtbl[63] = put_trans;
+    auto_vtbl[61] = put_conn; auto_vtbl[63] = put_trans; auto_vtbl[20] = cache_request;
+    fill(request_vtbl, request_qi); request_vtbl[3] = request_ok; request_vtbl[4] = request_ok; request_vtbl[7] = request_ok;
+    fill(array_vtbl, array_qi); array_vtbl[3] = array_length; array_vtbl[4] = array_element;
     fill(walker_vtbl, walker_qi);
     walker_vtbl[3] = parent; walker_vtbl[4] = first; walker_vtbl[6] = next;
     fill(elem_vtbl, elem_qi);
     elem_vtbl[3] = set_focus; elem_vtbl[16] = pattern; elem_vtbl[20] = pid; elem_vtbl[21] = control_type;
     elem_vtbl[23] = name; elem_vtbl[29] = aid; elem_vtbl[30] = cls; elem_vtbl[35] = is_password;
     elem_vtbl[38] = offscreen; elem_vtbl[43] = rect; elem_vtbl[44] = labeled_by;
+    /* The cache: what List reads. The cached values are the current ones. */
+    elem_vtbl[9] = build_cache; elem_vtbl[10] = current_property; elem_vtbl[12] = cached_property;
+    elem_vtbl[19] = cached_children; elem_vtbl[52] = pid; elem_vtbl[53] = control_type; elem_vtbl[55] = name;
+    elem_vtbl[61] = aid; elem_vtbl[62] = cls; elem_vtbl[67] = is_password; elem_vtbl[70] = offscreen;
+    elem_vtbl[75] = rect; elem_vtbl[76] = labeled_by;
     fill(value_vtbl, pat_qi); value_vtbl[3] = set_value; value_vtbl[4] = get_value; value_vtbl[5] = read_only;
     fill(invoke_vtbl, pat_qi); invoke_vtbl[3] = invoke;
     fill(toggle_vtbl, pat_qi); toggle_vtbl[3] = toggle; toggle_vtbl[4] = toggle_state;
@@ -175,6 +310,21 @@ __declspec(dllexport) HRESULT FakeUIA_Create(void **out) {
     return give(&automation, out);
 }
 __declspec(dllexport) LONG FakeUIA_Refs(void) { return refs; }
+__declspec(dllexport) LONG FakeUIA_SecretReads(void) { return secret_reads; }
+
+/* FakeUIA_Proxy adds top-level window h to the desktop, after the others. */
+__declspec(dllexport) HRESULT FakeUIA_Proxy(HWND h) {
+    void *unused;
+    FakeUIA_Create(&unused); release(unused);
+    if (!h || GetAncestor(h, GA_ROOT) != h) return E_INVALIDARG;
+    elem *e = proxy(h);
+    if (!e) return E_OUTOFMEMORY;
+    e->parent = &desktop;
+    if (e == last_top || e->next || &other == e) return S_OK;
+    if (last_top) last_top->next = e; else other.next = e;
+    last_top = e;
+    return S_OK;
+}
 __declspec(dllexport) LONG FakeUIA_Invokes(void) { return invokes; }
 __declspec(dllexport) LONG FakeUIA_Toggles(void) { return toggles; }
 __declspec(dllexport) LONG FakeUIA_Focuses(void) { return focuses; }
