@@ -151,6 +151,41 @@ func TestWineFake(t *testing.T) {
 		t.Errorf("Find(no window) = %v; want ErrNoWindow", err)
 	}
 
+	// List: one cached read of the dialog; the password field is listed
+	// and its value never asked for; LabeledBy is an index.
+	nodes, err := c.List(ctx, "Sign", 100)
+	if err != nil || len(nodes) != 10 {
+		t.Fatalf("List(Sign) = %d nodes, %v; want the dialog and its 9 descendants", len(nodes), err)
+	}
+	for i, n := range nodes {
+		switch n.AXPath {
+		case "Window[Sign in]/PasswordEdit[Password]":
+			if !n.Password || n.Value != "" {
+				t.Errorf("List: password field %+v; want marked, no value", n)
+			}
+		case "Window[Sign in]/Edit[User name]":
+			if n.Value != "ada lovelace" || n.ID != "1001" || n.Parent != 0 {
+				t.Errorf("List: user field %+v; want its value, id 1001, under the dialog", n)
+			}
+		case "Window[Sign in]/Pane/Edit":
+			if l := n.LabeledBy; l < 0 || nodes[l].Label != "Notes" || n.Label != "Notes" || nodes[n.Parent].AXPath != "Window[Sign in]/Pane" {
+				t.Errorf("List: notes field %d %+v; want labelled by the Notes text, in the pane", i, n)
+			}
+		}
+	}
+	if n := proc("FakeUIA_SecretReads")(); n != 0 {
+		t.Errorf("List asked for a password field's value %d times", n)
+	}
+	if err := c.Act(ctx, nodes[4].Element, events.ActionClick, ""); err != nil {
+		t.Errorf("Act on a listed element = %v", err)
+	}
+	if again, err := c.List(ctx, "No such window", 100); err != nil || again != nil {
+		t.Errorf("List(no window) = %v, %v; want nothing", again, err)
+	}
+	if err := c.Act(ctx, nodes[4].Element, events.ActionClick, ""); !errors.Is(err, ErrReleased) {
+		t.Errorf("Act on an element of the listing before last = %v; want ErrReleased", err)
+	}
+
 	// A slow application: Find gives up at the caller's deadline, and
 	// what it had found is released, not leaked.
 	proc("FakeUIA_Delay")(40)
