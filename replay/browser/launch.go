@@ -43,6 +43,10 @@ type Options struct {
 	// http://host:port) instead of launching one. Close then leaves that
 	// browser running and closes only the executor's tab.
 	BrowserURL string
+	// Attach works in the page the browser at BrowserURL shows (its most
+	// recently used tab) instead of opening a tab, and Close leaves that
+	// page open: how `reprise elements` reads a running browser.
+	Attach bool
 	// FindTimeout is how long a step keeps looking for its element when no
 	// selector matches exactly one visible element, for pages that render
 	// after their load event. Default 5 s.
@@ -98,7 +102,18 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 	}
 	// The tab lives as long as the executor, not as long as New's ctx.
 	actx, cancelAll := remote.NewAllocator(context.WithoutCancel(ctx), url)
-	tab, cancelTab := chromedp.NewContext(actx)
+	// The listener sees the target's events from its first message: a page
+	// attached to announces the worlds it already has as it is attached.
+	opts := []chromedp.ContextOption{chromedp.WithListener(e.observe)}
+	if o.Attach {
+		id, err := currentPage(ctx, url)
+		if err != nil {
+			cancelAll()
+			return nil, fmt.Errorf("browser: %w", err)
+		}
+		opts = append(opts, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	}
+	tab, cancelTab := chromedp.NewContext(actx, opts...)
 	e.tab, e.cancelTab, e.cancelAll = tab, cancelTab, cancelAll
 	if err := e.open(ctx); err != nil {
 		_ = e.Close()
@@ -107,10 +122,10 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 	return e, nil
 }
 
-// open creates the tab and starts watching its main frame's navigations,
-// its execution contexts and its requests. Its first call runs on the
-// tab's own context: chromedp ties the browser connection to the context
-// of the first call.
+// open creates the tab and learns its main frame; observe, given to the
+// tab as its listener, watches the frame's navigations, its execution
+// contexts and its requests. Its first call runs on the tab's own context:
+// chromedp ties the browser connection to the context of the first call.
 func (e *Executor) open(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, e.cancelTab)
 	defer stop()
@@ -119,11 +134,14 @@ func (e *Executor) open(ctx context.Context) error {
 		return err
 	}
 	e.nav.main, e.world.frame = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.ID
-	return chromedp.Listen(e.tab, func(ev any) {
-		e.nav.observe(ev)
-		e.world.observe(ev)
-		e.net.observe(ev)
-	})
+	return nil
+}
+
+// observe runs on chromedp's reader goroutine for every event of the tab.
+func (e *Executor) observe(ev any) {
+	e.nav.observe(ev)
+	e.world.observe(ev)
+	e.net.observe(ev)
 }
 
 // ErrClosed is returned by every method after Close.

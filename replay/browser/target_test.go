@@ -22,7 +22,7 @@ func TestSelectorConformance(t *testing.T) {
 	selectortest.Run(t, ex, true)
 }
 
-func target(t *testing.T, text string) *selector.Selector {
+func mustSelector(t *testing.T, text string) *selector.Selector {
 	t.Helper()
 	s, err := selector.Parse([]byte(text))
 	if err != nil {
@@ -38,7 +38,7 @@ func TestTargetFirstThenTheRecordedSelectors(t *testing.T) {
 	ex, s := browser(t)
 	open(t, ex, s.URL+"/dup")
 	st := withReadBack(step(0, "fill", "Name", "Ada", sel("name", "billing_name")), "value", "Ada")
-	st.Target = target(t, `{"role":"text_field","name":"Name","in":{"role":"group","name":"Shipping"}}`)
+	st.Target = mustSelector(t, `{"role":"text_field","name":"Name","in":{"role":"group","name":"Shipping"}}`)
 	out := mustOK(t, ex, st)
 	if out.Via != replay.ViaTarget || len(out.Tried) != 1 || out.Tried[0] != (replay.Attempt{Strategy: "target", Matches: 1}) {
 		t.Fatalf("outcome %+v; want found by its target alone", out)
@@ -48,7 +48,7 @@ func TestTargetFirstThenTheRecordedSelectors(t *testing.T) {
 	}
 
 	st = withReadBack(step(1, "fill", "Name", "Bob", sel("name", "billing_name")), "value", "Bob")
-	st.Target = target(t, `{"role":"text_field","name":"Name*"}`)
+	st.Target = mustSelector(t, `{"role":"text_field","name":"Name*"}`)
 	out = mustOK(t, ex, st)
 	want := []replay.Attempt{{Strategy: "target", Matches: 2}, {Strategy: "name", Matches: 1}}
 	if out.Via != replay.ViaDOM || len(out.Tried) != 2 || out.Tried[0] != want[0] || out.Tried[1] != want[1] {
@@ -62,7 +62,7 @@ func TestTargetMissNamesIt(t *testing.T) {
 	ex, s := browser(t)
 	open(t, ex, s.URL+"/dup")
 	st := step(0, "fill", "Name", "Secret-Value-7", sel("id", "#nope"))
-	st.Target = target(t, `{"role":"text_field","name":"Name*"}`)
+	st.Target = mustSelector(t, `{"role":"text_field","name":"Name*"}`)
 	out := run(t, ex, st)
 	if out.OK {
 		t.Fatal("Do = OK; want a failure")
@@ -87,7 +87,7 @@ func TestTargetInShadowRootAndFrame(t *testing.T) {
 		{`{"role":"text_field","near":{"label":"VAT number","side":"right"}}`, "GB999"},
 	} {
 		st := withReadBack(step(i, "fill", "", c.value), "value", c.value)
-		st.Target = target(t, c.target)
+		st.Target = mustSelector(t, c.target)
 		if out := mustOK(t, ex, st); out.Via != replay.ViaTarget {
 			t.Errorf("%s: via %q; want the target", c.target, out.Via)
 		}
@@ -128,14 +128,14 @@ func TestExpectAndWhen(t *testing.T) {
 		return st
 	}
 	mustOK(t, ex, expect(skills.Check{Text: "Shipping"}))
-	mustOK(t, ex, expect(skills.Check{Element: target(t, `{"role":"group","name":"Billing"}`)}))
+	mustOK(t, ex, expect(skills.Check{Element: mustSelector(t, `{"role":"group","name":"Billing"}`)}))
 	mustOK(t, ex, expect(skills.Check{Window: "*"}))
 
 	for _, c := range []struct {
 		check skills.Check
 		want  string
 	}{
-		{skills.Check{Element: target(t, `{"role":"text_field","name":"Name*"}`), Within: "300ms"}, `step 1 (expect): element {role: "text_field", name: "Name*"} not seen within 300ms: 2 elements match`},
+		{skills.Check{Element: mustSelector(t, `{"role":"text_field","name":"Name*"}`), Within: "300ms"}, `step 1 (expect): element {role: "text_field", name: "Name*"} not seen within 300ms: 2 elements match`},
 		{skills.Check{Window: "Invoices", Within: "300ms"}, `window "Invoices" not seen within 300ms: the title was ""`},
 		{skills.Check{Text: "Ada Lovelace", Within: "300ms"}, "no visible element shows the text"},
 	} {

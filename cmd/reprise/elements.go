@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/elements"
+	"github.com/reprise-dev/reprise/platform/ax"
+	"github.com/reprise-dev/reprise/platform/input"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/selector"
+)
+
+type elementsFlags struct {
+	browserURL, profile, window, display, match, format string
+	browser, atPointer, watch                           bool
+	limit                                               int
+}
+
+func newElementsCmd(g *globals) *cobra.Command {
+	f := &elementsFlags{}
+	cmd := &cobra.Command{
+		Use:   "elements",
+		Short: "List what a selector can name in the front window or a browser's page",
+		Long: `List the visible elements of the front window (through the OS's accessibility
+tree) or of the page a running browser shows (--browser-url, or --browser for the one
+` + "`reprise replay`" + ` runs), in tree order: role, name, id, value (never a password's),
+bounds and path. --match tries a selector (JSON or YAML, or - to read it from stdin): it
+succeeds only when exactly one element matches, and lists the matches either way.
+It only reads: it takes no lease and sends no input.
+
+Failures exit 1; with --format json they print {"error": {"code", "message"}}, the code
+one of invalid_input, unsupported, no_elements, not_found, ambiguous, failed.`,
+		Example: `  reprise elements --window "New customer"
+  reprise elements --browser --match '{"role":"button","name":"Save"}' --format json
+  echo '{role: text_field, near: {label: City, side: right}}' | reprise elements --match -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			err := runElements(cmd.Context(), g, f, cmd.InOrStdin(), cmd.OutOrStdout())
+			var done printed
+			if err != nil && f.format == "json" && !errors.As(err, &done) {
+				var e *elements.Error
+				if !errors.As(err, &e) {
+					e = &elements.Error{Code: elements.CodeFailed, Message: err.Error()}
+				}
+				if werr := writeJSON(cmd.OutOrStdout(), map[string]any{"error": e}); werr != nil {
+					return werr
+				}
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.browserURL, "browser-url", "", "read the page a running browser shows, at this DevTools endpoint")
+	fl.BoolVar(&f.browser, "browser", false, "read the page of the browser `reprise replay` runs")
+	fl.StringVar(&f.profile, "profile", "", "with --browser: that browser's profile dir (default: browser-profile in the data dir)")
+	fl.StringVar(&f.window, "window", "", "desktop: the window whose title contains this (default: the active window)")
+	fl.StringVar(&f.display, "display", "", "desktop: the X display (default $DISPLAY)")
+	fl.StringVar(&f.match, "match", "", "a selector to try (JSON or YAML), or - to read it from stdin")
+	fl.BoolVar(&f.atPointer, "at-pointer", false, "desktop: the element under the pointer and its ancestors")
+	fl.BoolVar(&f.watch, "watch", false, "print one JSON object per change, until stdin closes")
+	fl.IntVar(&f.limit, "limit", 400, "at most this many elements")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func (f *elementsFlags) check() error {
+	bad := func(format string, args ...any) error {
+		return elements.Fail(elements.CodeInvalidInput, format, args...)
+	}
+	isBrowser := f.browser || f.browserURL != ""
+	switch {
+	case f.format != "text" && f.format != "json":
+		return bad("--format %q: want text or json", f.format)
+	case f.limit <= 0:
+		return bad("--limit %d: want a positive number of elements", f.limit)
+	case f.browser && f.browserURL != "":
+		return bad("--browser and --browser-url both name a browser: give one")
+	case isBrowser && (f.atPointer || f.window != "" || f.display != ""):
+		return bad("--at-pointer, --window and --display read the desktop, not a browser's page")
+	case f.profile != "" && !f.browser:
+		return bad("--profile names the browser of --browser")
+	case f.watch && (f.match != "" || f.atPointer):
+		return bad("--watch lists every change; it does not combine with --match or --at-pointer")
+	case f.match != "" && f.atPointer:
+		return bad("--match and --at-pointer each pick elements: give one")
+	}
+	return nil
+}
+
+// selectorArg reads --match: the selector itself, or stdin for "-".
+func (f *elementsFlags) selectorArg(stdin io.Reader) (*selector.Selector, error) {
+	text := []byte(f.match)
+	if f.match == "-" {
+		var err error
+		if text, err = io.ReadAll(io.LimitReader(stdin, 1<<20)); err != nil {
+			return nil, elements.Fail(elements.CodeInvalidInput, "read the selector from stdin: %v", err)
+		}
+	}
+	s, err := selector.Parse(text)
+	if err != nil {
+		return nil, elements.Fail(elements.CodeInvalidInput, "--match: %v", err)
+	}
+	return s, nil
+}
+
+func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Reader, out io.Writer) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	var sel *selector.Selector
+	if f.match != "" {
+		var err error
+		if sel, err = f.selectorArg(stdin); err != nil {
+			return err
+		}
+	}
+	src, done, err := f.source(ctx, g)
+	if err != nil {
+		return err
+	}
+	defer done()
+
+	if f.watch {
+		// The watch ends when stdin closes: the caller's way to stop it.
+		wctx, cancel := context.WithCancel(ctx)
+		go func() { _, _ = io.Copy(io.Discard, stdin); cancel() }()
+		return elements.Watch(wctx, src, f.limit, 500*time.Millisecond, func(l elements.Listing, err error) error {
+			if err != nil {
+				e := &elements.Error{Code: elements.CodeOf(err), Message: err.Error()}
+				return writeJSONLine(out, map[string]any{"error": e})
+			}
+			return writeJSONLine(out, l)
+		})
+	}
+	var l elements.Listing
+	switch {
+	case sel != nil:
+		l, err = elements.Try(ctx, src, *sel, max(f.limit, browser.MaxElements))
+	case f.atPointer:
+		p, perr := input.Pointer(f.display)
+		if perr != nil {
+			return elements.Fail(elements.CodeUnsupported, "read the pointer: %v", perr)
+		}
+		l, err = elements.At(ctx, src, p, browser.MaxElements)
+	default:
+		l, err = elements.List(ctx, src, f.limit)
+	}
+	if err != nil && l.Match == nil {
+		return err
+	}
+	if f.format == "json" {
+		if err != nil {
+			l.Error = &elements.Error{Code: elements.CodeOf(err), Message: err.Error()}
+		}
+		if werr := writeJSON(out, l); werr != nil {
+			return werr
+		}
+		if err != nil {
+			return printed{err}
+		}
+		return nil
+	}
+	if werr := elements.WriteText(out, l); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// source opens what --browser, --browser-url or the desktop flags name.
+func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source, func(), error) {
+	url := f.browserURL
+	if f.browser {
+		dir := f.profile
+		if dir == "" {
+			home, err := g.resolveHome()
+			if err != nil {
+				return nil, nil, err
+			}
+			dir = filepath.Join(home, "browser-profile")
+		}
+		var err error
+		if url, err = browser.RunningIn(dir); err != nil {
+			return nil, nil, elements.Fail(elements.CodeFailed, "%v", err)
+		}
+	}
+	if url != "" {
+		actx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		ex, err := browser.New(actx, browser.Options{BrowserURL: url, Attach: true})
+		if err != nil {
+			return nil, nil, elements.Fail(elements.CodeFailed, "%v", err)
+		}
+		return elements.Page{Executor: ex}, func() { _ = ex.Close() }, nil
+	}
+	log, err := g.logger()
+	if err != nil {
+		return nil, nil, err
+	}
+	tree, closeTree, err := ax.Open(f.display, log)
+	if err != nil {
+		return nil, nil, elements.Fail(elements.CodeUnsupported, "the accessibility tree cannot be read here: %v", err)
+	}
+	return elements.Window{Tree: tree, Title: f.window}, func() { _ = closeTree() }, nil
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", strings.TrimSpace(string(b)))
+	return err
+}
+
+// printed is a failure already printed as JSON with its listing.
+type printed struct{ error }
+
+func (p printed) Unwrap() error { return p.error }
