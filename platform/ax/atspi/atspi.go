@@ -12,6 +12,10 @@
 // drawn just left of it on the same row, or failing that just above it
 // (zenity's and many dialogs' entries name themselves nowhere else).
 //
+// Listing: List reads a whole window for the selector model (ax.Lister):
+// ARIA roles (a named panel is a group), LABELLED_BY links, ids, fields'
+// text and bounds, one batched round trip per tree level.
+//
 // Paths: AXPath runs from the top-level window down, one segment per
 // element: AT-SPI's role name, "[name]" when the element has a name, and
 // "#n" when several siblings share role and name (n counts them in tree
