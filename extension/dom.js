@@ -125,6 +125,8 @@ var RepriseDOM = (() => {
 
   // A label's own text, without the controls inside it.
   function labelText(l) {
+    // Cloning is the slow part: most labels hold no control.
+    if (!l.querySelector("input,select,textarea,[role=listbox]")) return text(l);
     const clone = l.cloneNode(true);
     clone.querySelectorAll("input,select,textarea,[role=listbox]").forEach((n) => n.remove());
     return text(clone) || text(l);

@@ -31,7 +31,7 @@ func withReadBack(st replay.Step, kind, expect string) replay.Step {
 }
 
 // run does st and fails the test on a Go error.
-func run(t *testing.T, ex *Executor, st replay.Step) replay.Outcome {
+func run(t testing.TB, ex *Executor, st replay.Step) replay.Outcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -42,7 +42,7 @@ func run(t *testing.T, ex *Executor, st replay.Step) replay.Outcome {
 	return out
 }
 
-func mustOK(t *testing.T, ex *Executor, st replay.Step) replay.Outcome {
+func mustOK(t testing.TB, ex *Executor, st replay.Step) replay.Outcome {
 	t.Helper()
 	out := run(t, ex, st)
 	if !out.OK {
@@ -51,7 +51,7 @@ func mustOK(t *testing.T, ex *Executor, st replay.Step) replay.Outcome {
 	return out
 }
 
-func open(t *testing.T, ex *Executor, u string) {
+func open(t testing.TB, ex *Executor, u string) {
 	t.Helper()
 	mustOK(t, ex, replay.Step{Step: skills.Step{Action: "navigate", Value: u}})
 }

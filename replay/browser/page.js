@@ -364,13 +364,22 @@
   // same-origin frames, with bounds in the top page's document pixels.
   // S.listed keeps them for pick. Values are for `reprise elements` and the
   // conformance suite, never a secret field's, and never logged by Go.
-  function elements(limit) {
+  function elements(limit, paths) {
     S.listed = [];
     if (document.readyState === "loading") return { ready: false, title: document.title, els: [] };
     const out = [], at = new Map();
     let more = false;
-    const walk = (root, parent, dx, dy) => { for (const el of root.children) visit(el, parent, dx, dy); };
-    function visit(el, parent, dx, dy) {
+    // The XPath of each element is its parent's plus its tag's count among
+    // the siblings so far: one walk, no climbing back up per element.
+    const walk = (root, parent, dx, dy, path) => {
+      const seen = new Map();
+      for (const el of root.children) {
+        const t = el.tagName.toLowerCase(), n = (seen.get(t) || 0) + 1;
+        seen.set(t, n);
+        visit(el, parent, dx, dy, paths ? `${path}/${t}[${n}]` : "");
+      }
+    };
+    function visit(el, parent, dx, dy, path) {
       if (out.length >= limit) { more = true; return; }
       const role = listRole(el);
       let me = parent;
@@ -381,23 +390,23 @@
         at.set(el, me);
         S.listed.push(el);
         out.push({
-          role, parent, label: -1, id: el.id || "", secret: D.isSecret(el), path: D.xpathOf(el),
+          role, parent, label: -1, id: el.id || "", secret: D.isSecret(el), path,
           name: isText ? D.text(el, 200) : D.nameOf(el), value: valueOf(el, role),
           x: r.left + dx, y: r.top + dy, w: r.width, h: r.height,
         });
       }
-      if (el.shadowRoot) walk(el.shadowRoot, me, dx, dy);
+      if (el.shadowRoot) walk(el.shadowRoot, me, dx, dy, path);
       if ((el.tagName === "IFRAME" || el.tagName === "FRAME") && D.visible(el)) {
         let d = null;
         try { d = el.contentDocument; } catch (_) { /* cross-origin */ }
         if (d && d.documentElement) {
           const fr = el.getBoundingClientRect(), cs = getComputedStyle(el);
-          walk(d, me, dx + fr.left + el.clientLeft + parseFloat(cs.paddingLeft), dy + fr.top + el.clientTop + parseFloat(cs.paddingTop));
+          walk(d, me, dx + fr.left + el.clientLeft + parseFloat(cs.paddingLeft), dy + fr.top + el.clientTop + parseFloat(cs.paddingTop), path);
         }
       }
-      walk(el, me, dx, dy);
+      walk(el, me, dx, dy, path);
     }
-    walk(document, -1, window.scrollX, window.scrollY);
+    walk(document, -1, window.scrollX, window.scrollY, "");
     // The label each element is linked to: aria-labelledby, then for= and
     // wrapping labels, when that label is listed.
     S.listed.forEach((el, i) => {
@@ -427,7 +436,7 @@
   switch (op) {
     case "init": baseline(null); for (const f of document.forms) baseline(f); return true;
     case "find": return find(a.selectors, !!a.group);
-    case "elements": return elements(a.limit || 400);
+    case "elements": return elements(a.limit || 400, !!a.paths);
     case "pick": return pickListed(a.index, !!a.group);
     case "target": return target();
     case "focus": {

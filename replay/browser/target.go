@@ -56,11 +56,13 @@ const MaxElements = 5000
 func (e *Executor) Elements(ctx context.Context, limit int) (Page, error) {
 	cctx, stop := e.bind(ctx)
 	defer stop()
-	return e.elements(cctx, limit)
+	return e.elements(cctx, limit, true)
 }
 
-func (e *Executor) elements(ctx context.Context, limit int) (Page, error) {
-	l, err := chromedp.Run(ctx, pageOp[listing](e.world, "elements", map[string]any{"limit": limit}))
+// elements reads the page; paths adds each element's XPath, which only a
+// person reading the listing needs.
+func (e *Executor) elements(ctx context.Context, limit int, paths bool) (Page, error) {
+	l, err := chromedp.Run(ctx, pageOp[listing](e.world, "elements", map[string]any{"limit": limit, "paths": paths}))
 	if err != nil {
 		return Page{}, err
 	}
@@ -83,7 +85,7 @@ func px(f float64) int { return int(math.Round(f)) }
 
 // read is what a check looks at: the page's title and elements.
 func (e *Executor) read(ctx context.Context) (string, selector.Tree, error) {
-	p, err := e.elements(ctx, MaxElements)
+	p, err := e.elements(ctx, MaxElements, false)
 	if err == nil && !p.Ready {
 		err = errors.New("the page is still loading")
 	}
@@ -105,7 +107,7 @@ func (e *Executor) Resolve(ctx context.Context, s selector.Selector) (selector.T
 // of the page's next ops. n is how many elements it matched (0 for none,
 // or a container or id that missed), for the outcome's Tried.
 func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bool) (f found, n int, err error) {
-	p, err := e.elements(ctx, MaxElements)
+	p, err := e.elements(ctx, MaxElements, false)
 	if err != nil || !p.Ready {
 		return found{Hit: -1}, 0, err
 	}

@@ -19,7 +19,7 @@ func TreeOf(nodes []ax.Node) selector.Tree {
 	for i, n := range nodes {
 		t[i] = selector.Element{
 			Role: selector.RoleOf(n.Role), Name: n.Name, ID: n.ID, Value: n.Value,
-			Label: n.Label, Parent: n.Parent, Bounds: n.Bounds, Window: n.Window, App: n.App,
+			Label: n.Label, Parent: n.Parent, Bounds: n.Bounds, Window: n.Window, App: n.App, Path: n.Path,
 		}
 	}
 	return t
