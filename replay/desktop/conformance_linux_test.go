@@ -126,7 +126,7 @@ func TestSelectorConformanceGTK(t *testing.T) {
 		st := replay.Step{Step: skills.Step{Action: "click", Role: "button", Label: "Save", Floor: window,
 			Target: parse(t, `{"role":"button","name":"Save","in":{"role":"group","name":"Shipping"}}`)}}
 		out, err := ex.Do(ctx, st)
-		if err != nil || !out.OK || out.Via != replay.ViaAX || len(out.Tried) != 1 || out.Tried[0] != (replay.Attempt{Strategy: "target", Matches: 1}) {
+		if err != nil || !out.OK || out.Via != replay.ViaTarget || len(out.Tried) != 1 || out.Tried[0] != (replay.Attempt{Strategy: "target", Matches: 1}) {
 			t.Fatalf("Do(click Save in Shipping) = %+v, %v; want done through the target", out, err)
 		}
 		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(f.lines.String(), "pressed Save Shipping\n"); {
@@ -145,7 +145,7 @@ func TestSelectorConformanceGTK(t *testing.T) {
 		st := replay.Step{Step: skills.Step{Action: "fill", Role: "textbox", Value: "Lyon", Floor: window, Target: city,
 			ReadBack: &skills.ReadBack{Kind: "value", Expect: "Lyon"}}}
 		out, err := ex.Do(ctx, st)
-		if err != nil || !out.OK || out.Via != replay.ViaAX || len(out.Tried) == 0 || out.Tried[0].Strategy != "target" {
+		if err != nil || !out.OK || out.Via != replay.ViaTarget || len(out.Tried) == 0 || out.Tried[0].Strategy != "target" {
 			t.Fatalf("Do(fill City in Billing) = %+v, %v; want done through the target", out, err)
 		}
 		nodes, _, i, err := Resolve(ctx, l, selectortest.Title, *city)

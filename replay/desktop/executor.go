@@ -95,7 +95,18 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	if err := e.waitForQuiet(ctx); err != nil {
 		return replay.Outcome{}, err
 	}
+	if st.When != nil {
+		held, _, err := replay.Poll(ctx, *st.When, st.When.Wait(skills.WhenWithin), e.reader(st))
+		if err != nil {
+			return replay.Outcome{}, err
+		}
+		if !held {
+			return replay.Outcome{OK: true, Skipped: true, Selector: -1}, nil
+		}
+	}
 	switch st.Action {
+	case skills.ActionExpect:
+		return e.expect(ctx, st)
 	case events.ActionClick, events.ActionFill, events.ActionSubmit, events.ActionRun, events.ActionCopy, events.ActionPaste:
 	case events.ActionFocusWindow:
 		if err := e.o.Input.Activate(st.Floor.ActiveWindow); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/selector"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // viaTarget acts on the element the step's target names (the selector
@@ -48,5 +49,44 @@ func (e *Executor) viaTarget(ctx context.Context, st replay.Step) (replay.Outcom
 		}
 		return replay.Outcome{Selector: -1, Tried: []replay.Attempt{{Strategy: "target", Matches: matches}}}, false, nil
 	}
-	return e.act(ctx, st, nodes[i].Element, []replay.Attempt{{Strategy: "target", Matches: 1}})
+	out, done, err := e.act(ctx, st, nodes[i].Element, []replay.Attempt{{Strategy: "target", Matches: 1}})
+	if out.Via == replay.ViaAX {
+		out.Via = replay.ViaTarget
+	}
+	return out, done, err
+}
+
+// reader reads what a check of st looks at: the step's recorded window, or
+// the active one, through the tree's listing.
+func (e *Executor) reader(st replay.Step) replay.Reader {
+	return func(ctx context.Context) (string, selector.Tree, error) {
+		l, ok := e.o.AX.(ax.Lister)
+		if !ok {
+			return "", nil, errors.New("this accessibility tree cannot list a window")
+		}
+		window := st.Floor.ActiveWindow
+		if st.Action == skills.ActionExpect && st.Expect != nil && st.Expect.Window != "" || st.When != nil && st.When.Window != "" {
+			window = "" // a window check asks what is in front
+		}
+		nodes, err := l.List(ctx, window, maxNodes)
+		if err != nil || len(nodes) == 0 {
+			return "", nil, err
+		}
+		return nodes[0].Window, TreeOf(nodes), nil
+	}
+}
+
+// expect runs an expect step: its check must hold within its time.
+func (e *Executor) expect(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+	wait := st.Expect.Wait(e.o.FindTimeout)
+	held, seen, err := replay.Poll(ctx, *st.Expect, wait, e.reader(st))
+	if err != nil {
+		return replay.Outcome{}, err
+	}
+	if !held {
+		out := failed("step %d (expect): %s not seen within %s: %s", st.Index+1, st.Expect, wait, seen)
+		out.Error = st.Mask(out.Error)
+		return out, nil
+	}
+	return replay.Outcome{OK: true, Selector: -1}, nil
 }

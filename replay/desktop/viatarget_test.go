@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,7 +125,11 @@ func TestTargetFirst(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, err := ex.Do(context.Background(), replay.Step{Step: tc.step})
-			if err != nil || !out.OK || out.Via != replay.ViaAX {
+			via := replay.ViaAX
+			if len(tc.tried) > 0 && tc.tried[0] == (replay.Attempt{Strategy: "target", Matches: 1}) {
+				via = replay.ViaTarget
+			}
+			if err != nil || !out.OK || out.Via != via {
 				t.Fatalf("Do(%s) = %+v, %v; want done through the tree", tc.step.Target, out, err)
 			}
 			if !slices.Equal(out.Tried, tc.tried) {
@@ -152,3 +157,49 @@ func TestTargetFirst(t *testing.T) {
 
 // treeOnly hides a tree's List: an ax.Tree that is not an ax.Lister.
 type treeOnly struct{ ax.Tree }
+
+// TestExpectAndWhenOnTheDesktop: checks read the window through the same
+// listing as targets: an expect holds or fails naming what was seen; a
+// when that does not hold skips its step, which presses nothing.
+func TestExpectAndWhenOnTheDesktop(t *testing.T) {
+	l := &listAX{formAX: formAX{text: map[string]string{}}}
+	ex, err := New(Options{AX: l, Input: &personInput{}, Quiet: time.Millisecond, FindTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	expect := func(c skills.Check) replay.Step {
+		return replay.Step{Step: skills.Step{Action: skills.ActionExpect, Expect: &c, Floor: skills.Floor{ActiveWindow: "Form"}}}
+	}
+	for _, c := range []skills.Check{
+		{Text: "Shipping"},
+		{Element: targetOf(t, `{"role":"button","name":"Save","in":{"role":"group","name":"Billing"}}`)},
+		{Window: "For*"},
+	} {
+		if out, err := ex.Do(ctx, expect(c)); err != nil || !out.OK {
+			t.Errorf("expect %s = %+v, %v; want it held", c, out, err)
+		}
+	}
+	for _, c := range []struct {
+		check skills.Check
+		want  string
+	}{
+		{skills.Check{Element: targetOf(t, `{"role":"button","name":"Save"}`), Within: "100ms"}, `step 1 (expect): element {role: "button", name: "Save"} not seen within 100ms: 2 elements match`},
+		{skills.Check{Window: "Invoices", Within: "100ms"}, `the title was "Form"`},
+	} {
+		out, err := ex.Do(ctx, expect(c.check))
+		if err != nil || out.OK || out.Error != c.want && !strings.HasSuffix(out.Error, c.want) {
+			t.Errorf("expect %s = %+v, %v; want a failure saying %q", c.check, out, err, c.want)
+		}
+	}
+	press := replay.Step{Step: skills.Step{Action: "click", Role: "button", Label: "Save",
+		Target: targetOf(t, `{"role":"button","name":"Save","in":{"role":"group","name":"Billing"}}`),
+		When:   &skills.Check{Text: "Refused", Within: "100ms"}}}
+	if out, err := ex.Do(ctx, press); err != nil || !out.OK || !out.Skipped || len(l.pressed) != 0 {
+		t.Fatalf("a step whose when fails = %+v, %v, pressed %v; want skipped, nothing pressed", out, err, l.pressed)
+	}
+	press.When = &skills.Check{Text: "Billing"}
+	if out, err := ex.Do(ctx, press); err != nil || !out.OK || out.Skipped || !slices.Equal(l.pressed, []string{"Billing/Save"}) {
+		t.Fatalf("a step whose when holds = %+v, %v, pressed %v; want Billing's Save pressed", out, err, l.pressed)
+	}
+}
