@@ -1,15 +1,11 @@
 package desktop
 
 import (
-	"bufio"
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/internal/syncbuf"
-	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/ax/atspi"
 	"github.com/reprise-dev/reprise/replay"
@@ -18,66 +14,15 @@ import (
 	"github.com/reprise-dev/reprise/skills"
 )
 
-// gtkForm is selectortest's form in GTK 3 on a desktop of its own, and
-// the lines it printed ("pressed Save Shipping").
-type gtkForm struct {
-	d     *xvfb.Desktop
-	lines *syncbuf.Buffer
-	// ids is whether this ATK can give Cancel its accessible id.
-	ids bool
-}
+// gtkForm is selectortest's GTK form, with its accessibility tree.
+type gtkForm struct{ *selectortest.GTKForm }
 
-func startGTKForm(t *testing.T) *gtkForm {
-	t.Helper()
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	if err := exec.Command("/usr/bin/python3", "-c", "import gi; gi.require_version('Gtk', '3.0')").Run(); err != nil {
-		t.Fatalf("python3-gi with GTK 3 is not installed: run scripts/deps (gir1.2-gtk-3.0 python3-gi): %v", err)
-	}
-	d.StartA11yBus(t)
-	cmd := exec.Command("/usr/bin/python3", "../../selector/selectortest/testdata/form_gtk.py")
-	cmd.Env = d.Env()
-	var stderr syncbuf.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	f := &gtkForm{d: d, lines: &syncbuf.Buffer{}, ids: true}
-	ready, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			switch sc.Text() {
-			case "ready":
-				close(ready)
-			case "no accessible ids":
-				f.ids = false // written before "ready"
-			default:
-				f.lines.Write([]byte(sc.Text() + "\n"))
-			}
-		}
-		_ = cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
-	select {
-	case <-ready:
-	case <-exited:
-		t.Fatalf("form_gtk.py exited before it was ready: %s", stderr.String())
-	case <-time.After(20 * time.Second):
-		t.Fatalf("form_gtk.py was not ready in 20 s: %s", stderr.String())
-	}
-	return f
-}
+func startGTKForm(t *testing.T) gtkForm { return gtkForm{selectortest.StartGTK(t)} }
 
 // lister is AT-SPI on the form's desktop, once the form is on the bus.
-func (f *gtkForm) lister(t *testing.T) ax.ATSPI {
+func (f gtkForm) lister(t *testing.T) ax.ATSPI {
 	t.Helper()
-	e, err := atspi.New(atspi.Options{Display: f.d.Display, Timeout: 5 * time.Second})
+	e, err := atspi.New(atspi.Options{Display: f.Desktop.Display, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +56,12 @@ func (r resolver) Resolve(ctx context.Context, s selector.Selector) (selector.Tr
 func TestSelectorConformanceGTK(t *testing.T) {
 	f := startGTKForm(t)
 	l := f.lister(t)
-	if !f.ids {
+	if !f.IDs {
 		t.Log("this ATK gives no accessible ids: the id cases skip")
 	}
-	selectortest.Run(t, resolver{l}, f.ids)
+	selectortest.Run(t, resolver{l}, f.IDs)
 
-	ex := newExecutor(t, f.d, true, 5*time.Second)
+	ex := newExecutor(t, f.Desktop, true, 5*time.Second)
 	ctx := context.Background()
 	window := skills.Floor{ActiveWindow: selectortest.Title}
 
@@ -129,14 +74,14 @@ func TestSelectorConformanceGTK(t *testing.T) {
 		if err != nil || !out.OK || out.Via != replay.ViaTarget || len(out.Tried) != 1 || out.Tried[0] != (replay.Attempt{Strategy: "target", Matches: 1}) {
 			t.Fatalf("Do(click Save in Shipping) = %+v, %v; want done through the target", out, err)
 		}
-		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(f.lines.String(), "pressed Save Shipping\n"); {
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(f.Lines.String(), "pressed Save Shipping\n"); {
 			if time.Now().After(deadline) {
-				t.Fatalf("the form printed %q; want pressed Save Shipping", f.lines.String())
+				t.Fatalf("the form printed %q; want pressed Save Shipping", f.Lines.String())
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		if strings.Contains(f.lines.String(), "Billing") {
-			t.Errorf("the form printed %q: the Billing Save was pressed too", f.lines.String())
+		if strings.Contains(f.Lines.String(), "Billing") {
+			t.Errorf("the form printed %q: the Billing Save was pressed too", f.Lines.String())
 		}
 	})
 
