@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/selector"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -86,6 +89,48 @@ func TestElementsInTheReplayBrowser(t *testing.T) {
 	l, err = elementsJSON(t, home, "", "--browser-url", br.DevTools, "--match", `{"role":"link","name":"Save"}`)
 	if err == nil || l.Error == nil || l.Error.Code != "not_found" || len(l.Elements) != 0 {
 		t.Fatalf("--match none = %+v, %v; want not_found, exit 1", l, err)
+	}
+
+	// --watch: a listing, another when the page changes, and the end when
+	// stdin closes.
+	watch := exec.CommandContext(ctx, binary, "--home", home, "elements", "--browser", "--watch")
+	stdin, _ := watch.StdinPipe()
+	stdout, _ := watch.StdoutPipe()
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	next := func() listingOut {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("--watch printed no more lines: %v", lines.Err())
+		}
+		var l listingOut
+		if err := json.Unmarshal(lines.Bytes(), &l); err != nil {
+			t.Fatalf("--watch printed %q: %v", lines.Text(), err)
+		}
+		return l
+	}
+	if first := next(); len(first.Elements) == 0 {
+		t.Fatalf("--watch's first listing is empty: %+v", first)
+	}
+	ex, err = browser.New(ctx, browser.Options{BrowserURL: br.DevTools, Attach: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := replay.Step{Step: skills.Step{Action: "fill", Value: "Lyon", Target: &selector.Selector{Role: "text_field", Near: &selector.Near{Label: "City", Side: "right"}, In: &selector.Selector{Role: "group", Name: "Billing"}}}}
+	if out, err := ex.Do(ctx, fill); err != nil || !out.OK {
+		t.Fatalf("fill Billing City: %+v, %v", out, err)
+	}
+	ex.Close()
+	changed := next()
+	if !slices.ContainsFunc(changed.Elements, func(e elements.Element) bool { return e.Value == "Lyon" }) {
+		t.Fatalf("--watch's next listing has no field holding Lyon: %+v", changed.Elements)
+	}
+	stdin.Close()
+	if err := watch.Wait(); err != nil {
+		t.Fatalf("--watch after stdin closed: %v", err)
 	}
 }
 
