@@ -102,6 +102,17 @@ type Enrichment struct {
 	// radio group, list, combo box or menu: the closed set its value is
 	// one of. Empty where the list depends on what is typed (autocomplete).
 	Options []Option `json:"options,omitempty" msgpack:"options,omitempty"`
+	// Container (1.2) is the nearest named group, list, tab panel or
+	// dialog around the element, given when another element on the page
+	// has the same role and label: what a selector's `in` names to tell
+	// them apart.
+	Container *Container `json:"container,omitempty" msgpack:"container,omitempty"`
+}
+
+// Container names an element's container by its role and name.
+type Container struct {
+	Role string `json:"role" msgpack:"role"`
+	Name string `json:"name" msgpack:"name"`
 }
 
 // Selector is one way to find an element again; a step's selectors are

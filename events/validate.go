@@ -79,6 +79,9 @@ func (s *Step) validateExtensions(at string) error {
 		if err := validOptions(at+".enrichment.options", e.Options); err != nil {
 			return err
 		}
+		if c := e.Container; c != nil && (c.Role == "" || c.Name == "" || len(c.Role) > maxText || len(c.Name) > maxText) {
+			return &SchemaError{at + ".enrichment.container", fmt.Sprintf("needs a role and a name, each at most %d bytes", maxText)}
+		}
 	}
 	if ef := s.Effect; ef != nil {
 		if len(ef.Texts) > maxTexts {

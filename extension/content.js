@@ -122,6 +122,8 @@
     const e = { kind: "dom", selectors: D.selectorsOf(u, label), ax_path: null, role: u.kind === "action" ? D.roleOf(u.el) : u.role, label, url: location.href };
     const os = optionsFor(u);
     if (os) e.options = os;
+    const c = D.containerOf(u, label, e.role);
+    if (c) e.container = c;
     return e;
   }
 

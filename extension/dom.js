@@ -577,6 +577,32 @@ var RepriseDOM = (() => {
     return unitVisible(u);
   }
 
+  // ---- Containers ---------------------------------------------------------
+
+  const CONTAINER_ROLES = new Set(["group", "radiogroup", "region", "tabpanel", "list", "listbox", "dialog", "form", "grid", "table", "tree", "toolbar", "menu"]);
+
+  // The nearest named container of a unit whose role and label another
+  // visible unit on the page shares: what a selector's `in` names to tell
+  // them apart. Null when the label is the page's only one of its role.
+  function containerOf(u, label, role) {
+    if (!label) return null;
+    const cache = new Map();
+    let same = 0;
+    for (const o of unitsIn(roots(document, true), cache)) {
+      const r = o.kind === "action" ? roleOf(o.el) : o.role;
+      if (r === role && unitVisible(o) && sameLabel(labelOf(o), label) && ++same > 1) break;
+    }
+    if (same < 2) return null;
+    for (let n = up(u.el); n; n = up(n)) {
+      const r = roleOf(n);
+      if (!CONTAINER_ROLES.has(r)) continue;
+      const name = nameOf(n);
+      if (name) return { role: r, name: name.slice(0, 200) };
+    }
+    return null;
+  }
+  const sameLabel = (a, b) => norm(a) === norm(b);
+
   // ---- Selectors ----------------------------------------------------------
 
   const GENERATED = [/^[a-f0-9-]{16,}$/i, /\d{4,}/, /^(ember|react|mui|ng|headlessui|radix|rc|yui)[-_]?\d*/i, /^:r[0-9a-z]+:$/, /[-_][a-z0-9]{8,}$/i];
@@ -614,6 +640,6 @@ var RepriseDOM = (() => {
     roleOf, namesOf, nameOf, isControl, controlOf, isSecret, TEXT_TYPES,
     unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
-    unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf,
+    unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
   };
 })();

@@ -48,6 +48,8 @@ const modelPage = `<!doctype html><title>model</title>
  <button id="sort" type="button" aria-haspopup="menu" aria-controls="sort-menu" aria-label="Sort order">Newest</button>
  <div role="menu" id="sort-menu" hidden><div role="menuitemradio" aria-checked="true">Newest</div><div role="menuitemradio" aria-checked="false">Oldest</div></div>
  <div id="host"></div>
+ <fieldset id="bill"><legend>Billing</legend><label>Name <input id="bn"></label></fieldset>
+ <fieldset id="ship"><legend>Shipping</legend><label>Name <input id="sn"></label></fieldset>
 </form>
 <script>document.getElementById("host").attachShadow({mode: "open"}).innerHTML = '<label for="r">Reference</label><input id="r">';</script>`
 
@@ -129,6 +131,10 @@ func TestDOMModel(t *testing.T) {
 		// Two-state controls.
 		{`((u) => [u.kind, u.role, D.stateOf(u)].join(" "))(D.unitOf($("#sw")))`, "toggle switch checked"},
 		{`((u) => [u.kind, u.role, D.stateOf(u)].join(" "))(D.unitOf($("#press")))`, "toggle switch unchecked"},
+		// A label that repeats is told apart by its container; a unique
+		// one needs none.
+		{`JSON.stringify(D.containerOf(D.unitOf($("#sn")), "Name", "textbox"))`, `{"role":"group","name":"Shipping"}`},
+		{`JSON.stringify(D.containerOf(D.unitOf($("#a")), "First name", "textbox"))`, "null"},
 		// Generated ids and names are no selectors.
 		{`D.selectorsOf(D.unitOf($("[aria-label=Company]")), "Company").map((s) => s.strategy).join()`, "label,role+text,xpath"},
 	} {

@@ -14,7 +14,7 @@ var aPlaceholder = regexp.MustCompile(`%[A-Za-z0-9_]+%`)
 // targetOf is the selector a built step names its element by: the role
 // and accessible name the demonstrations captured, and the element's id
 // only when it was the same in each of them (an id a page makes per load
-// is no id). A step with neither a name nor a stable id gets none, and
+// is no id); in its container when the recorder saw the name repeat. A step with neither a name nor a stable id gets none, and
 // replay finds it by its recorded strategies alone.
 func targetOf(c column) *selector.Selector {
 	rep := c.rep()
@@ -33,6 +33,10 @@ func targetOf(c column) *selector.Selector {
 	}
 	if t.Name == "" && t.ID == "" {
 		return nil
+	}
+	if c := e.Container; c != nil && t.ID == "" && c.Name != "" && !aPlaceholder.MatchString(c.Name) {
+		// The name repeats on the page: the container tells them apart.
+		t.In = &selector.Selector{Role: selector.RoleOf(c.Role), Name: c.Name}
 	}
 	return t
 }

@@ -36,7 +36,7 @@ func TestSchema11StepsTaken(t *testing.T) {
 	const origin = "http://127.0.0.1:8080"
 	group := `{"kind":"dom","selectors":[{"strategy":"name","value":"plan"}],"ax_path":null,"role":"radiogroup","label":"Plan","url":"http://127.0.0.1:8080/f",` +
 		`"options":[{"label":"Basic","value":"basic"},{"label":"Pro","value":"pro"}]}`
-	box := `{"kind":"dom","selectors":[{"strategy":"id","value":"#prio"}],"ax_path":null,"role":"checkbox","label":"Priority","url":"http://127.0.0.1:8080/f"}`
+	box := `{"kind":"dom","selectors":[{"strategy":"id","value":"#prio"}],"ax_path":null,"role":"checkbox","label":"Priority","url":"http://127.0.0.1:8080/f","container":{"role":"group","name":"Shipping"}}`
 	form := `{"kind":"dom","selectors":[{"strategy":"id","value":"#f"}],"ax_path":null,"role":"form","label":"","url":"http://127.0.0.1:8080/f"}`
 	effect := `,"effect":{"texts":["Saved as record 7"],"form_reset":true,"status":201,"millis":1180},` +
 		`"fields":[{"label":"Plan","role":"radiogroup","type":"radio","name":"plan","required":true,"selectors":[{"strategy":"name","value":"plan"}],"options":[{"label":"Basic","value":"basic"}]}]`
@@ -53,6 +53,10 @@ func TestSchema11StepsTaken(t *testing.T) {
 	if rep := r.send(t, StepRequest{ID: "z", Origin: origin, Step: step11("submit", form, "null", tooMany)}); rep.OK || !strings.Contains(rep.Error, "effect.texts") {
 		t.Errorf("a step with 17 effect texts = %+v; want refused, naming effect.texts", rep)
 	}
+	noName := strings.Replace(box, `"name":"Shipping"`, `"name":""`, 1)
+	if rep := r.send(t, StepRequest{ID: "y", Origin: origin, Step: step11("click", noName, "null", "")}); rep.OK || !strings.Contains(rep.Error, "enrichment.container") {
+		t.Errorf("a step whose container has no name = %+v; want refused, naming enrichment.container", rep)
+	}
 	if err := src.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +71,9 @@ func TestSchema11StepsTaken(t *testing.T) {
 	}
 	if !got[1].Inferred {
 		t.Error("the inferred step lost its mark")
+	}
+	if c := got[1].Enrichment.Container; c == nil || *c != (events.Container{Role: "group", Name: "Shipping"}) {
+		t.Errorf("the box's container = %+v; want group Shipping", c)
 	}
 	if e := got[2].Effect; e == nil || e.Status != 201 || !e.FormReset || e.Millis != 1180 || len(e.Texts) != 1 || len(got[2].Fields) != 1 || !got[2].Fields[0].Required {
 		t.Errorf("the submit = effect %+v, fields %+v; want both whole", got[2].Effect, got[2].Fields)
