@@ -1,6 +1,7 @@
 package win32
 
 import (
+	"path/filepath"
 	"unicode/utf16"
 	"unsafe"
 
@@ -89,3 +90,19 @@ func TakeBSTR(b *uint16) string {
 
 // FreeBSTR frees a BSTR.
 func FreeBSTR(b uintptr) { procSysFreeString.Call(b) }
+
+// ImageName is process pid's executable name ("notepad.exe"); "" when it
+// cannot be read.
+func ImageName(pid uint32) string {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return ""
+	}
+	defer windows.CloseHandle(h)
+	buf := make([]uint16, windows.MAX_LONG_PATH)
+	n := uint32(len(buf))
+	if windows.QueryFullProcessImageName(h, 0, &buf[0], &n) != nil {
+		return ""
+	}
+	return filepath.Base(windows.UTF16ToString(buf[:n]))
+}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -96,7 +95,7 @@ func (e *Enricher) list(ctx context.Context, window string, limit int) ([]ax.Nod
 	}
 	var pid uint32
 	_, _ = windows.GetWindowThreadProcessId(top, &pid)
-	return assemble(w.raws, imageName(pid), limit), nil
+	return assemble(w.raws, win32.ImageName(pid), limit), nil
 }
 
 // children adds h's visible child windows and what is in them.
@@ -247,20 +246,4 @@ func screenRect(h windows.HWND) image.Rectangle {
 		return image.Rectangle{}
 	}
 	return image.Rect(int(r.Left), int(r.Top), int(r.Right), int(r.Bottom))
-}
-
-// imageName is process pid's executable name ("notepad.exe"); "" when it
-// cannot be read.
-func imageName(pid uint32) string {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
-	if err != nil {
-		return ""
-	}
-	defer windows.CloseHandle(h)
-	buf := make([]uint16, windows.MAX_LONG_PATH)
-	n := uint32(len(buf))
-	if windows.QueryFullProcessImageName(h, 0, &buf[0], &n) != nil {
-		return ""
-	}
-	return filepath.Base(windows.UTF16ToString(buf[:n]))
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"path/filepath"
 	"strings"
 	"unsafe"
 
+	"github.com/reprise-dev/reprise/platform/win32"
 	"golang.org/x/sys/windows"
 )
 
@@ -124,7 +124,7 @@ func (c *Client) list(ctx context.Context, win *object, limit int) ([]Node, erro
 	if err != nil {
 		return nil, err
 	}
-	app := imageName(uint32(raws[0].pid))
+	app := win32.ImageName(uint32(raws[0].pid))
 	nodes, from := assemble(raws, app, limit)
 	for j, i := range from {
 		objs[i].call(mAddRef) // the deferred release drops the walk's reference
@@ -284,20 +284,4 @@ func currentValue(o *object) string {
 	}
 	b := *(**uint16)(unsafe.Pointer(&v.val[0]))
 	return windows.UTF16PtrToString(b)
-}
-
-// imageName is process pid's executable name ("notepad.exe"); "" when it
-// cannot be read.
-func imageName(pid uint32) string {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
-	if err != nil {
-		return ""
-	}
-	defer windows.CloseHandle(h)
-	buf := make([]uint16, windows.MAX_LONG_PATH)
-	n := uint32(len(buf))
-	if windows.QueryFullProcessImageName(h, 0, &buf[0], &n) != nil {
-		return ""
-	}
-	return filepath.Base(windows.UTF16ToString(buf[:n]))
 }
