@@ -93,7 +93,7 @@ func assemble(raws []raw, app string, limit int) (nodes []Node, from []int) {
 			el.Label = r.labelName
 		}
 		n := Node{Element: el, ID: r.id, Parent: up, LabeledBy: -1, Window: window, App: app, Password: r.password}
-		if !r.password {
+		if r.hasValue && !r.password {
 			n.Value = r.value
 		}
 		index[i] = len(nodes)

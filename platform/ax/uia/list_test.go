@@ -66,9 +66,9 @@ func TestAssemble(t *testing.T) {
 		r(0, ButtonControlTypeID, "Save"),       // 9: off screen, yet numbered
 	}
 	raws[0].class = dialogClass
-	raws[3].labeledBy, raws[3].labelName, raws[3].value, raws[3].id = 2, "Name:", "b-name", "1001"
+	raws[3].labeledBy, raws[3].labelName, raws[3].value, raws[3].hasValue, raws[3].id = 2, "Name:", "b-name", true, "1001"
 	raws[5].offscreen, raws[9].offscreen = true, true
-	raws[7].password, raws[7].value = true, "hunter2"
+	raws[7].password, raws[7].value, raws[7].hasValue = true, "hunter2", true
 	nodes, from := assemble(raws, "form.exe", 100)
 	type want struct {
 		role, name, path, value, id string

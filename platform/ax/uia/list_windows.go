@@ -11,6 +11,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// treeScopeSubtree is TreeScope_Element | TreeScope_Children |
+// TreeScope_Descendants: the cache request reads the whole control view.
+const treeScopeSubtree = 7
+
 // List returns the on-screen elements of the top-level window whose name
 // contains window ("" for the foreground window), in tree order, at most
 // limit of them; none (and no error) when there is no such window.

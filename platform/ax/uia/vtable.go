@@ -119,5 +119,4 @@ const (
 	propIsValuePatternAvailable = 30043
 	propValueValue              = 30045
 
-	treeScopeSubtree = 7 // TreeScope_Element | TreeScope_Children | TreeScope_Descendants
 )
