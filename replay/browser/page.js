@@ -383,15 +383,16 @@
       if (out.length >= limit) { more = true; return; }
       const role = listRole(el);
       let me = parent;
-      if (role && D.visible(el)) {
-        const r = el.getBoundingClientRect();
+      // D.visible's test, with the one bounding box kept for the listing.
+      const r = role && (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true })) ? el.getBoundingClientRect() : null;
+      if (r && r.width > 0 && r.height > 0) {
         const isText = role === "statictext" || role === "label";
         me = out.length;
         at.set(el, me);
         S.listed.push(el);
         out.push({
           role, parent, label: -1, id: el.id || "", secret: D.isSecret(el), path,
-          name: isText ? D.text(el, 200) : D.nameOf(el), value: valueOf(el, role),
+          name: isText ? norm(el.textContent).slice(0, 200) : D.nameOf(el), value: valueOf(el, role),
           x: r.left + dx, y: r.top + dy, w: r.width, h: r.height,
         });
       }

@@ -368,10 +368,20 @@ type fieldReader interface {
 func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) bool {
 	if fr, ok := e.o.Input.(fieldReader); ok {
 		text, err := fr.FieldText(pt.X, pt.Y)
-		// The app takes the keys a moment after they are sent.
-		for deadline := time.Now().Add(2 * time.Second); err == nil && text != want && time.Now().Before(deadline); {
-			time.Sleep(100 * time.Millisecond)
-			text, err = fr.FieldText(pt.X, pt.Y)
+		// The app takes the keys a while after they are sent, longer on a
+		// busy machine: the field is read until it holds want, or has not
+		// changed for fieldSettle (the keys have all arrived).
+		settled := time.Now().Add(fieldSettle)
+		for cap := time.Now().Add(fieldReadCap); err == nil && text != want && time.Now().Before(settled) && time.Now().Before(cap); {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-time.After(100 * time.Millisecond):
+			}
+			prev := text
+			if text, err = fr.FieldText(pt.X, pt.Y); text != prev {
+				settled = time.Now().Add(fieldSettle)
+			}
 		}
 		if err == nil {
 			return text == want
@@ -430,6 +440,14 @@ func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) b
 // readBackWait is how long a read-back waits for the screen to show a
 // typed value once what it shows stops changing.
 const readBackWait = 2 * time.Second
+
+// fieldSettle is how long a field read directly must stay unchanged before
+// a read-back that does not hold is final; fieldReadCap bounds the whole
+// wait, for a field that keeps changing by itself.
+const (
+	fieldSettle  = 5 * time.Second
+	fieldReadCap = 30 * time.Second
+)
 
 func (e *Executor) chord(st replay.Step) (replay.Outcome, error) {
 	c, err := keys.ParseChord(st.Value)
