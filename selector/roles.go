@@ -1,6 +1,9 @@
 package selector
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // ariaRoles maps reprise's recorded role vocabulary, which follows ARIA on
 // every OS (platform/ax maps AT-SPI, UIA, MSAA and AX roles onto it, and
@@ -29,4 +32,28 @@ func RoleOf(recorded string) string {
 		return r
 	}
 	return "other"
+}
+
+// Named is what resolving s reads names for: the recorded roles whose
+// elements s can match or look through (its role, its containers' and, for
+// near, text), or all when one of them is "other", which any unknown role
+// maps to. An element of another role is only structure to s.
+func Named(s Selector) (roles []string, all bool) {
+	want := map[string]bool{}
+	for sel := &s; sel != nil; sel = sel.In {
+		want[sel.Role] = true
+		if sel.Near != nil {
+			want["text"] = true
+		}
+	}
+	if want["other"] {
+		return nil, true
+	}
+	for recorded, role := range ariaRoles {
+		if want[role] {
+			roles = append(roles, recorded)
+		}
+	}
+	slices.Sort(roles)
+	return roles, false
 }

@@ -3,6 +3,7 @@ package selector
 import (
 	"errors"
 	"image"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -211,5 +212,23 @@ func TestRoleOf(t *testing.T) {
 		if !strings.Contains(strings.Join(Roles, " "), r) {
 			t.Errorf("a recorded role maps to %q, which is no selector role", r)
 		}
+	}
+}
+
+func TestNamed(t *testing.T) {
+	roles, all := Named(Selector{Role: "text_field", Near: &Near{Label: "City", Side: "right"}, In: &Selector{Role: "group", Name: "Billing"}})
+	if all {
+		t.Fatal("Named says every role, for a selector of known roles")
+	}
+	for _, want := range []string{"textbox", "searchbox", "group", "label", "statictext"} {
+		if !slices.Contains(roles, want) {
+			t.Errorf("Named = %v; want it to hold %s", roles, want)
+		}
+	}
+	if slices.Contains(roles, "button") {
+		t.Errorf("Named = %v; a button is no part of this selector", roles)
+	}
+	if _, all := Named(Selector{Role: "other", Name: "x"}); !all {
+		t.Error("a selector for other: Named must read every name")
 	}
 }

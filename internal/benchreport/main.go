@@ -45,6 +45,8 @@ var comparisons = []comparison{
 	{what: "replay, engine vs handwritten chromedp (ns/row)", candidate: metric{"BenchmarkRow/engine", "ns/op"}, baseline: metric{"BenchmarkRow/handwritten", "ns/op"}, maxRatio: 1.25},
 	{what: "selector resolution, 400-element page (ms p50)", candidate: metric{"BenchmarkResolve/selector", "p50-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p50-ms"}},
 	{what: "selector resolution, 400-element page (ms p99)", candidate: metric{"BenchmarkResolve/selector", "p99-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p99-ms"}, maxAbs: 20},
+	{what: "selector resolution, 400-element page changed before each (ms p50)", candidate: metric{"BenchmarkResolve/selector-after-change", "p50-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p50-ms"}},
+	{what: "selector resolution, 400-element page changed before each (ms p99)", candidate: metric{"BenchmarkResolve/selector-after-change", "p99-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p99-ms"}},
 	{what: "X11 input event to queued step (us p99)", candidate: metric{"BenchmarkInputToQueue", "p99-µs"}, maxAbs: 50},
 	{what: "idle frame ring, 2 frames/s, SHM (% of a core)", candidate: metric{"BenchmarkIdleRing/shm", "%cpu"}, maxAbs: 5},
 	{what: "idle frame ring, 2 frames/s, no SHM (% of a core)", candidate: metric{"BenchmarkIdleRing/socket", "%cpu"}, maxAbs: 5},

@@ -359,19 +359,55 @@
     return "";
   }
 
+  // An element's role and name depend on the DOM alone, so a listing keeps
+  // them until anything changes under a root it walked (each root observed
+  // from its first walk, a resize counted as a change too): a step after a
+  // step that changed nothing reads them once. Bounds, visibility and
+  // values are read fresh every time.
+  function known(el) {
+    if (!S.known) {
+      S.known = new WeakMap();
+      S.gen = 0;
+      S.observers = [];
+      S.observed = new WeakSet();
+      addEventListener("resize", () => S.gen++);
+    }
+    let k = S.known.get(el);
+    if (!k || k.gen !== S.gen) S.known.set(el, (k = { gen: S.gen, role: listRole(el), name: null }));
+    return k;
+  }
+  function observe(root) {
+    if (!S.known || S.observed.has(root)) return;
+    S.observed.add(root);
+    const mo = new MutationObserver(() => S.gen++);
+    mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    S.observers.push(mo);
+  }
+  // changed takes the changes not yet delivered, so a listing never reads
+  // a name kept from before a change made in the same task.
+  function changed() {
+    for (const mo of S.observers || []) if (mo.takeRecords().length) S.gen++;
+  }
+
   // elements lists the visible elements a selector can name, in tree order
   // (a parent before its children), across open shadow roots and visible
   // same-origin frames, with bounds in the top page's document pixels.
-  // S.listed keeps them for pick. Values are for `reprise elements` and the
-  // conformance suite, never a secret field's, and never logged by Go.
-  function elements(limit, paths) {
+  // S.listed keeps them for pick. o.paths adds XPaths, o.values fields'
+  // values (never a secret's), for `reprise elements` and checks. o.named,
+  // when given, keeps only the elements of those roles (and any whose id is
+  // o.id): a resolution can match, look through or be near no other, and
+  // reading the rest is most of a listing's time. Go never logs values.
+  function elements(limit, o) {
+    const paths = !!o.paths, named = o.named ? new Set(o.named) : null, id = o.id || "";
     S.listed = [];
     if (document.readyState === "loading") return { ready: false, title: document.title, els: [] };
     const out = [], at = new Map();
     let more = false;
     // The XPath of each element is its parent's plus its tag's count among
     // the siblings so far: one walk, no climbing back up per element.
+    changed();
     const walk = (root, parent, dx, dy, path) => {
+      observe(root);
       const seen = new Map();
       for (const el of root.children) {
         const t = el.tagName.toLowerCase(), n = (seen.get(t) || 0) + 1;
@@ -381,7 +417,9 @@
     };
     function visit(el, parent, dx, dy, path) {
       if (out.length >= limit) { more = true; return; }
-      const role = listRole(el);
+      const k = known(el);
+      let role = k.role;
+      if (role && named && !named.has(role) && !(id && el.id === id)) role = "";
       let me = parent;
       // D.visible's test, with the one bounding box kept for the listing.
       const r = role && (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true })) ? el.getBoundingClientRect() : null;
@@ -391,8 +429,9 @@
         at.set(el, me);
         S.listed.push(el);
         out.push({
-          role, parent, label: -1, id: el.id || "", secret: D.isSecret(el), path,
-          name: isText ? norm(el.textContent).slice(0, 200) : D.nameOf(el), value: valueOf(el, role),
+          role, parent, label: -1, id: el.id || "", path,
+          name: k.name !== null ? k.name : (k.name = isText ? norm(el.textContent).slice(0, 200) : D.nameOf(el)),
+          value: o.values ? valueOf(el, role) : "",
           x: r.left + dx, y: r.top + dy, w: r.width, h: r.height,
         });
       }
@@ -437,7 +476,9 @@
   switch (op) {
     case "init": baseline(null); for (const f of document.forms) baseline(f); return true;
     case "find": return find(a.selectors, !!a.group);
-    case "elements": return elements(a.limit || 400, !!a.paths);
+    // A string: Chrome hands a large object back by value far slower than
+    // a JSON text of it.
+    case "elements": return JSON.stringify(elements(a.limit || 400, a));
     case "pick": return pickListed(a.index, !!a.group);
     case "target": return target();
     case "focus": {

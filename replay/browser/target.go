@@ -2,7 +2,9 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"math"
 
@@ -19,7 +21,6 @@ type listed struct {
 	ID     string  `json:"id"`
 	Value  string  `json:"value"`
 	Path   string  `json:"path"`
-	Secret bool    `json:"secret"`
 	Label  int     `json:"label"`
 	Parent int     `json:"parent"`
 	X      float64 `json:"x"`
@@ -56,24 +57,35 @@ const MaxElements = 5000
 func (e *Executor) Elements(ctx context.Context, limit int) (Page, error) {
 	cctx, stop := e.bind(ctx)
 	defer stop()
-	return e.elements(cctx, limit, true)
+	return e.elements(cctx, limit, reading{Paths: true, Values: true})
 }
 
-// elements reads the page; paths adds each element's XPath, which only a
-// person reading the listing needs.
-func (e *Executor) elements(ctx context.Context, limit int, paths bool) (Page, error) {
-	l, err := chromedp.Run(ctx, pageOp[listing](e.world, "elements", map[string]any{"limit": limit, "paths": paths}))
+// reading says what a listing reads: XPaths and values for a person or a
+// check; and, for a resolution, only the elements of the roles in Named and
+// any whose id is ID (every element when Named is nil), since Match can use
+// no other.
+type reading struct {
+	Paths  bool     `json:"paths"`
+	Values bool     `json:"values"`
+	Named  []string `json:"named"`
+	ID     string   `json:"id"`
+	Limit  int      `json:"limit"`
+}
+
+func (e *Executor) elements(ctx context.Context, limit int, r reading) (Page, error) {
+	r.Limit = limit
+	text, err := chromedp.Run(ctx, pageOp[string](e.world, "elements", r))
 	if err != nil {
 		return Page{}, err
 	}
+	var l listing
+	if err := json.Unmarshal([]byte(text), &l); err != nil {
+		return Page{}, fmt.Errorf("the page's elements: %w", err)
+	}
 	p := Page{Title: l.Title, More: l.More, Ready: l.Ready, Tree: make(selector.Tree, len(l.Els))}
 	for i, el := range l.Els {
-		value := el.Value
-		if el.Secret {
-			value = ""
-		}
 		p.Tree[i] = selector.Element{
-			Role: selector.RoleOf(el.Role), Name: el.Name, ID: el.ID, Value: value,
+			Role: selector.RoleOf(el.Role), Name: el.Name, ID: el.ID, Value: el.Value,
 			Label: el.Label, Parent: el.Parent, Window: l.Title, Path: el.Path,
 			Bounds: image.Rect(px(el.X), px(el.Y), px(el.X+el.W), px(el.Y+el.H)),
 		}
@@ -85,7 +97,7 @@ func px(f float64) int { return int(math.Round(f)) }
 
 // read is what a check looks at: the page's title and elements.
 func (e *Executor) read(ctx context.Context) (string, selector.Tree, error) {
-	p, err := e.elements(ctx, MaxElements, false)
+	p, err := e.elements(ctx, MaxElements, reading{Values: true})
 	if err == nil && !p.Ready {
 		err = errors.New("the page is still loading")
 	}
@@ -107,7 +119,13 @@ func (e *Executor) Resolve(ctx context.Context, s selector.Selector) (selector.T
 // of the page's next ops. n is how many elements it matched (0 for none,
 // or a container or id that missed), for the outcome's Tried.
 func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bool) (f found, n int, err error) {
-	p, err := e.elements(ctx, MaxElements, false)
+	named, all := selector.Named(s)
+	if all {
+		named = nil
+	} else if named == nil {
+		named = []string{} // none: a JSON null would read every name
+	}
+	p, err := e.elements(ctx, MaxElements, reading{Named: named, ID: s.ID})
 	if err != nil || !p.Ready {
 		return found{Hit: -1}, 0, err
 	}

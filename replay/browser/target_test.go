@@ -163,3 +163,58 @@ func TestExpectAndWhen(t *testing.T) {
 		t.Fatalf("outcome %+v; want the step run, its when holding", out)
 	}
 }
+
+// TestLeanResolutionAgrees: a step's resolution lists only the roles its
+// selector can use, and keeps names between steps; on every conformance
+// case it picks the very element (by XPath) the full listing picks, or
+// misses the same way.
+func TestLeanResolutionAgrees(t *testing.T) {
+	ex, _ := browser(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir("../../selector/selectortest/testdata")))
+	defer srv.Close()
+	open(t, ex, srv.URL+"/form.html")
+	ctx, stop := ex.bind(t.Context())
+	defer stop()
+	for _, c := range selectortest.Cases {
+		s := mustSelector(t, c.Selector)
+		full, want, werr := ex.Resolve(t.Context(), *s)
+		named, all := selector.Named(*s)
+		if all {
+			named = nil
+		}
+		p, err := ex.elements(ctx, MaxElements, reading{Named: named, ID: s.ID, Paths: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gerr := selector.Match(*s, p.Tree)
+		switch {
+		case (werr == nil) != (gerr == nil):
+			t.Errorf("%s: full listing %v, lean %v", c.Name, werr, gerr)
+		case werr != nil && selectortest.Check(c, p.Tree, got, gerr) != nil:
+			t.Errorf("%s: lean miss %v; full %v", c.Name, gerr, werr)
+		case werr == nil && p.Tree[got].Path != full[want].Path:
+			t.Errorf("%s: lean picked %s, full %s", c.Name, p.Tree[got].Path, full[want].Path)
+		}
+	}
+}
+
+// TestNamesFollowTheDOM: names kept between resolutions are dropped when
+// the page changes, in the document and in a shadow root.
+func TestNamesFollowTheDOM(t *testing.T) {
+	ex, s := browser(t)
+	open(t, ex, s.URL+"/shadow")
+	ref := mustSelector(t, `{"role":"text_field","name":"Reference"}`)
+	if _, _, err := ex.Resolve(t.Context(), *ref); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ex, `(() => { document.getElementById("host").shadowRoot.querySelector("label").textContent = "Order number"; return true })()`)
+	st := withReadBack(step(0, "fill", "", "ORD-1"), "value", "ORD-1")
+	st.Target = mustSelector(t, `{"role":"text_field","name":"Order number"}`)
+	if out := mustOK(t, ex, st); out.Via != replay.ViaTarget {
+		t.Fatalf("after the label changed: %+v; want found by its new name", out)
+	}
+	st.Target = ref
+	if out := run(t, ex, st); out.Via == replay.ViaTarget {
+		t.Fatalf("the old name still resolves: %+v", out)
+	}
+}
