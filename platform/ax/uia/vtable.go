@@ -118,5 +118,4 @@ const (
 	propIsOffscreen             = 30022
 	propIsValuePatternAvailable = 30043
 	propValueValue              = 30045
-
 )
