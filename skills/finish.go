@@ -12,6 +12,7 @@ import (
 // marks destructive steps and picks the dedupe key.
 func (g *builder) finish() error {
 	g.mergeSameColumn()
+	inRepeated(g.skill.Steps)
 	declared := map[string]bool{}
 	for _, c := range g.cands {
 		st := &g.skill.Steps[c.step]

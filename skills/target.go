@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 	"github.com/reprise-dev/reprise/selector"
 )
 
@@ -51,4 +52,52 @@ func idOf(e *events.Enrichment) string {
 		return ""
 	}
 	return id
+}
+
+// pathContainers maps the container roles the desktop trees write on an
+// accessibility path (AT-SPI, UIA, MSAA and AX names) onto the selector
+// role their listings give a named one.
+var pathContainers = map[string]string{
+	"panel": "group", "filler": "group", "grouping": "group", "form": "group", "tool bar": "group",
+	"page tab": "tab", "list": "list", "list box": "list", "table": "list", "tree": "list", "tree table": "list",
+	"Group": "group", "TabItem": "tab", "List": "list", "DataGrid": "list", "Table": "list", "Tree": "list",
+	"client": "group", "pane": "group",
+	"AXGroup": "group", "AXRadioGroup": "group", "AXList": "list", "AXTable": "list", "AXOutline": "list",
+}
+
+// inRepeated gives the targets that two steps of the skill share (two
+// fields named Name on a desktop form, which no recorder marked as a
+// repeat) the nearest named container on their recorded accessibility
+// paths, so each names its own.
+func inRepeated(steps []Step) {
+	key := func(t *selector.Selector) string { return t.Role + "\x00" + selector.FoldLabel(t.Name) }
+	shared := map[string]int{}
+	for _, st := range steps {
+		if t := st.Target; t != nil && t.In == nil && t.ID == "" {
+			shared[key(t)]++
+		}
+	}
+	for i := range steps {
+		st := &steps[i]
+		if t := st.Target; t == nil || t.In != nil || t.ID != "" || shared[key(t)] < 2 || st.AXPath == nil {
+			continue
+		}
+		if in := containerOnPath(*st.AXPath); in != nil {
+			t := *st.Target
+			t.In = in
+			st.Target = &t
+		}
+	}
+}
+
+// containerOnPath is the nearest named container above the element a path
+// leads to, below its window.
+func containerOnPath(path string) *selector.Selector {
+	nodes := axpath.Parse(path)
+	for i := len(nodes) - 2; i >= 1; i-- {
+		if role := pathContainers[nodes[i].Role]; role != "" && nodes[i].Name != "" && !aPlaceholder.MatchString(nodes[i].Name) {
+			return &selector.Selector{Role: role, Name: nodes[i].Name}
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/selector"
 )
 
 func TestTargetOf(t *testing.T) {
@@ -39,5 +40,35 @@ func TestTargetOf(t *testing.T) {
 				t.Errorf("targetOf = %s; want %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestInRepeated: two desktop steps whose targets are the same get the
+// named container on their recorded paths; a target no other step shares,
+// one with an id, and a path with no named container stay as they are.
+func TestInRepeated(t *testing.T) {
+	path := func(p string) *string { return &p }
+	tgt := func(role, name string) *selector.Selector { return &selector.Selector{Role: role, Name: name} }
+	steps := []Step{
+		{Action: "fill", Target: tgt("text_field", "Name"), AXPath: path(`frame[Orders]/filler/panel[Billing]/filler/text[Name]`)},
+		{Action: "fill", Target: tgt("text_field", "Name:"), AXPath: path(`Window[Orders]/Group[Ship\/to]/Edit[Name:]`)},
+		{Action: "fill", Target: tgt("text_field", "City"), AXPath: path(`frame[Orders]/panel[Billing]/text[City]`)},
+		{Action: "click", Target: tgt("button", "Save"), AXPath: path(`frame[Orders]/filler/push button[Save]`)},
+		{Action: "click", Target: tgt("button", "Save"), AXPath: path(`frame[Orders]/filler/push button[Save]#2`)},
+		{Action: "fill", Target: &selector.Selector{Role: "text_field", Name: "City", ID: "city"}, AXPath: path(`frame[Orders]/panel[Billing]/text[City]`)},
+	}
+	inRepeated(steps)
+	want := []string{
+		`{role: "text_field", name: "Name", in: {role: "group", name: "Billing"}}`,
+		`{role: "text_field", name: "Name:", in: {role: "group", name: "Ship/to"}}`,
+		`{role: "text_field", name: "City"}`,
+		`{role: "button", name: "Save"}`,
+		`{role: "button", name: "Save"}`,
+		`{role: "text_field", name: "City", id: "city"}`,
+	}
+	for i, st := range steps {
+		if got := st.Target.String(); got != want[i] {
+			t.Errorf("step %d: %s; want %s", i, got, want[i])
+		}
 	}
 }

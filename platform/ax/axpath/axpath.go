@@ -125,3 +125,49 @@ func Enrichment(nodes []Node, role, label, id string) *events.Enrichment {
 func IsPassword(e *events.Enrichment, passwordRole string) bool {
 	return e != nil && e.Kind == events.KindAX && e.AXPath != nil && LastRole(*e.AXPath) == passwordRole
 }
+
+// Parse reads a path Format wrote back into its nodes. A segment it cannot
+// read ends the path: what came before is still the element's ancestry.
+func Parse(path string) []Node {
+	var nodes []Node
+	for len(path) > 0 {
+		var n Node
+		var b strings.Builder
+		i := 0
+		for ; i < len(path) && path[i] != '[' && path[i] != '#' && path[i] != '/'; i++ {
+			b.WriteByte(path[i])
+		}
+		n.Role = b.String()
+		if i < len(path) && path[i] == '[' {
+			b.Reset()
+			for i++; i < len(path) && path[i] != ']'; i++ {
+				if path[i] == '\\' && i+1 < len(path) {
+					i++
+				}
+				b.WriteByte(path[i])
+			}
+			if i >= len(path) {
+				return nodes // an unclosed name
+			}
+			n.Name = b.String()
+			i++
+		}
+		if i < len(path) && path[i] == '#' {
+			j := i + 1
+			for j < len(path) && path[j] >= '0' && path[j] <= '9' {
+				j++
+			}
+			n.Ordinal, _ = strconv.Atoi(path[i+1 : j])
+			i = j
+		}
+		if i < len(path) && path[i] != '/' {
+			return nodes
+		}
+		nodes = append(nodes, n)
+		if i >= len(path) {
+			break
+		}
+		path = path[i+1:]
+	}
+	return nodes
+}

@@ -21,6 +21,9 @@ func TestFormatAndLastRole(t *testing.T) {
 		if got != tc.path {
 			t.Errorf("Format(%v) = %q; want %q", tc.nodes, got, tc.path)
 		}
+		if back := Parse(got); Format(back) != got || len(back) != len(tc.nodes) {
+			t.Errorf("Parse(%q) = %v; want %v", got, back, tc.nodes)
+		}
 		if lr := LastRole(got); lr != tc.last {
 			t.Errorf("LastRole(%q) = %q; want %q", got, lr, tc.last)
 		}
@@ -36,8 +39,8 @@ func TestOrdinal(t *testing.T) {
 	}
 }
 
-// FuzzLastRole checks the parser against the writer: whatever the names
-// hold, the last segment's role comes back.
+// FuzzLastRole checks the parsers against the writer: whatever the names
+// hold, the last segment's role comes back, and Parse gives the nodes back.
 func FuzzLastRole(f *testing.F) {
 	f.Add("dialog", "New customer", "password text", "", 0)
 	f.Add("frame", `a/b\`, "text", "x]#[/", 3)
@@ -52,6 +55,9 @@ func FuzzLastRole(f *testing.F) {
 		p := Format([]Node{{Role: role1, Name: name1}, {Role: role2, Name: name2, Ordinal: ord}})
 		if got := LastRole(p); got != role2 {
 			t.Errorf("LastRole(%q) = %q; want %q", p, got, role2)
+		}
+		if back := Parse(p); len(back) != 2 || Format(back) != p {
+			t.Errorf("Parse(%q) = %v; want the two nodes back", p, back)
 		}
 	})
 }
