@@ -133,14 +133,7 @@ func storedSteps(t *testing.T, home string) map[uint64]int {
 // read-only way the CLI user has into any stream.
 func forEachStored(t *testing.T, home, stream, subject string, fn func(*jetstream.RawStreamMsg)) {
 	t.Helper()
-	nc, _, err := daemon.Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, js := cliJetStream(t, home)
 	s, err := js.Stream(ctx, stream)
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +149,21 @@ func forEachStored(t *testing.T, home, stream, subject string, fn func(*jetstrea
 		fn(m)
 		seq = m.Sequence + 1
 	}
+}
+
+// cliJetStream is JetStream as the CLI user reaches it, with a context
+// that ends with the test (or in 2 minutes).
+func cliJetStream(t *testing.T, home string) (context.Context, jetstream.JetStream) {
+	t.Helper()
+	nc, _, err := daemon.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx, js
 }
 
 // runPublisher is the publishing process: it publishes step after step as

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -212,14 +210,8 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 	return elements.Window{Tree: tree, Title: f.window}, func() { _ = closeTree() }, nil
 }
 
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", strings.TrimSpace(string(b)))
-	return err
-}
+// writeJSONLine prints v as one line of JSON, --watch's unit.
+func writeJSONLine(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
 
 // printed is a failure already printed as JSON with its listing.
 type printed struct{ error }

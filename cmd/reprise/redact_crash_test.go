@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
@@ -102,14 +100,7 @@ func waitLogged(t *testing.T, logs *syncbuf.Buffer, want string) {
 // waitStored waits until RECORDINGS holds a message on subject.
 func waitStored(t *testing.T, home, subject string) {
 	t.Helper()
-	nc, _, err := daemon.Connect(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, js := cliJetStream(t, home)
 	for {
 		st, err := js.Stream(ctx, events.StreamRecordings)
 		if err == nil {
