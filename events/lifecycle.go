@@ -76,6 +76,23 @@ func (p *Publisher) Publish(ctx context.Context, subject, msgID string, v any) (
 	return p.PublishBytes(ctx, subject, msgID, data)
 }
 
+// PublishAsync is Publish without waiting: the future resolves to the ack.
+func (p *Publisher) PublishAsync(subject, msgID string, v any) (jetstream.PubAckFuture, error) {
+	data, err := AppendMsgpack(nil, v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", subject, err)
+	}
+	f, err := p.js.PublishMsgAsync(&nats.Msg{
+		Subject: subject,
+		Data:    data,
+		Header:  nats.Header{jetstream.MsgIDHeader: []string{msgID}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("publish %s: %w", subject, err)
+	}
+	return f, nil
+}
+
 // PublishBytes publishes data, already encoded (and sealed), to subject
 // under msgID, returning once JetStream has acked it.
 func (p *Publisher) PublishBytes(ctx context.Context, subject, msgID string, data []byte) (*jetstream.PubAck, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // Row outcomes in a run's Result.
@@ -124,6 +125,18 @@ type engine struct {
 // run that could not go on (a broken executor, the log unreachable, a
 // refused confirmation); failed rows are in the report.
 func Run(ctx context.Context, o Options) (*Result, error) {
+	e, res, err := run(ctx, o)
+	if e != nil {
+		// Whatever the run wrote without waiting is stored, or the run
+		// says it is not.
+		if ferr := e.log.flush(ctx); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	return res, err
+}
+
+func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -131,28 +144,28 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		o.OnError = OnErrorStop
 	}
 	p := o.Plan
-	e := &engine{Options: o, log: log{pub: events.NewPublisher(o.JS), runID: p.RunID}, outcomes: make(chan StepDone, 16),
+	e := &engine{Options: o, log: newLog(o.JS, p.RunID), outcomes: make(chan StepDone, 16),
 		checkFailed: map[int]RowResult{}}
 	var err error
 	if e.state, err = foldRun(ctx, o.JS, p.RunID); err != nil {
-		return nil, err
+		return e, nil, err
 	}
 	switch {
 	case e.state.planned != nil && !o.Resume:
-		return nil, fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", p.RunID, p.RunID)
+		return e, nil, fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", p.RunID, p.RunID)
 	case e.state.planned == nil && o.Resume:
-		return nil, fmt.Errorf("no run %s to resume", p.RunID)
+		return e, nil, fmt.Errorf("no run %s to resume", p.RunID)
 	case o.Resume && (e.state.planned.CSV != p.CSV || e.state.planned.SkillDigest != p.Digest):
-		return nil, fmt.Errorf("run %s was planned with another CSV or skill version; resume it with the same ones", p.RunID)
+		return e, nil, fmt.Errorf("run %s was planned with another CSV or skill version; resume it with the same ones", p.RunID)
 	}
 	if e.earlier, err = earlierKeys(ctx, o.JS, p.SkillID, p.RunID); err != nil {
-		return nil, err
+		return e, nil, err
 	}
 	e.session = e.state.session + 1
 	planned := Planned{RunID: p.RunID, SkillID: p.SkillID, SkillDigest: p.Digest, Rows: len(p.Rows), CSV: p.CSV,
 		DryRun: o.DryRun, Session: e.session, At: events.Stamp(time.Now())}
 	if err := e.log.write(ctx, 0, EvPlanned, fmt.Sprintf("0:planned:%d", e.session), &planned); err != nil {
-		return nil, err
+		return e, nil, err
 	}
 	stop, err := consume(ctx, o.JS, p.RunID, EvStep, func(_ int, data []byte) {
 		var d StepDone
@@ -161,7 +174,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	})
 	if err != nil {
-		return nil, err
+		return e, nil, err
 	}
 	defer stop()
 
@@ -177,7 +190,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if !o.DryRun && p.destructive() {
 		if err := e.check(ctx, res); err != nil {
 			e.notRun(res, rows, "not run: the check of the first rows stopped the run")
-			return res, err
+			return e, res, err
 		}
 	}
 	for i, r := range rows {
@@ -194,7 +207,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			res.Rows = append(res.Rows, stopped)
 			e.count(stopped)
 			e.notRun(res, rows[i+1:], "not run: the run stopped at row "+strconv.Itoa(r.N))
-			return res, err
+			return e, res, err
 		}
 		res.Rows = append(res.Rows, rr)
 		e.count(rr)
@@ -209,10 +222,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if o.DryRun && !res.Failed() {
 		if err := e.log.write(ctx, 0, EvDryRun, fmt.Sprintf("0:dryrun:%d", e.session), &DryRunPassed{SkillID: p.SkillID, SkillDigest: p.Digest}); err != nil {
-			return res, err
+			return e, res, err
 		}
 	}
-	return res, nil
+	return e, res, nil
 }
 
 // notRun reports the rows of rows not yet in res as skipped, with why:
@@ -392,7 +405,9 @@ func (e *engine) settle(ctx context.Context, r Row, why string) (RowResult, erro
 func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 	started := false
 	via := ""
-	for i, st := range e.Plan.Skill.Steps {
+	steps := e.Plan.Skill.Steps
+	for i := 0; i < len(steps); {
+		st := steps[i]
 		if st.Destructive && !dry && !started {
 			if err := e.log.write(ctx, r.N, EvStarted, fmt.Sprintf("%d:started:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
 				return RowResult{}, err
@@ -400,18 +415,24 @@ func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 			started = true
 		}
 		if e.StepProgress != nil {
-			e.StepProgress(r.N, i, len(e.Plan.Skill.Steps))
+			e.StepProgress(r.N, i, len(steps))
 		}
-		out, err := e.do(ctx, r.N, i, dry)
+		outs, err := e.do(ctx, r.N, i, batchEnd(steps, i), dry)
 		if err != nil {
 			return RowResult{}, err
 		}
-		if out.Via != "" {
-			via = out.Via
+		i += len(outs)
+		out := outs[len(outs)-1]
+		for _, o := range outs {
+			if o.Via != "" {
+				via = o.Via
+			}
 		}
 		if out.OK {
 			continue
 		}
+		i-- // the failed step
+		st = steps[i]
 		reason := out.Error
 		if out.PageMessage != "" && !strings.Contains(reason, out.PageMessage) {
 			reason += ": the page says: " + out.PageMessage
@@ -428,8 +449,9 @@ func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 		// executor saw send nothing or the site refuse.
 		f := RowFailed{Row: r.N, Index: i, Action: st.Action, Reason: out.Error, Before: true}
 		// The page's message stays in the report, out of the log: a site
-		// may quote the row's values in it.
-		if err := e.log.write(ctx, r.N, EvFailed, fmt.Sprintf("%d:failed:%d", r.N, e.session), &f); err != nil {
+		// may quote the row's values in it. A lost failed mark leaves the
+		// row to run again (or, once started, to settle): never filed twice.
+		if err := e.log.writeAsync(r.N, EvFailed, fmt.Sprintf("%d:failed:%d", r.N, e.session), &f); err != nil {
 			return RowResult{}, err
 		}
 		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via}, nil
@@ -437,39 +459,65 @@ func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 	if dry {
 		return RowResult{N: r.N, Outcome: OutcomeDryRun, Step: -1, Via: via}, nil
 	}
-	if err := e.log.write(ctx, r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
+	// Written without waiting for its ack: a commit mark lost in a crash
+	// leaves the row started, which a resume settles, never files again.
+	if err := e.log.writeAsync(r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
 		return RowResult{}, err
 	}
 	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Via: via}, nil
 }
 
-// do writes one step command and waits for the executor's outcome.
-func (e *engine) do(ctx context.Context, row, index int, dry bool) (Outcome, error) {
+// batchEnd is the last step of the batch that starts at step i: the run
+// of Batchable steps from i, or i alone.
+func batchEnd(steps []skills.Step, i int) int {
+	j := i
+	for j+1 < len(steps) && Batchable(steps[i]) && Batchable(steps[j+1]) {
+		j++
+	}
+	return j
+}
+
+// do writes the command for steps index to through of a row and waits for
+// their outcomes: one per step, up to the first that failed.
+func (e *engine) do(ctx context.Context, row, index, through int, dry bool) ([]Outcome, error) {
 	e.seq++
 	c := Command{Row: row, Index: index, Session: e.session, DryRun: dry, Seq: e.seq}
+	if through > index {
+		c.Through = through
+	}
 	id := fmt.Sprintf("%d:%d:%d:command", row, e.session, e.seq)
-	if err := e.log.write(ctx, row, EvCommand, id, &c); err != nil {
-		return Outcome{}, err
+	// The command need not be acked before its outcome is awaited: a
+	// command lost with the process is one no executor ran.
+	ack, err := e.log.publishAsync(row, EvCommand, id, &c)
+	if err != nil {
+		return nil, err
 	}
 	timer := time.NewTimer(stepTimeout)
 	defer timer.Stop()
+	outs := make([]Outcome, 0, c.last()-index+1)
 	for {
 		select {
 		case d := <-e.outcomes:
-			if d.Seq != c.Seq {
+			if d.Seq != c.Seq || d.Index != index+len(outs) {
 				continue // an outcome of an earlier, abandoned wait
 			}
 			if strings.HasPrefix(d.Outcome.Error, Broken) {
-				return Outcome{}, errors.New(d.Outcome.Error)
+				return nil, errors.New(d.Outcome.Error)
 			}
 			if m, ok := e.Plan.messages.LoadAndDelete(messageKey(c.Session, c.Seq)); ok {
 				d.Outcome.PageMessage = m.(string)
 			}
-			return d.Outcome, nil
+			outs = append(outs, d.Outcome)
+			if !d.Outcome.OK || d.Index == c.last() {
+				return outs, nil
+			}
+			timer.Reset(stepTimeout)
+		case err := <-ack.Err():
+			return nil, fmt.Errorf("write the command for step %d of row %d: %w", index+1, row, err)
 		case <-timer.C:
-			return Outcome{}, fmt.Errorf("step %d of row %d: no outcome from the executor in %s", index+1, row, stepTimeout)
+			return nil, fmt.Errorf("step %d of row %d: no outcome from the executor in %s", index+len(outs)+1, row, stepTimeout)
 		case <-ctx.Done():
-			return Outcome{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 }

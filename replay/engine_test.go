@@ -402,3 +402,70 @@ func TestEngineOpensOnlyWebPages(t *testing.T) {
 		t.Errorf("filed %v; want only row 1", s.filed)
 	}
 }
+
+// batchingSite is site with DoBatch: it records the batches it is given,
+// and can stop short of a batch's end without saying why.
+type batchingSite struct {
+	*site
+	batches [][]int // each batch's step indexes
+	short   bool
+}
+
+func (b *batchingSite) DoBatch(ctx context.Context, steps []Step) ([]Outcome, error) {
+	var idx []int
+	for _, st := range steps {
+		idx = append(idx, st.Index)
+	}
+	b.batches = append(b.batches, idx)
+	outs, err := DoEach(ctx, b.site, steps)
+	if b.short && len(outs) > 1 {
+		outs = outs[:1]
+	}
+	return outs, err
+}
+
+// A run of fields goes to the executor as one command; a field of it that
+// fails fails the row at that field, and an executor that leaves a batch
+// unfinished without a failure breaks the run rather than skipping a step.
+func TestEngineBatchesFields(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	dryRun(t, js, false)
+	ctx := context.Background()
+	run := func(id string, b *batchingSite) (*Result, error) {
+		p := plan(id, testSkill(false), 3)
+		stop, err := Serve(ctx, js, p, b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		return Run(ctx, Options{JS: js, Plan: p, Executor: b, Yes: true, Again: true, OnError: OnErrorSkip})
+	}
+
+	b := &batchingSite{site: newSite()}
+	b.unfit["row2@example.org"] = true
+	res, err := run("batched", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.batches) != 3 || fmt.Sprint(b.batches[0]) != "[1 2]" {
+		t.Errorf("batches %v; want the two fills of each row as one", b.batches)
+	}
+	if got := outcomes(res); got[OutcomeCommitted] != 2 || got[OutcomeFailed] != 1 {
+		t.Fatalf("outcomes %v", got)
+	}
+	if r := res.Rows[1]; r.Step != 2 || r.Action != "fill" || !strings.Contains(r.Reason, "read-back failed") {
+		t.Errorf("row 2 is %+v; want failed at step index 2, the email", r)
+	}
+	if b.filed["row2@example.org"] != 0 || b.filed["row1@example.org"] != 1 {
+		t.Errorf("filed %v", b.filed)
+	}
+
+	short := &batchingSite{site: newSite(), short: true}
+	res, err = run("short", short)
+	if err == nil || !strings.Contains(err.Error(), "stopped before the command's last step") {
+		t.Fatalf("a batch cut short: err %v, report %+v", err, res)
+	}
+	if len(short.filed) != 0 {
+		t.Errorf("filed %v after a batch cut short", short.filed)
+	}
+}

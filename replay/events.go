@@ -3,7 +3,9 @@ package replay
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -56,7 +58,14 @@ type Command struct {
 	// Seq counts the session's commands: a row filled twice in a session
 	// (checked, then submitted) has distinct commands and outcomes.
 	Seq int `msgpack:"seq"`
+	// Through, when past Index, makes the command a batch: steps Index to
+	// Through, each Batchable, run in one go. Each gets its own outcome,
+	// up to the first that failed.
+	Through int `msgpack:"through,omitempty"`
 }
+
+// last is the index of the command's last step.
+func (c Command) last() int { return max(c.Index, c.Through) }
 
 // StepDone is a step's outcome.
 type StepDone struct {
@@ -84,10 +93,21 @@ type DryRunPassed struct {
 	SkillDigest string `msgpack:"skill_digest"`
 }
 
-// log writes a run's events, each acked and deduplicated by its msg id.
+// log writes a run's events, each deduplicated by its msg id.
 type log struct {
 	pub   *events.Publisher
 	runID string
+	// unacked are the events written without waiting, for flush.
+	unacked *unacked
+}
+
+type unacked struct {
+	mu   sync.Mutex
+	acks []jetstream.PubAckFuture
+}
+
+func newLog(js jetstream.JetStream, runID string) log {
+	return log{pub: events.NewPublisher(js), runID: runID, unacked: &unacked{}}
 }
 
 func (l log) write(ctx context.Context, row int, event, id string, v any) error {
@@ -96,6 +116,63 @@ func (l log) write(ctx context.Context, row int, event, id string, v any) error 
 		return fmt.Errorf("write %s of row %d: %w", event, row, err)
 	}
 	return nil
+}
+
+// publishAsync writes an event without waiting for its ack, and returns
+// the ack to come.
+func (l log) publishAsync(row int, event, id string, v any) (jetstream.PubAckFuture, error) {
+	ack, err := l.pub.PublishAsync(events.ReplaySubject(l.runID, row, event), l.runID+":"+id, v)
+	if err != nil {
+		return nil, fmt.Errorf("write %s of row %d: %w", event, row, err)
+	}
+	u := l.unacked
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.acks) >= 256 {
+		// Keep only those still unanswered (and any refused, for flush).
+		u.acks = slices.DeleteFunc(u.acks, func(f jetstream.PubAckFuture) bool {
+			select {
+			case <-f.Ok():
+				return true
+			default:
+				return false
+			}
+		})
+	}
+	u.acks = append(u.acks, ack)
+	return ack, nil
+}
+
+// writeAsync is write without waiting for the ack: for an event whose loss
+// in a crash leaves a state a resume settles (a commit mark lost leaves the
+// row started: verified or reported unknown, never filed again). flush
+// reports a write the store refused.
+func (l log) writeAsync(row int, event, id string, v any) error {
+	_, err := l.publishAsync(row, event, id, v)
+	return err
+}
+
+// flush waits for every event written without waiting, and returns the
+// first the store refused.
+func (l log) flush(ctx context.Context) error {
+	u := l.unacked
+	u.mu.Lock()
+	acks := u.acks
+	u.acks = nil
+	u.mu.Unlock()
+	var first error
+	for _, f := range acks {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			if first == nil {
+				first = fmt.Errorf("write %s: %w", f.Msg().Subject, err)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return first
 }
 
 // parseSubject splits run.<id>.row.<n>.<event>.
@@ -134,7 +211,7 @@ const HandRunPrefix = "hand_"
 // under its dedupe key: no run files that row again unless --again. The
 // mark carries the key, never a value; recording it twice is harmless.
 func MarkFiledByHand(ctx context.Context, js jetstream.JetStream, skillID, recordingID string, row int, key string) error {
-	l := log{pub: events.NewPublisher(js), runID: HandRunPrefix + recordingID}
+	l := newLog(js, HandRunPrefix+recordingID)
 	mark := RowMark{Row: row, Key: key, SkillID: skillID, Reason: "filed by hand in recording " + recordingID}
 	return l.write(ctx, row, EvCommitted, fmt.Sprintf("%d:committed:%s:%s", row, skillID, key), &mark)
 }

@@ -117,3 +117,35 @@ type Executor interface {
 	Snapshot(ctx context.Context, path string) error
 	Close() error
 }
+
+// Batcher is an Executor that runs a run of steps in one go (one page call
+// for a run of fields). DoBatch returns the outcomes of the steps it ran,
+// in order: all of them, or up to and including the first that failed.
+type Batcher interface {
+	DoBatch(ctx context.Context, steps []Step) ([]Outcome, error)
+}
+
+// Batchable says whether a step may run in a batch with its neighbours: a
+// fill or select that files nothing, with no wait or when of its own, and
+// no secret. A batch ends before anything that could leave the page.
+func Batchable(st skills.Step) bool {
+	return (st.Action == "fill" || st.Action == "select") && !st.Destructive && !st.Secret &&
+		st.Wait == nil && st.When == nil
+}
+
+// DoEach runs steps one by one on exec, stopping after the first that
+// failed: DoBatch for an executor that has no faster way.
+func DoEach(ctx context.Context, exec Executor, steps []Step) ([]Outcome, error) {
+	outs := make([]Outcome, 0, len(steps))
+	for _, st := range steps {
+		out, err := exec.Do(ctx, st)
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, out)
+		if !out.OK {
+			break
+		}
+	}
+	return outs, nil
+}

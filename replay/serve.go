@@ -50,33 +50,74 @@ func Serve(ctx context.Context, js jetstream.JetStream, plan *Plan, exec Executo
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	out := log{pub: events.NewPublisher(js), runID: plan.RunID}
+	out := newLog(js, plan.RunID)
 	return consume(ctx, js, plan.RunID, EvCommand, func(row int, data []byte) {
 		var c Command
 		if err := events.Decode(data, &c); err != nil {
 			logger.Error("malformed step command skipped", "run_id", plan.RunID, "row", row, "err", err)
 			return
 		}
-		done := StepDone{Row: c.Row, Index: c.Index, Session: c.Session, Seq: c.Seq}
-		st, err := plan.step(c.Row, c.Index, c.DryRun)
-		if err == nil {
-			done.Outcome, err = exec.Do(ctx, st)
-		}
-		var fault rowFault
-		switch {
-		case errors.As(err, &fault):
-			done.Outcome = Outcome{Error: fault.Error()}
-		case err != nil:
-			done.Outcome = Outcome{Error: Broken + err.Error()}
-		}
-		if done.Outcome.PageMessage != "" {
-			plan.messages.Store(messageKey(c.Session, c.Seq), done.Outcome.PageMessage)
-		}
-		id := fmt.Sprintf("%d:%d:%d:step", c.Row, c.Session, c.Seq)
-		if err := out.write(ctx, c.Row, EvStep, id, &done); err != nil {
-			logger.Error("step outcome not written", "run_id", plan.RunID, "row", c.Row, "err", err)
+		for _, done := range runCommand(ctx, plan, exec, c) {
+			if done.Outcome.PageMessage != "" {
+				plan.messages.Store(messageKey(c.Session, c.Seq), done.Outcome.PageMessage)
+			}
+			id := fmt.Sprintf("%d:%d:%d:%d:step", c.Row, c.Session, c.Seq, done.Index)
+			if err := out.write(ctx, c.Row, EvStep, id, &done); err != nil {
+				logger.Error("step outcome not written", "run_id", plan.RunID, "row", c.Row, "err", err)
+			}
 		}
 	})
+}
+
+// runCommand runs command c's steps on exec and returns their outcomes: one per
+// step, up to the first that failed, and never none.
+func runCommand(ctx context.Context, plan *Plan, exec Executor, c Command) []StepDone {
+	var steps []Step
+	var fault error
+	for i := c.Index; i <= c.last(); i++ {
+		st, err := plan.step(c.Row, i, c.DryRun)
+		if err != nil {
+			fault = err
+			break
+		}
+		if c.last() > c.Index && !Batchable(st.Step) {
+			fault = fmt.Errorf("step %d of row %d cannot run in a batch", i+1, c.Row)
+			break
+		}
+		steps = append(steps, st)
+	}
+	var outs []Outcome
+	var err error
+	switch b, ok := exec.(Batcher); {
+	case len(steps) > 1 && ok:
+		outs, err = b.DoBatch(ctx, steps)
+	default:
+		outs, err = DoEach(ctx, exec, steps)
+	}
+	done := make([]StepDone, 0, len(outs)+1)
+	for i, o := range outs {
+		done = append(done, StepDone{Row: c.Row, Index: c.Index + i, Session: c.Session, Seq: c.Seq, Outcome: o})
+	}
+	if n := len(done); n > 0 && !done[n-1].Outcome.OK {
+		return done
+	}
+	// The step after the last outcome, if any is left, tells why the
+	// command stopped there.
+	next := StepDone{Row: c.Row, Index: c.Index + len(done), Session: c.Session, Seq: c.Seq}
+	var rf rowFault
+	switch {
+	case err != nil:
+		next.Outcome = Outcome{Error: Broken + err.Error()}
+	case fault != nil && errors.As(fault, &rf):
+		next.Outcome = Outcome{Error: rf.Error()}
+	case fault != nil:
+		next.Outcome = Outcome{Error: Broken + fault.Error()}
+	case next.Index <= c.last():
+		next.Outcome = Outcome{Error: Broken + "the executor stopped before the command's last step"}
+	default:
+		return done
+	}
+	return append(done, next)
 }
 
 // messageKey names a step command's page message in Plan.messages.

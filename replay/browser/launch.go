@@ -134,7 +134,8 @@ func (e *Executor) open(ctx context.Context) error {
 		return err
 	}
 	e.nav.main, e.world.frame = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.ID
-	return nil
+	_, err = chromedp.Call(e.tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: newDocumentJS, WorldName: worldName})
+	return err
 }
 
 // observe runs on chromedp's reader goroutine for every event of the tab.

@@ -19,8 +19,9 @@ type navWatch struct {
 	main cdp.FrameID
 
 	mu      sync.Mutex
-	seq     int  // navigations requested or started so far
-	loading bool // the main frame is loading
+	seq     int           // navigations requested or started so far
+	loading bool          // the main frame is loading
+	loaded  chan struct{} // closed when it stops loading
 }
 
 // observe runs on chromedp's reader goroutine: it only records.
@@ -44,11 +45,27 @@ func (w *navWatch) observe(ev any) {
 	defer w.mu.Unlock()
 	if start {
 		w.seq++
+		if !w.loading {
+			w.loaded = make(chan struct{})
+		}
 		w.loading = true
-	} else if _, ok := ev.(*page.EventFrameStoppedLoading); ok {
+	} else if _, ok := ev.(*page.EventFrameStoppedLoading); ok && w.loading {
 		w.loading = false
+		close(w.loaded)
 	}
 }
+
+// done is closed once the main frame is not loading.
+func (w *navWatch) done() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.loading {
+		return closed
+	}
+	return w.loaded
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 func (w *navWatch) state() (seq int, loading bool) {
 	w.mu.Lock()
@@ -73,15 +90,14 @@ func (e *Executor) settle(ctx context.Context, seq int, limit time.Duration) err
 
 // waitLoaded waits up to limit while the main frame is loading.
 func (e *Executor) waitLoaded(ctx context.Context, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for {
-		if _, loading := e.nav.state(); !loading || time.Now().After(deadline) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-e.nav.done():
+		return nil
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

@@ -166,6 +166,9 @@
     el.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
+  // Inputs a value is not set on: clicked, picked or given files.
+  const NO_SET = { checkbox: true, radio: true, file: true, button: true, submit: true, reset: true, image: true, hidden: true };
+
   // The point to click in the top page's coordinates, and whether a click
   // there lands on the element (or its label) rather than on an overlay.
   function point(el) {
@@ -395,10 +398,10 @@
   // S.listed keeps them for pick. o.paths adds XPaths, o.values fields'
   // values (never a secret's), for `reprise elements` and checks. o.named,
   // when given, keeps only the elements of those roles (and any whose id is
-  // o.id): a resolution can match, look through or be near no other, and
+  // o.ids): a resolution can match, look through or be near no other, and
   // reading the rest is most of a listing's time. Go never logs values.
   function elements(limit, o) {
-    const paths = !!o.paths, named = o.named ? new Set(o.named) : null, id = o.id || "";
+    const paths = !!o.paths, named = o.named ? new Set(o.named) : null, ids = new Set(o.ids || []);
     S.listed = [];
     if (document.readyState === "loading") return { ready: false, title: document.title, els: [] };
     const out = [], at = new Map();
@@ -419,7 +422,7 @@
       if (out.length >= limit) { more = true; return; }
       const k = known(el);
       let role = k.role;
-      if (role && named && !named.has(role) && !(id && el.id === id)) role = "";
+      if (role && named && !named.has(role) && !(el.id && ids.has(el.id))) role = "";
       let me = parent;
       // D.visible's test, with the one bounding box kept for the listing.
       const r = role && (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true })) ? el.getBoundingClientRect() : null;
@@ -473,8 +476,52 @@
     return found(u && u.el === el ? u : { kind: u && u.kind === "choice" ? "member" : "", el, key: el }, [1]);
   }
 
+  // batch runs a run of fill and select steps in one call: each found (by
+  // the listed element Go matched its target to, else by its selectors),
+  // given its value as setValue and a native select do (input and change
+  // events, in order), and read back. It stops at the first step it cannot
+  // finish alone (not found yet, a list that opens, a control to click, a
+  // field whose value did not hold once set, which Go then types key by
+  // key) and after a step that changed the page's structure, since what
+  // Go matched the next targets on may no longer be the page. Results
+  // carry no value.
+  function batch(items) {
+    const out = [];
+    const roots = D.roots(document, true);
+    const mo = new MutationObserver(() => {});
+    for (const r of roots) mo.observe(r, { subtree: true, childList: true, characterData: true, attributes: true,
+      attributeFilter: ["id", "role", "hidden", "style", "name", "for", "disabled", "aria-label", "aria-labelledby", "aria-hidden", "aria-expanded"] });
+    try {
+      for (const it of items) {
+        let f = it.pick >= 0 ? pickListed(it.pick, it.group) : null;
+        const via = f && f.hit >= 0 ? "target" : "dom";
+        if (!f || f.hit < 0) f = it.selectors.length ? find(it.selectors, it.group) : { ready: true, counts: [], hit: -1 };
+        const r = { ready: f.ready, counts: f.counts, hit: f.hit, via, res: "again" };
+        out.push(r);
+        if (!f.ready || f.hit < 0) break;
+        const u = S.unit, el = S.target;
+        if (f.kind === "choice" && (it.action === "select" || f.how !== "autocomplete")) {
+          if (!choose(it.value, it.known, "").done) break;
+        } else if (it.action === "fill" && !it.keys && (f.tag === "textarea" || (f.tag === "input" && !NO_SET[f.type])) && !el.isContentEditable) {
+          el.focus(); setValue(el, it.value); el.blur();
+        } else break;
+        r.res = !it.kind ? "done" : !el.isConnected ? "stale" : readBack(it.kind, it.expect, it.known) ? "held" : "failed";
+        if (r.res !== "held" && r.res !== "done" || mo.takeRecords().length || u !== S.unit) break;
+      }
+    } finally { mo.disconnect(); }
+    return out;
+  }
+
+  // The forms' states when the executor first looks at the page, for
+  // form_reset: at its first op, not when its world was made (the page's
+  // forms may not exist yet).
+  if (!S.looked) {
+    S.looked = true;
+    baseline(null);
+    for (const f of document.forms) baseline(f);
+  }
   switch (op) {
-    case "init": baseline(null); for (const f of document.forms) baseline(f); return true;
+    case "batch": return batch(a.items);
     case "find": return find(a.selectors, !!a.group);
     // A string: Chrome hands a large object back by value far slower than
     // a JSON text of it.

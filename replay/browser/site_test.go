@@ -63,6 +63,26 @@ const hiddenPage = `<!doctype html><form>
 const rewritePage = `<!doctype html><label for="sku">SKU</label><input id="sku">
 <script>document.getElementById("sku").addEventListener("change", (e) => e.target.value = "X-" + e.target.value);</script>`
 
+// batchPage tests batches: events are logged in order; Code takes only
+// what is typed key by key (as a script that filters keys does); choosing
+// a Kind adds a field, as a form that grows does.
+const batchPage = `<!doctype html><form>
+ <label for="name">Name</label><input id="name">
+ <label for="code">Code</label><input id="code">
+ <label for="kind">Kind</label><select id="kind"><option value="">Choose</option><option>Company</option><option>Person</option></select>
+ <span id="more"></span>
+ <label for="city">City</label><input id="city">
+</form><script>
+ window.log = [];
+ for (const ev of ["focus", "input", "change", "blur"]) document.addEventListener(ev, (e) => e.target.id && window.log.push(e.target.id + ":" + ev), true);
+ const code = document.getElementById("code"); let keyed = false;
+ code.addEventListener("keydown", () => keyed = true);
+ code.addEventListener("input", () => { if (!keyed) code.value = ""; });
+ document.getElementById("kind").addEventListener("change", (e) => {
+  if (e.target.value === "Company") document.getElementById("more").innerHTML = '<label for="vat">VAT</label><input id="vat">';
+ });
+</script>`
+
 // shadowPage has a field in an open shadow root and one in a same-origin frame.
 const shadowPage = `<!doctype html><div id="host"></div><iframe src="/side" style="width:400px;height:100px"></iframe>
 <script>const r = document.getElementById("host").attachShadow({mode: "open"});
@@ -138,6 +158,7 @@ func newSite() *site {
 	mux.HandleFunc("GET /hidden", page(hiddenPage))
 	mux.HandleFunc("GET /rewrite", page(rewritePage))
 	mux.HandleFunc("GET /shadow", page(shadowPage))
+	mux.HandleFunc("GET /batch", page(batchPage))
 	mux.HandleFunc("GET /side", page(sidePage))
 	mux.HandleFunc("GET /upload", page(`<!doctype html><label for="doc">Contract</label><input type="file" id="doc">`))
 	s.Server = httptest.NewServer(mux)

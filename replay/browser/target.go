@@ -62,13 +62,13 @@ func (e *Executor) Elements(ctx context.Context, limit int) (Page, error) {
 
 // reading says what a listing reads: XPaths and values for a person or a
 // check; and, for a resolution, only the elements of the roles in Named and
-// any whose id is ID (every element when Named is nil), since Match can use
+// any whose id is one of IDs (every element when Named is nil), since Match can use
 // no other.
 type reading struct {
 	Paths  bool     `json:"paths"`
 	Values bool     `json:"values"`
 	Named  []string `json:"named"`
-	ID     string   `json:"id"`
+	IDs    []string `json:"ids"`
 	Limit  int      `json:"limit"`
 }
 
@@ -125,7 +125,7 @@ func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bo
 	} else if named == nil {
 		named = []string{} // none: a JSON null would read every name
 	}
-	p, err := e.elements(ctx, MaxElements, reading{Named: named, ID: s.ID})
+	p, err := e.elements(ctx, MaxElements, reading{Named: named, IDs: idOf(s)})
 	if err != nil || !p.Ready {
 		return found{Hit: -1}, 0, err
 	}
@@ -142,6 +142,13 @@ func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bo
 		return found{Ready: f.Ready, Hit: -1}, 1, err
 	}
 	return f, 1, nil
+}
+
+func idOf(s selector.Selector) []string {
+	if s.ID == "" {
+		return nil
+	}
+	return []string{s.ID}
 }
 
 // targetAttempt is how a target shows among a step's tried selectors.

@@ -182,7 +182,7 @@ func TestLeanResolutionAgrees(t *testing.T) {
 		if all {
 			named = nil
 		}
-		p, err := ex.elements(ctx, MaxElements, reading{Named: named, ID: s.ID, Paths: true})
+		p, err := ex.elements(ctx, MaxElements, reading{Named: named, IDs: idOf(*s), Paths: true})
 		if err != nil {
 			t.Fatal(err)
 		}
