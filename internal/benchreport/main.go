@@ -43,6 +43,11 @@ var comparisons = []comparison{
 	{what: "DOM event to step in CAPTURE (ms p99)", candidate: metric{"BenchmarkStepToCapture", "p99-ms"}, maxAbs: 20},
 	// rows/s >= 0.8x the handwritten program is time a row <= 1.25x.
 	{what: "replay, engine vs handwritten chromedp (ns/row)", candidate: metric{"BenchmarkRow/engine", "ns/op"}, baseline: metric{"BenchmarkRow/handwritten", "ns/op"}, maxRatio: 1.25},
+	// Rows/s >= 1.0x a handwritten Playwright script is time a row <= 1.0x
+	// its; >= 0.5x the one-call floor is <= 2.0x its.
+	{what: "replay vs handwritten Playwright script (ms/row)", candidate: metric{"BenchmarkRows/reprise", "ms/row"}, baseline: metric{"BenchmarkRows/playwright", "ms/row"}, maxRatio: 1.0},
+	{what: "replay vs the one-call floor (ms/row)", candidate: metric{"BenchmarkRows/reprise", "ms/row"}, baseline: metric{"BenchmarkRows/floor", "ms/row"}, maxRatio: 2.0},
+	{what: "replay vs @puppeteer/replay of a Recorder flow (ms/row)", candidate: metric{"BenchmarkRows/reprise", "ms/row"}, baseline: metric{"BenchmarkRows/puppeteer-replay", "ms/row"}},
 	{what: "selector resolution, 400-element page (ms p50)", candidate: metric{"BenchmarkResolve/selector", "p50-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p50-ms"}},
 	{what: "selector resolution, 400-element page (ms p99)", candidate: metric{"BenchmarkResolve/selector", "p99-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p99-ms"}, maxAbs: 20},
 	{what: "selector resolution, 400-element page changed before each (ms p50)", candidate: metric{"BenchmarkResolve/selector-after-change", "p50-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p50-ms"}},

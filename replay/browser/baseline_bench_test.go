@@ -1,0 +1,141 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/replay"
+)
+
+// benchRows is how many rows each tool files per iteration of BenchmarkRows.
+const benchRows = 10
+
+// BenchmarkRows files the same rows of the local form with reprise and with
+// what a person would otherwise use, in the same run, each on its own
+// browser already up: a handwritten Playwright script by label, a Chrome
+// DevTools Recorder recording replayed by @puppeteer/replay, and the floor,
+// one page call that sets every field and submits. Each reports ms/row.
+func BenchmarkRows(b *testing.B) {
+	ex, s := browser(b)
+	ctx := context.Background()
+	perRow := func(b *testing.B, d time.Duration) {
+		b.ReportMetric(float64(d.Milliseconds())/float64(b.N*benchRows), "ms/row")
+	}
+	b.Run("reprise", func(b *testing.B) {
+		_, _, js := natstest.Start(b, "m_bench")
+		sk := engineSkill(s.URL)
+		plan := func(id string, n int) *replay.Plan {
+			p := &replay.Plan{RunID: id, SkillID: "rows", Skill: sk, Digest: "d1", CSV: id}
+			for i := 1; i <= n; i++ {
+				p.Rows = append(p.Rows, replay.Row{N: i, Values: map[string]string{"first": "Ada", "email": fmt.Sprintf("ada%d@example.com", i)}, Key: fmt.Sprint(id, i)})
+			}
+			return p
+		}
+		run := func(p *replay.Plan, o replay.Options) {
+			stop, err := replay.Serve(ctx, js, p, ex, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer stop()
+			o.JS, o.Plan, o.Executor, o.Again = js, p, ex, true
+			res, err := replay.Run(ctx, o)
+			if err != nil || res.Failed() {
+				b.Fatalf("run: %v %+v", err, res)
+			}
+		}
+		run(plan("rows-dry", 1), replay.Options{DryRun: true})
+		var took time.Duration
+		for i := 0; i < b.N; i++ {
+			p := plan(fmt.Sprint("rows", b.N, "-", i), benchRows)
+			start := time.Now()
+			run(p, replay.Options{Yes: true})
+			took += time.Since(start)
+		}
+		perRow(b, took)
+	})
+	b.Run("floor", func(b *testing.B) {
+		var took time.Duration
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			for r := 1; r <= benchRows; r++ {
+				set := fmt.Sprintf(`(() => { const f = document.forms[0]; f.first_name.value = "Ada"; f.email.value = "ada%d@example.com";
+					f.country.value = "fr"; f.since.value = "2024-03-01"; f.notes.value = "Prefers email"; f.requestSubmit(); return true; })()`, r)
+				if err := chromedp.Do(ex.tab, chromedp.Navigate(s.URL+"/customers/new")); err != nil {
+					b.Fatal(err)
+				}
+				seq, _ := ex.nav.state()
+				if err := chromedp.Do(ex.tab, chromedp.Evaluate[chromedp.Void](set)); err != nil {
+					b.Fatal(err)
+				}
+				// The saved page loaded: polled each millisecond, so the
+				// floor pays no wait of its own.
+				for now, loading := ex.nav.state(); now == seq || loading; now, loading = ex.nav.state() {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			took += time.Since(start)
+		}
+		perRow(b, took)
+	})
+	for _, tool := range []string{"playwright", "puppeteer-replay"} {
+		b.Run(tool, func(b *testing.B) {
+			script, env := nodeBaseline(b, tool)
+			var took time.Duration
+			for i := 0; i < b.N; i++ {
+				took += runNode(b, script, env, s.URL)
+			}
+			perRow(b, took)
+		})
+	}
+}
+
+// nodeBaseline finds a baseline's script and the node modules scripts/deps
+// installs under .tools/node; without them the baseline is skipped, loudly.
+func nodeBaseline(b *testing.B, tool string) (script string, env []string) {
+	modules, err := filepath.Abs("../../.tools/node/node_modules")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(modules); err != nil {
+		b.Skipf("SKIP %s baseline: no %s (scripts/deps installs playwright-core and @puppeteer/replay there)", tool, modules)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		b.Skipf("SKIP %s baseline: no node on PATH (scripts/deps installs it)", tool)
+	}
+	script, err = filepath.Abs(filepath.Join("testdata", "baselines", tool+".cjs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return script, append(os.Environ(), "NODE_PATH="+modules)
+}
+
+// runNode runs a baseline's script for benchRows rows and returns the time
+// it says the rows took once its browser was up.
+func runNode(b *testing.B, script string, env []string, url string) time.Duration {
+	bin, err := chromium.Find()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("node", script, url, fmt.Sprint(benchRows), bin)
+	cmd.Env = env
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("%s: %v", filepath.Base(script), err)
+	}
+	var res struct{ MS float64 }
+	if err := json.Unmarshal(out, &res); err != nil {
+		b.Fatalf("%s printed %q: %v", filepath.Base(script), out, err)
+	}
+	return time.Duration(res.MS * float64(time.Millisecond))
+}
