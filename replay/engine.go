@@ -68,9 +68,15 @@ type Options struct {
 	Refused []RowResult
 	// Progress, if set, is told after each row.
 	Progress func(done, failed, skipped, unknown int)
-	// StepProgress, if set, is told before each step of a row: row n is at
-	// step (0-based) of steps. A long row then shows where it is.
-	StepProgress func(row, step, steps int)
+	// StepProgress, if set, is told before each step of a row: worker
+	// (0 for Executor, i for Others[i-1]) is at step (0-based) of steps of
+	// row n; row 0 when the worker has no row left. A long row then shows
+	// where it is.
+	StepProgress func(worker, row, step, steps int)
+	// Others are more executors, each filing rows at the same time as
+	// Executor (--parallel), each served by its own ServeWorker (Others[i]
+	// as worker i+1). The first rows' check runs on Executor alone.
+	Others []Executor
 	Logger       *slog.Logger
 }
 
@@ -114,11 +120,21 @@ type engine struct {
 	// checkFailed are rows that failed while filled for the person's
 	// check: reported once, never run again in this session.
 	checkFailed map[int]RowResult
-	outcomes    chan StepDone
-	seq         int
+	// firstOfKey is the first row of the plan with each dedupe key: a
+	// later row with the same key is the same record.
+	firstOfKey map[string]int
+	workers    []*worker
 
 	mu                             sync.Mutex
+	seq                            int
 	done, failed, skipped, unknown int
+}
+
+// worker is one executor filing rows, with the outcomes of its commands.
+type worker struct {
+	id       int
+	exec     Executor
+	outcomes chan StepDone
 }
 
 // Run runs (or resumes) a plan and returns its report. Its error is for a
@@ -144,8 +160,15 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 		o.OnError = OnErrorStop
 	}
 	p := o.Plan
-	e := &engine{Options: o, log: newLog(o.JS, p.RunID), outcomes: make(chan StepDone, 16),
-		checkFailed: map[int]RowResult{}}
+	e := &engine{Options: o, log: newLog(o.JS, p.RunID), checkFailed: map[int]RowResult{}, firstOfKey: map[string]int{}}
+	for i, x := range append([]Executor{o.Executor}, o.Others...) {
+		e.workers = append(e.workers, &worker{id: i, exec: x, outcomes: make(chan StepDone, 16)})
+	}
+	for _, r := range p.Rows {
+		if _, seen := e.firstOfKey[r.Key]; r.Key != "" && !seen {
+			e.firstOfKey[r.Key] = r.N
+		}
+	}
 	var err error
 	if e.state, err = foldRun(ctx, o.JS, p.RunID); err != nil {
 		return e, nil, err
@@ -169,8 +192,8 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	}
 	stop, err := consume(ctx, o.JS, p.RunID, EvStep, func(_ int, data []byte) {
 		var d StepDone
-		if events.Decode(data, &d) == nil && d.Session == e.session {
-			e.outcomes <- d
+		if events.Decode(data, &d) == nil && d.Session == e.session && d.Worker >= 0 && d.Worker < len(e.workers) {
+			e.workers[d.Worker].outcomes <- d
 		}
 	})
 	if err != nil {
@@ -193,32 +216,8 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 			return e, res, err
 		}
 	}
-	for i, r := range rows {
-		if rr, ok := e.checkFailed[r.N]; ok {
-			res.Rows = append(res.Rows, rr)
-			e.count(rr)
-			continue
-		}
-		rr, err := e.row(ctx, r)
-		if err != nil {
-			// The row may have been filed when the run broke: say so, and
-			// that the rest did not run. A resume settles them.
-			stopped := RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "the run stopped while this row was being filled: resume it to settle the row"}
-			res.Rows = append(res.Rows, stopped)
-			e.count(stopped)
-			e.notRun(res, rows[i+1:], "not run: the run stopped at row "+strconv.Itoa(r.N))
-			return e, res, err
-		}
-		res.Rows = append(res.Rows, rr)
-		e.count(rr)
-		if rr.Outcome == OutcomeFailed && o.OnError == OnErrorStop {
-			for _, left := range rows[i+1:] {
-				rr := RowResult{N: left.N, Outcome: OutcomeSkipped, Step: -1, Reason: fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N)}
-				res.Rows = append(res.Rows, rr)
-				e.count(rr)
-			}
-			break
-		}
+	if err := e.fillRows(ctx, rows, res); err != nil {
+		return e, res, err
 	}
 	if o.DryRun && !res.Failed() {
 		if err := e.log.write(ctx, 0, EvDryRun, fmt.Sprintf("0:dryrun:%d", e.session), &DryRunPassed{SkillID: p.SkillID, SkillDigest: p.Digest}); err != nil {
@@ -226,6 +225,81 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 		}
 	}
 	return e, res, nil
+}
+
+// fillRows fills rows, each worker taking the next row not taken as it
+// finishes one. A failed row under --on-error stop, or a broken executor,
+// stops the taking: rows under way finish, the rest are reported not run.
+func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
+	var (
+		mu      sync.Mutex
+		next    int
+		stopped string // why no more rows are taken
+		broke   error
+	)
+	take := func() (Row, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped != "" || next >= len(rows) {
+			return Row{}, false
+		}
+		next++
+		return rows[next-1], true
+	}
+	stop := func(why string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped == "" {
+			stopped, broke = why, err
+		}
+	}
+	add := func(rr RowResult) {
+		mu.Lock()
+		res.Rows = append(res.Rows, rr)
+		mu.Unlock()
+		e.count(rr)
+	}
+	var wg sync.WaitGroup
+	for _, w := range e.workers {
+		wg.Go(func() {
+			defer e.stepProgress(w, 0, 0)
+			for {
+				r, ok := take()
+				if !ok {
+					return
+				}
+				if rr, ok := e.checkFailed[r.N]; ok {
+					add(rr)
+					continue
+				}
+				rr, err := e.row(ctx, w, r)
+				if err != nil {
+					// The row may have been filed when the run broke: say
+					// so, and that the rest did not run. A resume settles
+					// them.
+					add(RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "the run stopped while this row was being filled: resume it to settle the row"})
+					stop("not run: the run stopped at row "+strconv.Itoa(r.N), err)
+					return
+				}
+				add(rr)
+				if rr.Outcome == OutcomeFailed && e.OnError == OnErrorStop {
+					stop(fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N), nil)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if stopped != "" {
+		e.notRun(res, rows, stopped)
+	}
+	return broke
+}
+
+// stepProgress tells StepProgress that w is at step of row n (0: none).
+func (e *engine) stepProgress(w *worker, n, step int) {
+	if e.StepProgress != nil {
+		e.StepProgress(w.id, n, step, len(e.Plan.Skill.Steps))
+	}
 }
 
 // notRun reports the rows of rows not yet in res as skipped, with why:
@@ -292,7 +366,7 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 		if _, filed := e.earlier[r.Key]; filed && !e.Again {
 			continue // skipped anyway: not a row to show
 		}
-		rr, err := e.fill(ctx, r, true)
+		rr, err := e.fill(ctx, e.workers[0], r, true)
 		if err != nil {
 			return err
 		}
@@ -332,7 +406,7 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 }
 
 // row decides what to do with one row from what the log says of it.
-func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
+func (e *engine) row(ctx context.Context, w *worker, r Row) (RowResult, error) {
 	st := e.state.rows[r.N]
 	if st == nil {
 		st = &rowState{}
@@ -345,7 +419,11 @@ func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
 	case st.failed != nil && !st.failed.Before:
 		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: st.failed.Index, Action: st.failed.Action, Reason: st.failed.Reason}, nil
 	case st.inFlight():
-		return e.settle(ctx, r, "the run stopped during this row's submit")
+		return e.settle(ctx, w, r, "the run stopped during this row's submit")
+	}
+	if first := e.firstOfKey[r.Key]; r.Key != "" && first != r.N && !e.Again && !e.DryRun {
+		return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1,
+			Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once (--again files it again)", first)}, nil
 	}
 	if prior, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
 		if prior.committed {
@@ -357,15 +435,15 @@ func (e *engine) row(ctx context.Context, r Row) (RowResult, error) {
 		}
 		// Another run began filing this row and never confirmed it: it
 		// is never filed again blindly.
-		return e.settle(ctx, r, "run "+prior.run+" began filing this row and never confirmed it")
+		return e.settle(ctx, w, r, "run "+prior.run+" began filing this row and never confirmed it")
 	}
-	return e.fill(ctx, r, e.DryRun)
+	return e.fill(ctx, w, r, e.DryRun)
 }
 
 // settle decides a row whose destructive step may have run without its
 // commit mark (why says where): the skill's verification tells, else the
 // person must.
-func (e *engine) settle(ctx context.Context, r Row, why string) (RowResult, error) {
+func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowResult, error) {
 	v, has, err := e.Plan.verification(r.N)
 	noVerify := "the skill has no verify section"
 	if err != nil {
@@ -382,13 +460,13 @@ func (e *engine) settle(ctx context.Context, r Row, why string) (RowResult, erro
 		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1,
 			Reason: "may have been filed: check it (" + mark.Reason + "); --again files it anyway"}, nil
 	}
-	filed, err := e.Executor.Verify(ctx, v)
+	filed, err := w.exec.Verify(ctx, v)
 	if err != nil {
 		return RowResult{}, fmt.Errorf("verify row %d: %w", r.N, err)
 	}
 	if !filed {
 		e.Logger.Info("row not filed before; filling it", "row", r.N)
-		return e.fill(ctx, r, false)
+		return e.fill(ctx, w, r, false)
 	}
 	mark.Verified = true
 	if err := e.log.write(ctx, r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &mark); err != nil {
@@ -402,7 +480,7 @@ func (e *engine) settle(ctx context.Context, r Row, why string) (RowResult, erro
 // read back: a crash between the two leaves a row to settle, never to redo.
 // A step that fails once a destructive step has begun leaves the row
 // unknown (it may be filed), unless the executor proves nothing was.
-func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
+func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResult, error) {
 	started := false
 	via := ""
 	steps := e.Plan.Skill.Steps
@@ -414,10 +492,8 @@ func (e *engine) fill(ctx context.Context, r Row, dry bool) (RowResult, error) {
 			}
 			started = true
 		}
-		if e.StepProgress != nil {
-			e.StepProgress(r.N, i, len(steps))
-		}
-		outs, err := e.do(ctx, r.N, i, batchEnd(steps, i), dry)
+		e.stepProgress(w, r.N, i)
+		outs, err := e.do(ctx, w, r.N, i, batchEnd(steps, i), dry)
 		if err != nil {
 			return RowResult{}, err
 		}
@@ -479,13 +555,15 @@ func batchEnd(steps []skills.Step, i int) int {
 
 // do writes the command for steps index to through of a row and waits for
 // their outcomes: one per step, up to the first that failed.
-func (e *engine) do(ctx context.Context, row, index, through int, dry bool) ([]Outcome, error) {
+func (e *engine) do(ctx context.Context, w *worker, row, index, through int, dry bool) ([]Outcome, error) {
+	e.mu.Lock()
 	e.seq++
-	c := Command{Row: row, Index: index, Session: e.session, DryRun: dry, Seq: e.seq}
+	c := Command{Row: row, Index: index, Session: e.session, DryRun: dry, Seq: e.seq, Worker: w.id}
+	e.mu.Unlock()
 	if through > index {
 		c.Through = through
 	}
-	id := fmt.Sprintf("%d:%d:%d:command", row, e.session, e.seq)
+	id := fmt.Sprintf("%d:%d:%d:command", row, e.session, c.Seq)
 	// The command need not be acked before its outcome is awaited: a
 	// command lost with the process is one no executor ran.
 	ack, err := e.log.publishAsync(row, EvCommand, id, &c)
@@ -497,7 +575,7 @@ func (e *engine) do(ctx context.Context, row, index, through int, dry bool) ([]O
 	outs := make([]Outcome, 0, c.last()-index+1)
 	for {
 		select {
-		case d := <-e.outcomes:
+		case d := <-w.outcomes:
 			if d.Seq != c.Seq || d.Index != index+len(outs) {
 				continue // an outcome of an earlier, abandoned wait
 			}

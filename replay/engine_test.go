@@ -17,7 +17,7 @@ import (
 // site is a fake of the web form: a submit files the row typed into it.
 type site struct {
 	mu     sync.Mutex
-	typed  map[string]string // field label -> value, the form being filled
+	typed  map[int]map[string]string // row -> field label -> value: the forms being filled (one per tab)
 	filed  map[string]int    // email -> times filed
 	reject map[string]bool   // emails the site refuses
 	slow   map[string]bool   // emails the site files too slowly for the check
@@ -31,7 +31,7 @@ type site struct {
 }
 
 func newSite() *site {
-	return &site{typed: map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}, slow: map[string]bool{}, unfit: map[string]bool{}}
+	return &site{typed: map[int]map[string]string{}, filed: map[string]int{}, reject: map[string]bool{}, slow: map[string]bool{}, unfit: map[string]bool{}}
 }
 
 func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
@@ -40,13 +40,13 @@ func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
 	s.steps++
 	switch st.Action {
 	case "navigate":
-		s.typed = map[string]string{}
+		s.typed[st.Row] = map[string]string{}
 		return Outcome{OK: true}, nil
 	case "fill":
 		if s.unfit[st.Value] {
 			return Outcome{Error: fmt.Sprintf("step %d (fill %q): read-back failed", st.Index+1, st.Label)}, nil
 		}
-		s.typed[st.Label] = st.Value
+		s.typed[st.Row][st.Label] = st.Value
 		return Outcome{OK: true, Via: ViaDOM}, nil
 	case "submit":
 		if st.DryRun {
@@ -56,7 +56,7 @@ func (s *site) Do(_ context.Context, st Step) (Outcome, error) {
 			s.cancel()
 			return Outcome{}, context.Canceled
 		}
-		email := s.typed["Email"]
+		email := s.typed[st.Row]["Email"]
 		if s.reject[email] {
 			return Outcome{Error: "step 4 (submit): the assert url_changed did not hold", PageMessage: "Email " + email + " already exists",
 				Watched: true, Sent: true, Status: 422}, nil
@@ -467,5 +467,74 @@ func TestEngineBatchesFields(t *testing.T) {
 	}
 	if len(short.filed) != 0 {
 		t.Errorf("filed %v after a batch cut short", short.filed)
+	}
+}
+
+// tab is another tab on a site: the same records, its own executor.
+type tab struct{ *site }
+
+// Rows filed three at a time, through three executors: each once, the
+// report whole; a run killed mid-way leaves up to three rows in flight,
+// and its resume settles each (verified on the site), filing none twice.
+// A row whose dedupe key repeats an earlier row's is that row: skipped.
+func TestEngineParallelRows(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	dryRun(t, js, true)
+	s := newSite()
+	p := plan("parallel", testSkill(true), 30)
+	p.Rows[29].Values["email"], p.Rows[29].Key = p.Rows[3].Values["email"], p.Rows[3].Key
+	tabs := []Executor{tab{s}, tab{s}}
+	serve := func(ctx context.Context) func() {
+		var stops []func()
+		for i, x := range append([]Executor{s}, tabs...) {
+			stop, err := ServeWorker(ctx, js, p, i, x, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stops = append(stops, stop)
+		}
+		return func() {
+			for _, stop := range stops {
+				stop()
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.crashAt, s.cancel = 12, cancel
+	var mu sync.Mutex
+	workers := map[int]bool{}
+	progress := func(w, row, _, _ int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if row > 0 {
+			workers[w] = true
+		}
+	}
+	stop := serve(ctx)
+	_, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Others: tabs, Yes: true, StepProgress: progress})
+	stop()
+	if err == nil {
+		t.Fatal("the run went on past its crash")
+	}
+	if len(workers) != 3 {
+		t.Errorf("workers that filed rows: %v; want all three", workers)
+	}
+	s.crashAt = 0
+	ctx = context.Background()
+	defer serve(ctx)()
+	res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Others: tabs, Resume: true, Yes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(res); got[OutcomeCommitted] != 29 || got[OutcomeSkipped] != 1 || len(res.Rows) != 30 {
+		t.Fatalf("outcomes %v of %d rows; want 29 committed and the repeated row skipped", got, len(res.Rows))
+	}
+	if r := res.Rows[29]; r.Outcome != OutcomeSkipped || !strings.Contains(r.Reason, "row 4") {
+		t.Errorf("row 30 is %+v; want skipped as row 4's record", r)
+	}
+	for i := 1; i <= 29; i++ {
+		if n := s.filed[fmt.Sprintf("row%d@example.org", i)]; n != 1 {
+			t.Errorf("row %d filed %d times; want once", i, n)
+		}
 	}
 }

@@ -62,6 +62,9 @@ type Command struct {
 	// Through, each Batchable, run in one go. Each gets its own outcome,
 	// up to the first that failed.
 	Through int `msgpack:"through,omitempty"`
+	// Worker is the executor that runs it, of a run filing rows in
+	// parallel: 0 for the first.
+	Worker int `msgpack:"worker,omitempty"`
 }
 
 // last is the index of the command's last step.
@@ -73,6 +76,7 @@ type StepDone struct {
 	Index   int     `msgpack:"index"`
 	Session int     `msgpack:"session"`
 	Seq     int     `msgpack:"seq"`
+	Worker  int     `msgpack:"worker,omitempty"`
 	Outcome Outcome `msgpack:"outcome"`
 }
 

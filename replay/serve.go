@@ -47,6 +47,12 @@ func consume(ctx context.Context, js jetstream.JetStream, runID, kind string, fn
 // it runs the step and writes the outcome. It returns at once; stop ends
 // it. One command runs at a time, in the order written.
 func Serve(ctx context.Context, js jetstream.JetStream, plan *Plan, exec Executor, logger *slog.Logger) (stop func(), err error) {
+	return ServeWorker(ctx, js, plan, 0, exec, logger)
+}
+
+// ServeWorker is Serve for worker n of a run filing rows in parallel: exec
+// runs the commands for worker n (Options.Others[n-1]) and no other.
+func ServeWorker(ctx context.Context, js jetstream.JetStream, plan *Plan, n int, exec Executor, logger *slog.Logger) (stop func(), err error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -55,6 +61,9 @@ func Serve(ctx context.Context, js jetstream.JetStream, plan *Plan, exec Executo
 		var c Command
 		if err := events.Decode(data, &c); err != nil {
 			logger.Error("malformed step command skipped", "run_id", plan.RunID, "row", row, "err", err)
+			return
+		}
+		if c.Worker != n {
 			return
 		}
 		for _, done := range runCommand(ctx, plan, exec, c) {
@@ -96,14 +105,14 @@ func runCommand(ctx context.Context, plan *Plan, exec Executor, c Command) []Ste
 	}
 	done := make([]StepDone, 0, len(outs)+1)
 	for i, o := range outs {
-		done = append(done, StepDone{Row: c.Row, Index: c.Index + i, Session: c.Session, Seq: c.Seq, Outcome: o})
+		done = append(done, StepDone{Row: c.Row, Index: c.Index + i, Session: c.Session, Seq: c.Seq, Worker: c.Worker, Outcome: o})
 	}
 	if n := len(done); n > 0 && !done[n-1].Outcome.OK {
 		return done
 	}
 	// The step after the last outcome, if any is left, tells why the
 	// command stopped there.
-	next := StepDone{Row: c.Row, Index: c.Index + len(done), Session: c.Session, Seq: c.Seq}
+	next := StepDone{Row: c.Row, Index: c.Index + len(done), Session: c.Session, Seq: c.Seq, Worker: c.Worker}
 	var rf rowFault
 	switch {
 	case err != nil:

@@ -147,6 +147,9 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "../../x"}, `--resume "../../x": not a run id`},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--resume", "run_a.b"}, "not a run id"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", "out.txt"}, ".csv or .json"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "0"}, "--parallel 0: want 1 to 16"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "99"}, "--parallel 99: want 1 to 16"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "two"}, "invalid argument"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", filepath.Join(home, "no", "such", "dir", "r.json")}, "cannot be written"},
 	}
 	for _, tc := range cases {

@@ -30,7 +30,12 @@ type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
 	again, dryRun, yes, show                                         bool
 	ignoreColumns                                                    []string
+	parallel                                                         int
 }
+
+// maxParallel bounds --parallel: each tab is a renderer's worth of memory
+// and CPU, and a site rarely wants more from one person.
+const maxParallel = 16
 
 func newReplayCmd(g *globals) *cobra.Command {
 	var f replayFlags
@@ -62,6 +67,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.yes, "yes", false, "run unattended without checking rows 1-2 (needs a passed dry run of this skill version)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	fl.StringSliceVar(&f.ignoreColumns, "ignore-column", nil, "a CSV column no step uses that this run may leave out (repeatable); the skill's ignore list is kept the same way")
+	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab of the browser (1-16; see the README for when more than 1 is safe)")
 	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
@@ -72,6 +78,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	if f.onError != replay.OnErrorStop && f.onError != replay.OnErrorSkip {
 		return fmt.Errorf("--on-error %q: want stop or skip", f.onError)
+	}
+	if f.parallel < 1 || f.parallel > maxParallel {
+		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
 	}
 	if f.dryRun && f.yes {
 		return errors.New("--dry-run and --yes together: a dry run submits nothing, so there is nothing to confirm")
@@ -157,16 +166,25 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	defer exec.Close()
-	stop, err := replay.Serve(ctx, js, plan, exec, log)
+	others, err := moreTabs(ctx, exec, f.parallel-1)
+	for _, o := range others {
+		defer o.Close()
+	}
 	if err != nil {
 		return err
 	}
-	defer stop()
+	for i, x := range append([]replay.Executor{exec}, others...) {
+		stop, err := replay.ServeWorker(ctx, js, plan, i, x, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
 	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows)+len(refused), progress.IsTerminal(os.Stderr))
 	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
-		OnError: f.onError, Refused: refused, Progress: bar.Update, StepProgress: bar.Step, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
+		OnError: f.onError, Refused: refused, Progress: bar.Update, StepProgress: bar.StepOf, Others: others, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
 	if !f.yes {
 		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
 		if err := os.MkdirAll(o.SnapshotDir, 0o700); err != nil {
@@ -190,6 +208,28 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("run %s: some rows failed or need checking; see the report", plan.RunID)
 	}
 	return nil
+}
+
+// moreTabs opens n more tabs of exec's browser, each an executor of its
+// own for rows filed in parallel. Tabs, not separate browser contexts, so
+// that every row has the profile's login, as the person's own tabs would.
+func moreTabs(ctx context.Context, exec replay.Executor, n int) ([]replay.Executor, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	b, ok := exec.(*browser.Executor)
+	if !ok {
+		return nil, errors.New("--parallel needs the browser executor: a desktop has one keyboard and pointer, so its rows run one at a time")
+	}
+	var tabs []replay.Executor
+	for range n {
+		t, err := b.Tab(ctx)
+		if err != nil {
+			return tabs, err
+		}
+		tabs = append(tabs, t)
+	}
+	return tabs, nil
 }
 
 // loadSkill reads a skill file, or asks the daemon for a kept skill by id.

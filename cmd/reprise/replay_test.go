@@ -224,16 +224,23 @@ func TestReplayDaemonKilledMidRun(t *testing.T) {
 
 // TestReplayKillResume kills the replay process at random rows and
 // resumes it: the server holds each row exactly once.
-func TestReplayKillResume(t *testing.T) {
+func TestReplayKillResume(t *testing.T) { killResume(t, 80, 10) }
+
+// TestReplayParallelKillResume does the same with three rows filed at a
+// time, each in its own tab: a kill leaves up to three rows in flight,
+// each settled on the resume, none filed twice.
+func TestReplayParallelKillResume(t *testing.T) { killResume(t, 60, 4, "--parallel", "3") }
+
+func killResume(t *testing.T, n, rounds int, flags ...string) {
 	r := newReplayRig(t)
 	sample, _ := r.customers("sample.csv", 1)
 	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {
 		t.Fatalf("dry run: %v\n%s", err, stderr)
 	}
-	path, rows := r.customers("customers.csv", 80)
+	path, rows := r.customers("customers.csv", n)
 	runID := ""
-	for round := range 10 {
-		args := []string{"replay", r.skill, "--rows", path, "--yes"}
+	for round := range rounds {
+		args := append([]string{"replay", r.skill, "--rows", path, "--yes"}, flags...)
 		if runID != "" {
 			args = append(args, "--resume", runID)
 		}
@@ -266,8 +273,8 @@ func TestReplayKillResume(t *testing.T) {
 	if before == 0 || before >= len(rows) {
 		t.Fatalf("%d rows were posted before the last resume; want the kills to land mid-run", before)
 	}
-	out, stderr, err := r.replay(t, "--rows", path, "--yes", "--resume", runID)
-	if err != nil || !strings.Contains(out, "80 committed") {
+	out, stderr, err := r.replay(t, append([]string{"--rows", path, "--yes", "--resume", runID}, flags...)...)
+	if err != nil || !strings.Contains(out, fmt.Sprintf("%d committed", n)) {
 		t.Fatalf("final resume: %v\n%s%s", err, out, stderr)
 	}
 	for i, row := range rows {

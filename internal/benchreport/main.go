@@ -48,6 +48,9 @@ var comparisons = []comparison{
 	{what: "replay vs handwritten Playwright script (ms/row)", candidate: metric{"BenchmarkRows/reprise", "ms/row"}, baseline: metric{"BenchmarkRows/playwright", "ms/row"}, maxRatio: 1.0},
 	{what: "replay vs the one-call floor (ms/row)", candidate: metric{"BenchmarkRows/reprise", "ms/row"}, baseline: metric{"BenchmarkRows/floor", "ms/row"}, maxRatio: 2.0},
 	{what: "replay vs @puppeteer/replay of a Recorder flow (ms/row)", candidate: metric{"BenchmarkRows/reprise", "ms/row"}, baseline: metric{"BenchmarkRows/puppeteer-replay", "ms/row"}},
+	// --parallel 4 >= 2.5x the rows/s of --parallel 1 is a row's time
+	// <= 0.4x, on a form whose server takes 300 ms to confirm.
+	{what: "replay --parallel 4 vs 1, 300 ms server (ms/row)", candidate: metric{"BenchmarkParallel/tabs-4", "ms/row"}, baseline: metric{"BenchmarkParallel/tabs-1", "ms/row"}, maxRatio: 0.4},
 	{what: "selector resolution, 400-element page (ms p50)", candidate: metric{"BenchmarkResolve/selector", "p50-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p50-ms"}},
 	{what: "selector resolution, 400-element page (ms p99)", candidate: metric{"BenchmarkResolve/selector", "p99-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p99-ms"}, maxAbs: 20},
 	{what: "selector resolution, 400-element page changed before each (ms p50)", candidate: metric{"BenchmarkResolve/selector-after-change", "p50-ms"}, baseline: metric{"BenchmarkResolve/querySelector", "p50-ms"}},

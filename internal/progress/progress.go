@@ -36,8 +36,11 @@ type Bar struct {
 	width                          int         // tty: the length of the line on screen
 	pending                        *time.Timer // tty: a redraw held back by the rate limit
 	finished                       bool
-	row, step, steps               int // the row being worked on, and its step; row 0 is none
+	at                             []position  // each worker's row and step
 }
+
+// position is where one worker is: its row (0: none) and the row's step.
+type position struct{ row, step, steps int }
 
 // New returns a bar for a run of total rows written to w; isTTY selects the
 // redrawn line (see IsTerminal). A total of 0 or less means unknown: no bar
@@ -60,7 +63,9 @@ func (b *Bar) Update(done, failed, skipped, unknown int) {
 		return
 	}
 	b.done, b.failed, b.skipped, b.unknown = done, failed, skipped, unknown
-	b.row = 0 // a row ended; the next Step names the next one
+	if len(b.at) == 1 {
+		b.at[0].row = 0 // a row ended; the next Step names the next one
+	}
 	now := b.now()
 	if b.tty {
 		b.redraw(now)
@@ -78,13 +83,21 @@ func (b *Bar) Update(done, failed, skipped, unknown int) {
 // or one long cell typed, shows where it is instead of a still line. It is
 // drawn with the next redraw on a terminal, and at most every few seconds
 // elsewhere.
-func (b *Bar) Step(row, step, steps int) {
+func (b *Bar) Step(row, step, steps int) { b.StepOf(0, row, step, steps) }
+
+// StepOf is Step for one of the run's workers (from 0), when rows are filed
+// in parallel: the line shows where each is. Row 0 says the worker has
+// none (it finished its last).
+func (b *Bar) StepOf(worker, row, step, steps int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.finished {
+	if b.finished || worker < 0 {
 		return
 	}
-	b.row, b.step, b.steps = row, step, steps
+	for len(b.at) <= worker {
+		b.at = append(b.at, position{})
+	}
+	b.at[worker] = position{row, step, steps}
 	now := b.now()
 	if b.tty {
 		b.redraw(now)
@@ -169,8 +182,14 @@ func (b *Bar) status(now time.Time) string {
 	if b.unknown > 0 {
 		fmt.Fprintf(&s, ", %d unknown", b.unknown)
 	}
-	if b.row > 0 && !b.finished {
-		fmt.Fprintf(&s, "; row %d at step %d/%d", b.row, b.step+1, b.steps)
+	if !b.finished {
+		sep := "; "
+		for _, p := range b.at {
+			if p.row > 0 {
+				fmt.Fprintf(&s, "%srow %d at step %d/%d", sep, p.row, p.step+1, p.steps)
+				sep = ", "
+			}
+		}
 	}
 	// Skipped rows cost no time, so they count neither in the rate nor
 	// against the estimate: a resumed run would otherwise look fast.

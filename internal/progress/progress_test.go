@@ -114,6 +114,26 @@ func TestStepWithinARow(t *testing.T) {
 	}
 }
 
+// TestStepOfEachWorker: rows filed in parallel show where each worker is,
+// and a worker with no row is left out.
+func TestStepOfEachWorker(t *testing.T) {
+	b, w, c := testBar(10, false)
+	b.StepOf(0, 3, 1, 7)
+	b.StepOf(1, 4, 5, 7)
+	b.StepOf(2, 5, 0, 7)
+	c.add(6 * time.Second)
+	b.StepOf(2, 0, 0, 0)
+	last := func() string { lines := strings.Split(strings.TrimSpace(w.String()), "\n"); return lines[len(lines)-1] }
+	want := "rows 0/10: 0 done, 0 failed, 0 skipped; row 3 at step 2/7, row 4 at step 6/7"
+	if got := last(); got != want {
+		t.Errorf("plain output = %q; want %q", got, want)
+	}
+	b.Update(1, 0, 0, 0)
+	if got := last(); !strings.HasPrefix(got, "rows 1/10: 1 done, 0 failed, 0 skipped; row 3 at step 2/7, row 4 at step 6/7") {
+		t.Errorf("after one row ended: %q; want the workers' steps kept", got)
+	}
+}
+
 func TestTTYRateLimit(t *testing.T) {
 	b, w, c := testBar(0, true)
 	b.Update(1, 0, 0, 0)

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // benchRows is how many rows each tool files per iteration of BenchmarkRows.
@@ -27,39 +29,14 @@ const benchRows = 10
 // one page call that sets every field and submits. Each reports ms/row.
 func BenchmarkRows(b *testing.B) {
 	ex, s := browser(b)
-	ctx := context.Background()
 	perRow := func(b *testing.B, d time.Duration) {
 		b.ReportMetric(float64(d.Milliseconds())/float64(b.N*benchRows), "ms/row")
 	}
 	b.Run("reprise", func(b *testing.B) {
-		_, _, js := natstest.Start(b, "m_bench")
-		sk := engineSkill(s.URL)
-		plan := func(id string, n int) *replay.Plan {
-			p := &replay.Plan{RunID: id, SkillID: "rows", Skill: sk, Digest: "d1", CSV: id}
-			for i := 1; i <= n; i++ {
-				p.Rows = append(p.Rows, replay.Row{N: i, Values: map[string]string{"first": "Ada", "email": fmt.Sprintf("ada%d@example.com", i)}, Key: fmt.Sprint(id, i)})
-			}
-			return p
-		}
-		run := func(p *replay.Plan, o replay.Options) {
-			stop, err := replay.Serve(ctx, js, p, ex, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer stop()
-			o.JS, o.Plan, o.Executor, o.Again = js, p, ex, true
-			res, err := replay.Run(ctx, o)
-			if err != nil || res.Failed() {
-				b.Fatalf("run: %v %+v", err, res)
-			}
-		}
-		run(plan("rows-dry", 1), replay.Options{DryRun: true})
+		r := newBenchRun(b, engineSkill(s.URL), ex)
 		var took time.Duration
 		for i := 0; i < b.N; i++ {
-			p := plan(fmt.Sprint("rows", b.N, "-", i), benchRows)
-			start := time.Now()
-			run(p, replay.Options{Yes: true})
-			took += time.Since(start)
+			took += r.file(b, benchRows)
 		}
 		perRow(b, took)
 	})
@@ -96,6 +73,79 @@ func BenchmarkRows(b *testing.B) {
 			}
 			perRow(b, took)
 		})
+	}
+}
+
+// BenchmarkParallel files rows of a form whose server takes 300 ms to
+// confirm each, with one tab and with four (--parallel 4): ms/row each.
+func BenchmarkParallel(b *testing.B) {
+	ex, s := browser(b)
+	sk := engineSkill(s.URL)
+	sk.Steps[0].Value = s.URL + "/customers/slow/new"
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprint("tabs-", n), func(b *testing.B) {
+			r := newBenchRun(b, sk, ex)
+			for range n - 1 {
+				t, err := ex.Tab(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = t.Close() })
+				r.others = append(r.others, t)
+			}
+			const rows = 12
+			var took time.Duration
+			for i := 0; i < b.N; i++ {
+				took += r.file(b, rows)
+			}
+			b.ReportMetric(float64(took.Milliseconds())/float64(b.N*rows), "ms/row")
+		})
+	}
+}
+
+// benchRun files rows of a skill through the whole engine, on the REPLAY
+// log of a server of its own, after the dry run a run needs.
+type benchRun struct {
+	js     jetstream.JetStream
+	skill  *skills.Skill
+	ex     replay.Executor
+	others []replay.Executor
+	runs   int
+}
+
+func newBenchRun(b *testing.B, sk *skills.Skill, ex replay.Executor) *benchRun {
+	_, _, js := natstest.Start(b, "m_bench")
+	r := &benchRun{js: js, skill: sk, ex: ex}
+	r.run(b, 1, replay.Options{DryRun: true})
+	return r
+}
+
+// file files n rows and returns how long they took.
+func (r *benchRun) file(b *testing.B, n int) time.Duration {
+	start := time.Now()
+	r.run(b, n, replay.Options{Yes: true})
+	return time.Since(start)
+}
+
+func (r *benchRun) run(b *testing.B, n int, o replay.Options) {
+	ctx := context.Background()
+	r.runs++
+	id := fmt.Sprint("bench", r.runs)
+	p := &replay.Plan{RunID: id, SkillID: "rows", Skill: r.skill, Digest: "d1", CSV: id}
+	for i := 1; i <= n; i++ {
+		p.Rows = append(p.Rows, replay.Row{N: i, Values: map[string]string{"first": "Ada", "email": fmt.Sprintf("ada%d@example.com", i)}, Key: fmt.Sprint(id, i)})
+	}
+	for i, x := range append([]replay.Executor{r.ex}, r.others...) {
+		stop, err := replay.ServeWorker(ctx, r.js, p, i, x, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer stop()
+	}
+	o.JS, o.Plan, o.Executor, o.Others, o.Again = r.js, p, r.ex, r.others, true
+	res, err := replay.Run(ctx, o)
+	if err != nil || res.Failed() {
+		b.Fatalf("run: %v %+v", err, res)
 	}
 }
 

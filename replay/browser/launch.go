@@ -202,3 +202,21 @@ func redactURL(u string) string {
 	}
 	return u
 }
+
+// Tab opens another tab of the executor's browser and returns an executor
+// of its own for it: rows filed in parallel, each tab with its own page
+// state, all with the profile's cookies and login. Closing it closes the
+// tab only.
+func (e *Executor) Tab(ctx context.Context) (*Executor, error) {
+	if e.tab.Err() != nil {
+		return nil, ErrClosed
+	}
+	t := &Executor{log: e.log, findTimeout: e.findTimeout, nav: &navWatch{}, world: newWorld(), net: newNetWatch()}
+	t.tab, t.cancelTab = chromedp.NewContext(e.tab, chromedp.WithListener(t.observe))
+	t.cancelAll = func() {}
+	if err := t.open(ctx); err != nil {
+		_ = t.Close()
+		return nil, fmt.Errorf("browser: open another tab: %w", err)
+	}
+	return t, nil
+}

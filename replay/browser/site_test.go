@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +125,18 @@ func newSite() *site {
 			fmt.Fprintf(w, formPage, `<p role="alert">Email already exists</p>`)
 			return
 		}
+		http.Redirect(w, r, "/customers/42", http.StatusSeeOther)
+	})
+	// The same form on a site that takes 300 ms to confirm a row.
+	mux.HandleFunc("GET /customers/slow/new", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, strings.Replace(fmt.Sprintf(formPage, ""), `action="/customers/new"`, `action="/customers/slow"`, 1))
+	})
+	mux.HandleFunc("POST /customers/slow", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		time.Sleep(300 * time.Millisecond)
+		s.mu.Lock()
+		s.posts = append(s.posts, r.PostForm)
+		s.mu.Unlock()
 		http.Redirect(w, r, "/customers/42", http.StatusSeeOther)
 	})
 	mux.HandleFunc("GET /customers/42", page(`<!doctype html><h1>Customer saved</h1>`))
