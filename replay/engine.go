@@ -77,7 +77,7 @@ type Options struct {
 	// Executor (--parallel), each served by its own ServeWorker (Others[i]
 	// as worker i+1). The first rows' check runs on Executor alone.
 	Others []Executor
-	Logger       *slog.Logger
+	Logger *slog.Logger
 }
 
 // RowResult is one row's line of the report.

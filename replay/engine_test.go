@@ -18,10 +18,10 @@ import (
 type site struct {
 	mu     sync.Mutex
 	typed  map[int]map[string]string // row -> field label -> value: the forms being filled (one per tab)
-	filed  map[string]int    // email -> times filed
-	reject map[string]bool   // emails the site refuses
-	slow   map[string]bool   // emails the site files too slowly for the check
-	unfit  map[string]bool   // emails the form's field will not take (a read-back fails)
+	filed  map[string]int            // email -> times filed
+	reject map[string]bool           // emails the site refuses
+	slow   map[string]bool           // emails the site files too slowly for the check
+	unfit  map[string]bool           // emails the form's field will not take (a read-back fails)
 	// crashAt, when set, cancels the run right after row's submit filed it
 	// (or right before, with crashBefore): the process died in between.
 	crashAt     int

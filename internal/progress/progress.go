@@ -36,7 +36,7 @@ type Bar struct {
 	width                          int         // tty: the length of the line on screen
 	pending                        *time.Timer // tty: a redraw held back by the rate limit
 	finished                       bool
-	at                             []position  // each worker's row and step
+	at                             []position // each worker's row and step
 }
 
 // position is where one worker is: its row (0: none) and the row's step.
