@@ -82,12 +82,12 @@ type Options struct {
 
 // RowResult is one row's line of the report.
 type RowResult struct {
-	N       int
-	Outcome string
-	Step    int // the failing step's index (from 0), -1 for none
-	Action  string
-	Reason  string
-	Via     string
+	N       int    `msgpack:"n"`
+	Outcome string `msgpack:"outcome"`
+	Step    int    `msgpack:"step"` // the failing step's index (from 0), -1 for none
+	Action  string `msgpack:"action,omitempty"`
+	Reason  string `msgpack:"reason,omitempty"`
+	Via     string `msgpack:"via,omitempty"`
 }
 
 // Result is a run's report.
@@ -124,10 +124,21 @@ type engine struct {
 	// later row with the same key is the same record.
 	firstOfKey map[string]int
 	workers    []*worker
+	// direct runs steps on the worker's executor in this process, with no
+	// command on the log: a hub's worker, whose marks are the record.
+	direct bool
+	// tag tells this attempt's marks from another's in the same session.
+	tag string
 
 	mu                             sync.Mutex
 	seq                            int
 	done, failed, skipped, unknown int
+}
+
+// markID is the msg id of a row's mark: one per row, event and session,
+// and per attempt (tag) when workers of a hub may each attempt the row.
+func (e *engine) markID(row int, event string) string {
+	return fmt.Sprintf("%d:%s:%d%s", row, event, e.session, e.tag)
 }
 
 // worker is one executor filing rows, with the outcomes of its commands.
@@ -421,7 +432,7 @@ func (e *engine) row(ctx context.Context, w *worker, r Row) (RowResult, error) {
 	case st.inFlight():
 		return e.settle(ctx, w, r, "the run stopped during this row's submit")
 	}
-	if first := e.firstOfKey[r.Key]; r.Key != "" && first != r.N && !e.Again && !e.DryRun {
+	if first, ok := e.firstOfKey[r.Key]; ok && r.Key != "" && first != r.N && !e.Again && !e.DryRun {
 		return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1,
 			Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once (--again files it again)", first)}, nil
 	}
@@ -454,7 +465,7 @@ func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowR
 	mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}
 	if !has {
 		mark.Reason = why + ", and " + noVerify
-		if err := e.log.write(ctx, r.N, EvUnknown, fmt.Sprintf("%d:unknown:%d", r.N, e.session), &mark); err != nil {
+		if err := e.log.write(ctx, r.N, EvUnknown, e.markID(r.N, "unknown"), &mark); err != nil {
 			return RowResult{}, err
 		}
 		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1,
@@ -469,7 +480,7 @@ func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowR
 		return e.fill(ctx, w, r, false)
 	}
 	mark.Verified = true
-	if err := e.log.write(ctx, r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &mark); err != nil {
+	if err := e.log.write(ctx, r.N, EvCommitted, e.markID(r.N, "committed"), &mark); err != nil {
 		return RowResult{}, err
 	}
 	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "filed before (" + why + "; verified on the site)"}, nil
@@ -487,7 +498,7 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 	for i := 0; i < len(steps); {
 		st := steps[i]
 		if st.Destructive && !dry && !started {
-			if err := e.log.write(ctx, r.N, EvStarted, fmt.Sprintf("%d:started:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
+			if err := e.log.write(ctx, r.N, EvStarted, e.markID(r.N, "started"), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
 				return RowResult{}, err
 			}
 			started = true
@@ -515,7 +526,7 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		}
 		if started && !(st.Destructive && out.NotFiled()) {
 			mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID, Reason: out.Error}
-			if err := e.log.write(ctx, r.N, EvUnknown, fmt.Sprintf("%d:unknown:%d", r.N, e.session), &mark); err != nil {
+			if err := e.log.write(ctx, r.N, EvUnknown, e.markID(r.N, "unknown"), &mark); err != nil {
 				return RowResult{}, err
 			}
 			return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: i, Action: st.Action, Via: via,
@@ -527,7 +538,7 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		// The page's message stays in the report, out of the log: a site
 		// may quote the row's values in it. A lost failed mark leaves the
 		// row to run again (or, once started, to settle): never filed twice.
-		if err := e.log.writeAsync(r.N, EvFailed, fmt.Sprintf("%d:failed:%d", r.N, e.session), &f); err != nil {
+		if err := e.log.writeAsync(r.N, EvFailed, e.markID(r.N, "failed"), &f); err != nil {
 			return RowResult{}, err
 		}
 		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via}, nil
@@ -537,7 +548,7 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 	}
 	// Written without waiting for its ack: a commit mark lost in a crash
 	// leaves the row started, which a resume settles, never files again.
-	if err := e.log.writeAsync(r.N, EvCommitted, fmt.Sprintf("%d:committed:%d", r.N, e.session), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
+	if err := e.log.writeAsync(r.N, EvCommitted, e.markID(r.N, "committed"), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
 		return RowResult{}, err
 	}
 	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Via: via}, nil
@@ -562,6 +573,16 @@ func (e *engine) do(ctx context.Context, w *worker, row, index, through int, dry
 	e.mu.Unlock()
 	if through > index {
 		c.Through = through
+	}
+	if e.direct {
+		var outs []Outcome
+		for _, d := range runCommand(ctx, e.Plan, w.exec, c) {
+			if strings.HasPrefix(d.Outcome.Error, Broken) {
+				return nil, errors.New(d.Outcome.Error)
+			}
+			outs = append(outs, d.Outcome)
+		}
+		return outs, nil
 	}
 	id := fmt.Sprintf("%d:%d:%d:command", row, e.session, c.Seq)
 	// The command need not be acked before its outcome is awaited: a

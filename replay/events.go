@@ -2,11 +2,14 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/events"
@@ -24,6 +27,7 @@ const (
 	EvFailed    = "failed"    // the row stopped at a step
 	EvUnknown   = "unknown"   // the row may have been filed: the person checks
 	EvDryRun    = "dryrun"    // row 0: a dry run of this skill version passed and was confirmed
+	EvResult    = "result"    // a row's line of the report, from a hub's worker (RowResult, no page message)
 )
 
 // Planned is a run's plan, written when it starts and again at each resume.
@@ -101,6 +105,9 @@ type DryRunPassed struct {
 type log struct {
 	pub   *events.Publisher
 	runID string
+	// synced writes every event acked, with retries: a hub's worker, whose
+	// writes may meet a cluster electing a new leader.
+	synced bool
 	// unacked are the events written without waiting, for flush.
 	unacked *unacked
 }
@@ -116,10 +123,31 @@ func newLog(js jetstream.JetStream, runID string) log {
 
 func (l log) write(ctx context.Context, row int, event, id string, v any) error {
 	subject := events.ReplaySubject(l.runID, row, event)
-	if _, err := l.pub.Publish(ctx, subject, l.runID+":"+id, v); err != nil {
-		return fmt.Errorf("write %s of row %d: %w", event, row, err)
+	giveUp := time.Now().Add(time.Minute)
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		_, err := l.pub.Publish(ctx, subject, l.runID+":"+id, v)
+		if err == nil {
+			return nil
+		}
+		// The msg id makes a retry of a write that did land a no-op.
+		if !l.synced || !Transient(err) || ctx.Err() != nil || time.Now().After(giveUp) {
+			return fmt.Errorf("write %s of row %d: %w", event, row, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("write %s of row %d: %w", event, row, err)
+		case <-time.After(wait):
+		}
 	}
-	return nil
+}
+
+// Transient says err is one a NATS cluster gives while it moves a stream's
+// leader or a client reconnects to another server: worth retrying.
+func Transient(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, nats.ErrConnectionReconnecting) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &api) && api.Code == 503
 }
 
 // publishAsync writes an event without waiting for its ack, and returns
@@ -152,6 +180,9 @@ func (l log) publishAsync(row int, event, id string, v any) (jetstream.PubAckFut
 // row started: verified or reported unknown, never filed again). flush
 // reports a write the store refused.
 func (l log) writeAsync(row int, event, id string, v any) error {
+	if l.synced {
+		return l.write(context.Background(), row, event, id, v)
+	}
 	_, err := l.publishAsync(row, event, id, v)
 	return err
 }

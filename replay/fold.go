@@ -39,42 +39,67 @@ func (s *runState) row(n int) *rowState {
 	return r
 }
 
+// foldRow reads what run runID's events say of one row.
+func foldRow(ctx context.Context, js jetstream.JetStream, runID string, n int) (*rowState, error) {
+	s := &runState{rows: map[int]*rowState{}}
+	subjects := make([]string, 0, 4)
+	for _, k := range []string{EvStarted, EvCommitted, EvFailed, EvUnknown} {
+		subjects = append(subjects, events.ReplaySubject(runID, n, k))
+	}
+	err := events.ReadAll(ctx, js, events.StreamReplay, subjects, func(m jetstream.Msg) error {
+		_, row, ev, ok := parseSubject(m.Subject())
+		if !ok || row != n {
+			return nil
+		}
+		return s.apply(row, ev, m.Data())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read row %d of run %s: %w", n, runID, err)
+	}
+	return s.row(n), nil
+}
+
 // foldRun reads run runID's events; a run never written has session 0.
 func foldRun(ctx context.Context, js jetstream.JetStream, runID string) (*runState, error) {
 	s := &runState{rows: map[int]*rowState{}}
 	kinds := []string{EvPlanned, EvStarted, EvCommitted, EvFailed, EvUnknown}
 	err := readRun(ctx, js, runID, kinds, func(_ string, row int, event string, data []byte) error {
-		switch event {
-		case EvPlanned:
-			var p Planned
-			if err := events.Decode(data, &p); err != nil {
-				return err
-			}
-			s.planned, s.session = &p, max(s.session, p.Session)
-		case EvStarted:
-			r := s.row(row)
-			r.started, r.failed = true, nil // a retried row starts over
-		case EvCommitted:
-			s.row(row).committed = true
-		case EvUnknown:
-			s.row(row).unknown = true
-		case EvFailed:
-			var f RowFailed
-			if err := events.Decode(data, &f); err != nil {
-				return err
-			}
-			r := s.row(row)
-			r.failed = &f
-			if f.Before {
-				r.started = false // nothing was filed; a resume may run it again
-			}
-		}
-		return nil
+		return s.apply(row, event, data)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read run %s: %w", runID, err)
 	}
 	return s, nil
+}
+
+// apply folds one event of the run into s.
+func (s *runState) apply(row int, event string, data []byte) error {
+	switch event {
+	case EvPlanned:
+		var p Planned
+		if err := events.Decode(data, &p); err != nil {
+			return err
+		}
+		s.planned, s.session = &p, max(s.session, p.Session)
+	case EvStarted:
+		r := s.row(row)
+		r.started, r.failed = true, nil // a retried row starts over
+	case EvCommitted:
+		s.row(row).committed = true
+	case EvUnknown:
+		s.row(row).unknown = true
+	case EvFailed:
+		var f RowFailed
+		if err := events.Decode(data, &f); err != nil {
+			return err
+		}
+		r := s.row(row)
+		r.failed = &f
+		if f.Before {
+			r.started = false // nothing was filed; a resume may run it again
+		}
+	}
+	return nil
 }
 
 // earlierRow is what other runs of a skill did with a dedupe key: filed

@@ -18,6 +18,7 @@ import (
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/hub"
 	"github.com/reprise-dev/reprise/replay/pick"
 	"github.com/reprise-dev/reprise/replay/report"
 	"github.com/reprise-dev/reprise/replay/rows"
@@ -28,6 +29,7 @@ import (
 // replayFlags are `reprise replay`'s settings.
 type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
+	hub, hubKey                                                      string
 	again, dryRun, yes, show                                         bool
 	ignoreColumns                                                    []string
 	parallel                                                         int
@@ -68,6 +70,8 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	fl.StringSliceVar(&f.ignoreColumns, "ignore-column", nil, "a CSV column no step uses that this run may leave out (repeatable); the skill's ignore list is kept the same way")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab of the browser (1-16; see the README for when more than 1 is safe)")
+	fl.StringVar(&f.hub, "hub", "", "file the rows on a hub's workers: its NATS URLs, comma separated, with the credentials it issued (see the README)")
+	fl.StringVar(&f.hubKey, "hub-key", "", "with --hub: the hub key file, made on first use (default: hub.key in the data dir); copy it to every worker")
 	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
@@ -81,6 +85,12 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	if f.parallel < 1 || f.parallel > maxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
+	}
+	if f.hub != "" && (f.parallel != 1 || f.show || f.browserURL != "" || f.profile != "") {
+		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
+	}
+	if f.hub != "" && !f.yes && !f.dryRun {
+		return errors.New("--hub: a run on a hub's workers is unattended: run it with --dry-run first, then with --yes")
 	}
 	if f.dryRun && f.yes {
 		return errors.New("--dry-run and --yes together: a dry run submits nothing, so there is nothing to confirm")
@@ -118,8 +128,19 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	salt, err := c.ReplayKey(ctx)
-	if err != nil {
+	var hubKey *hub.Key
+	var salt []byte
+	if f.hub != "" {
+		// Every machine of the hub keys a row's record alike: a resume
+		// from another machine names it as the first run did.
+		if f.hubKey == "" {
+			f.hubKey = filepath.Join(home, "hub.key")
+		}
+		if hubKey, err = hub.LoadKey(f.hubKey, true); err != nil {
+			return err
+		}
+		salt = hubKey.Salt()
+	} else if salt, err = c.ReplayKey(ctx); err != nil {
 		return err
 	}
 	if left := unaccounted(skill, table.Header, f.ignoreColumns); len(left) > 0 {
@@ -141,6 +162,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
 	}
 
+	if f.hub != "" {
+		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Refused: refused})
+	}
 	js, err := jetstream.New(c.Conn())
 	if err != nil {
 		return err
@@ -206,6 +230,48 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	if res.Failed() {
 		return fmt.Errorf("run %s: some rows failed or need checking; see the report", plan.RunID)
+	}
+	return nil
+}
+
+// runHubReplay queues a run's rows on a hub for its workers and follows
+// their results to the report.
+func runHubReplay(ctx context.Context, cmd *cobra.Command, f replayFlags, r *hub.Run) error {
+	nc, js, err := hub.Connect(f.hub, "reprise replay")
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	r.JS = js
+	p := r.Plan
+	if !f.dryRun {
+		passed, err := replay.PassedDryRun(ctx, js, p.SkillID, p.Digest)
+		if err != nil {
+			return err
+		}
+		if !passed {
+			return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub))
+		}
+	}
+	out := cmd.OutOrStdout()
+	bar := progress.New(cmd.ErrOrStderr(), len(p.Rows)+len(r.Refused), progress.IsTerminal(os.Stderr))
+	r.Progress = bar.Update
+	session, settled, err := r.Start(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "run %s: skill %s, %d rows queued on hub %s for its workers (resume with --resume %s)\n",
+		p.RunID, p.SkillID, len(p.Rows)-len(settled), hub.Redact(f.hub), p.RunID)
+	res, err := r.Wait(ctx, session, settled)
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("run %s: %w; its rows stay on the hub: --resume %s follows them again", p.RunID, err, p.RunID)
+	}
+	if err := writeReplayReport(out, f.reportPath, res); err != nil {
+		return err
+	}
+	if res.Failed() {
+		return fmt.Errorf("run %s: some rows failed or need checking; see the report", p.RunID)
 	}
 	return nil
 }

@@ -22,7 +22,12 @@ type customerSite struct {
 	reject map[string]bool                // emails the server refuses
 	posts  int
 	posted chan struct{} // closed and replaced on every post
+	holds  map[string]*hold
 }
+
+// hold keeps the answer to a stored submission of one email from its
+// browser until released: a row filed on the site, its commit not yet seen.
+type hold struct{ arrived, release chan struct{} }
 
 const customerForm = `<!doctype html><title>New customer</title>
 %s
@@ -37,37 +42,20 @@ const customerForm = `<!doctype html><title>New customer</title>
 </form>`
 
 func newCustomerSite(t *testing.T) *customerSite {
-	s := &customerSite{stored: map[string][]map[string]string{}, reject: map[string]bool{}, posted: make(chan struct{})}
+	s := &customerSite{stored: map[string][]map[string]string{}, reject: map[string]bool{}, posted: make(chan struct{}), holds: map[string]*hold{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /new", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, customerForm, "", rand.IntN(1_000_000))
 	})
 	mux.HandleFunc("POST /submit", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
+		s.submit(w, r)
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.posts++
-		close(s.posted)
-		s.posted = make(chan struct{})
-		email := r.PostForm.Get("email")
-		if s.reject[email] {
-			// Some sites say a refusal with their status, some only on
-			// the page: the emails of even-numbered customers get a 409.
-			if n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(email, "c"), "@example.org")); n%2 == 0 {
-				w.WriteHeader(http.StatusConflict)
-			}
-			fmt.Fprintf(w, customerForm, `<p role="alert">Email already exists</p>`, rand.IntN(1_000_000))
-			return
+		h := s.holds[r.PostForm.Get("email")]
+		s.mu.Unlock()
+		if h != nil {
+			close(h.arrived)
+			<-h.release
 		}
-		row := map[string]string{}
-		for _, f := range []string{"first_name", "email", "company", "country", "notes"} {
-			row[f] = r.PostForm.Get(f)
-		}
-		s.stored[email] = append(s.stored[email], row)
-		http.Redirect(w, r, fmt.Sprintf("/saved?n=%d", s.posts), http.StatusSeeOther)
 	})
 	mux.HandleFunc("GET /saved", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, `<!doctype html><p>Saved</p>`) })
 	mux.HandleFunc("GET /find", func(w http.ResponseWriter, r *http.Request) {
@@ -83,6 +71,45 @@ func newCustomerSite(t *testing.T) *customerSite {
 	s.Server = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
 	return s
+}
+
+// submit stores a submission, or refuses it.
+func (s *customerSite) submit(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.posts++
+	close(s.posted)
+	s.posted = make(chan struct{})
+	email := r.PostForm.Get("email")
+	if s.reject[email] {
+		// Some sites say a refusal with their status, some only on
+		// the page: the emails of even-numbered customers get a 409.
+		if n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(email, "c"), "@example.org")); n%2 == 0 {
+			w.WriteHeader(http.StatusConflict)
+		}
+		fmt.Fprintf(w, customerForm, `<p role="alert">Email already exists</p>`, rand.IntN(1_000_000))
+		return
+	}
+	row := map[string]string{}
+	for _, f := range []string{"first_name", "email", "company", "country", "notes"} {
+		row[f] = r.PostForm.Get(f)
+	}
+	s.stored[email] = append(s.stored[email], row)
+	http.Redirect(w, r, fmt.Sprintf("/saved?n=%d", s.posts), http.StatusSeeOther)
+}
+
+// hold holds the answer to email's next submission: arrived is closed when
+// it is stored, release lets the answer go.
+func (s *customerSite) hold(email string) (arrived <-chan struct{}, release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := &hold{arrived: make(chan struct{}), release: make(chan struct{})}
+	s.holds[email] = h
+	return h.arrived, sync.OnceFunc(func() { close(h.release) })
 }
 
 // skill is the test skill for this site, as a file's text.

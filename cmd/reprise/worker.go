@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/hub"
+)
+
+// workerFlags are `reprise worker`'s settings.
+type workerFlags struct {
+	hub, hubKey, profile, name string
+	parallel                   int
+	show                       bool
+}
+
+func newWorkerCmd(g *globals) *cobra.Command {
+	var f workerFlags
+	cmd := &cobra.Command{
+		Use:   "worker --hub nats://...",
+		Short: "File rows of runs started on a hub, with this machine's browser",
+		Long: `Join a hub (a NATS JetStream cluster; see the README's "More than one machine") and file
+the rows that ` + "`reprise replay --hub`" + ` runs put on it, with a Chromium of its own, each row
+exactly once across every worker: a row's record is claimed on the hub before it is
+filed. Rows and skills arrive sealed with the hub key, which every machine of the hub
+holds (--hub-key); their values stay in memory. Stop it with Ctrl-C: the row it was
+filing goes back to the hub, and the next worker settles it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, g, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.hub, "hub", "", "the hub's NATS URLs, comma separated, with the credentials it issued (required)")
+	fl.StringVar(&f.hubKey, "hub-key", "", "the hub key file, copied from the machine that started the hub's first run (default: hub.key in the data dir)")
+	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab (1-16)")
+	fl.StringVar(&f.profile, "profile", "", "Chromium profile dir (default: worker-profile in the data dir)")
+	fl.StringVar(&f.name, "name", "", "this worker's name in the hub's claims (default: host name and process id)")
+	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
+	return cmd
+}
+
+func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
+	if f.hub == "" {
+		return errors.New("--hub is required: the NATS URLs of the hub to take rows from")
+	}
+	if f.parallel < 1 || f.parallel > maxParallel {
+		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
+	}
+	home, err := g.resolveHome()
+	if err != nil {
+		return err
+	}
+	if f.hubKey == "" {
+		f.hubKey = filepath.Join(home, "hub.key")
+	}
+	key, err := hub.LoadKey(f.hubKey, false)
+	if err != nil {
+		return err
+	}
+	if f.name == "" {
+		host, _ := os.Hostname()
+		f.name = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	nc, js, err := hub.Connect(f.hub, "reprise worker "+f.name)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if f.profile == "" {
+		f.profile = filepath.Join(home, "worker-profile")
+	}
+	ex, err := browser.New(ctx, browser.Options{ProfileDir: f.profile, Show: f.show, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer ex.Close()
+	tabs, err := moreTabs(ctx, ex, f.parallel-1)
+	for _, t := range tabs {
+		defer t.Close()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub), f.parallel)
+	w := &hub.Worker{JS: js, Key: key, Name: f.name, Executors: append([]replay.Executor{ex}, tabs...), Logger: log}
+	if err := w.Run(ctx); err != nil {
+		return err
+	}
+	return nil
+}
