@@ -104,10 +104,11 @@ func appendEnrichment(b []byte, e *Enrichment) []byte {
 	return mpack.Str(mpack.Str(b, "url"), e.URL)
 }
 
-// extended reports whether a step carries any of schema 1.1's optional
-// fields, which the fast path does not write.
+// extended reports whether a step carries any of the optional fields of
+// schemas 1.1 and 1.2, which the fast path does not write.
 func (s *Step) extended() bool {
-	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || (s.Enrichment != nil && len(s.Enrichment.Options) > 0)
+	e := s.Enrichment
+	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || e != nil && (len(e.Options) > 0 || e.Container != nil || e.Keyed)
 }
 
 func appendReflective(b []byte, s *Step) []byte {

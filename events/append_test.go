@@ -66,6 +66,22 @@ func TestAppendMatchesLibrary(t *testing.T) {
 	}
 	wantLibraryBytes(t, "edge step", edge)
 
+	// Schema 1.2's optional enrichment fields, each alone: the fast path
+	// must not drop them.
+	for name, e := range map[string]Enrichment{
+		"container": {Kind: KindDOM, Container: &Container{Role: "group", Name: "Shipping"}},
+		"keyed":     {Kind: KindDOM, Keyed: true},
+	} {
+		s := specStep(t)
+		s.Enrichment = &e
+		wantLibraryBytes(t, "step with a "+name, s)
+		b, _ := AppendMsgpack(nil, s)
+		var back Step
+		if err := Decode(b, &back); err != nil || back.Enrichment.Keyed != e.Keyed || (e.Container != nil) != (back.Enrichment.Container != nil) {
+			t.Errorf("step with a %s: decoded %+v, %v", name, back.Enrichment, err)
+		}
+	}
+
 	bare := &Step{Value: &Value{IsParameter: &no}, Enrichment: &Enrichment{Selectors: []Selector{}}, Cursor: []int{}}
 	wantLibraryBytes(t, "bare step", bare)
 	wantLibraryBytes(t, "zero step", &Step{TS: math.NaN()})

@@ -7,8 +7,9 @@ package events
 // 1.1 adds optional fields (a step's inferred flag, effect and field
 // inventory, a choice control's options), each omitted when empty, so a 1.0
 // step encodes exactly as before and a 1.0 reader that ignores unknown keys
-// reads 1.1. Readers accept any 1.x.
-const SchemaVersion = "1.1"
+// reads 1.1. 1.2 adds an element's container and whether a field needed
+// keys (both omitted when empty). Readers accept any 1.x.
+const SchemaVersion = "1.2"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
 type Recording struct {
@@ -107,6 +108,10 @@ type Enrichment struct {
 	// has the same role and label: what a selector's `in` names to tell
 	// them apart.
 	Container *Container `json:"container,omitempty" msgpack:"container,omitempty"`
+	// Keyed (1.2) says a fill's field reacted to the person's keys: its
+	// script rewrote what was typed, or refused a key. A replay types it
+	// key by key rather than setting its value.
+	Keyed bool `json:"keyed,omitempty" msgpack:"keyed,omitempty"`
 }
 
 // Container names an element's container by its role and name.

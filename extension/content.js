@@ -147,6 +147,7 @@
     if (extra && extra.inferred) step.inferred = true;
     if (extra && extra.fields) step.fields = extra.fields;
     if (extra && extra.url) step.enrichment.url = extra.url; // where the action was, if the page moved since
+    if (extra && extra.keyed) step.enrichment.keyed = true;
     if (u && u.kind !== "action") explained.set(u.key, D.stateOf(u, known(u)));
     const frame = action === "navigate" ? "" : (extra && extra.frame) || latestFrame;
     return post(step, frame, extra && extra.obs, extra && extra.id);
@@ -160,6 +161,10 @@
   // ---- Pending: one step per visit of a control or widget -----------------
 
   const pending = new Map(); // unit key -> {unit, kind, frame, picked, n}
+  // Text fields whose page reacted to the person's keys: it rewrote what
+  // was typed (a mask, a formatter) or refused a key (a filter). Replay
+  // types these key by key; any other field it may set whole.
+  const keyed = new WeakSet();
   let pends = 0;
   function pend(u, kind) {
     let p = pending.get(u.key);
@@ -193,9 +198,12 @@
     const before = explained.get(u.key);
     const now = D.stateOf(u, known(u));
     switch (p.kind) {
-      case "fill":
-        if (now !== before) emit("fill", u, valueOf(u), { frame: p.frame });
+      case "fill": {
+        const k = keyed.has(u.el);
+        keyed.delete(u.el);
+        if (now !== before) emit("fill", u, valueOf(u), { frame: p.frame, keyed: k });
         return;
+      }
       case "toggle":
         emit("click", u, valueOf(u), { frame: p.frame });
         return;
@@ -246,6 +254,31 @@
   const focusedIn = (u) => D.unitContains(u, D.deepActive(document));
 
   // ---- Native controls: input and change events ---------------------------
+
+  // In the capture phase, before the page's own listeners: what the browser
+  // put in the field. In the bubble phase, after them (the same dispatch):
+  // whether they changed it, or refused the key.
+  let put = { ev: null, value: "" };
+  const textControl = (e) => {
+    const ctl = D.controlOf(deep(e));
+    const u = ctl && e.isTrusted && D.unitOf(ctl);
+    return u && u.kind === "text" && u.el === ctl ? ctl : null;
+  };
+  addEventListener("input", (e) => {
+    const ctl = textControl(e);
+    if (ctl && /^insert/.test(e.inputType || "")) put = { ev: e, value: D.textValue(ctl) };
+  }, true);
+  addEventListener("input", (e) => {
+    const ctl = textControl(e);
+    if (ctl && put.ev === e && D.textValue(ctl) !== put.value) keyed.add(ctl);
+  });
+  for (const t of ["keydown", "beforeinput"]) {
+    addEventListener(t, (e) => {
+      const printable = t === "beforeinput" || (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey);
+      const ctl = printable && e.defaultPrevented && textControl(e);
+      if (ctl) keyed.add(ctl);
+    });
+  }
 
   function onValue(e) {
     const ctl = D.controlOf(deep(e));

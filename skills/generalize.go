@@ -198,6 +198,11 @@ func (g *builder) column(c column) {
 	}
 	st := stepFrom(rep)
 	st.Target = targetOf(c)
+	for _, s := range c {
+		if s != nil && s.Enrichment != nil && s.Enrichment.Keyed {
+			st.Keys = true // keyed in one demonstration: the page needs keys
+		}
+	}
 	at := len(g.skill.Steps)
 	g.skill.Steps = append(g.skill.Steps, st)
 	g.cols = append(g.cols, c)

@@ -99,6 +99,11 @@ type Step struct {
 	// where it differs): the closed set a row's cell is mapped onto before
 	// the row runs. Empty for an open list (an autocomplete), matched live.
 	Options []Option `yaml:"options,omitempty"`
+	// Keys says a demonstration's field reacted to keys (its script
+	// rewrote what was typed, or refused a key): replay types the value
+	// key by key. Without it replay may set a field's value whole, with
+	// the events typing fires, and types only where that did not hold.
+	Keys bool `yaml:"keys,omitempty"`
 	// Secret marks a password field. It never carries a value, and replay
 	// never types into it (SPEC 11): it hands the step to the person.
 	Secret      bool       `yaml:"secret,omitempty"`

@@ -288,6 +288,13 @@ func TestWidgetsRecordedAsIntended(t *testing.T) {
 			t.Errorf("%s value type %q; want enum", label, s.Value.Type)
 		}
 	}
+	// The phone field formats what is typed: replay must type it, key by
+	// key. The name field took keys as they came: replay may set it whole.
+	for label, want := range map[string]bool{"Phone": true, "Full name": false, "Item": false} {
+		if got := steps[label].Enrichment.Keyed; got != want {
+			t.Errorf("%s keyed = %v; want %v", label, got, want)
+		}
+	}
 	if sel := steps["Plan"].Enrichment.Selectors; len(sel) < 2 || sel[0] != (events.Selector{Strategy: events.StrategyName, Value: "plan"}) {
 		t.Errorf("the radio group's selectors %+v; want its name first", sel)
 	}

@@ -23,6 +23,7 @@ type batchItem struct {
 	Kind      string       `json:"kind"`
 	Expect    string       `json:"expect"`
 	Known     []string     `json:"known"`
+	Keys      bool         `json:"keys"`
 }
 
 // batchResult is what the page did with one item: held or done (read back,
@@ -90,7 +91,7 @@ func (e *Executor) batch(ctx context.Context, steps []replay.Step) (outs []repla
 	items := make([]batchItem, len(steps))
 	for i, st := range steps {
 		items[i] = batchItem{Pick: picks[i], Group: st.Action == "select" || choiceRoles[st.Role],
-			Selectors: jsSelectors(st.Selectors), Action: st.Action, Value: st.Value, Known: known(st.Options)}
+			Selectors: jsSelectors(st.Selectors), Action: st.Action, Value: st.Value, Known: known(st.Options), Keys: st.Keys}
 		if rb := st.ReadBack; rb != nil {
 			items[i].Kind, items[i].Expect = rb.Kind, rb.Expect
 		}

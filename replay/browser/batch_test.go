@@ -70,3 +70,23 @@ func TestBatchStopsAtAFieldThatRefuses(t *testing.T) {
 		t.Fatalf("outcomes %+v; want the first step failed by its read-back, and no second", outs)
 	}
 }
+
+// A field the recording saw react to keys is typed key by key, so its
+// script formats it; set whole, the same field holds the bare digits.
+func TestBatchTypesAKeyedField(t *testing.T) {
+	ex, s := browser(t)
+	for _, keys := range []bool{true, false} {
+		open(t, ex, s.URL+"/batch")
+		phone := withReadBack(step(1, "fill", "Phone", "5551234567", sel("id", "#phone")), "value", "5551234567")
+		phone.Keys = keys
+		name := withReadBack(step(2, "fill", "Name", "Ada", sel("id", "#name")), "value", "Ada")
+		outs := batchOf(t, ex, phone, name)
+		if len(outs) != 2 || !outs[0].OK || !outs[1].OK {
+			t.Fatalf("keys %v: %+v", keys, outs)
+		}
+		want := map[bool]string{true: "(555) 123-4567", false: "5551234567"}[keys]
+		if got := eval[string](t, ex, `document.getElementById("phone").value`); got != want {
+			t.Errorf("keys %v: the phone field holds %q; want %q", keys, got, want)
+		}
+	}
+}

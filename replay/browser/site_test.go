@@ -73,7 +73,12 @@ const batchPage = `<!doctype html><form>
  <label for="kind">Kind</label><select id="kind"><option value="">Choose</option><option>Company</option><option>Person</option></select>
  <span id="more"></span>
  <label for="city">City</label><input id="city">
+ <label for="phone">Phone</label><input id="phone">
 </form><script>
+ // Phone formats itself as keys come, as masking scripts do.
+ const phone = document.getElementById("phone");
+ phone.addEventListener("keyup", () => { const d = phone.value.replace(/\D/g, "");
+  if (d.length === 10) phone.value = "(" + d.slice(0, 3) + ") " + d.slice(3, 6) + "-" + d.slice(6); });
  window.log = [];
  for (const ev of ["focus", "input", "change", "blur"]) document.addEventListener(ev, (e) => e.target.id && window.log.push(e.target.id + ":" + ev), true);
  const code = document.getElementById("code"); let keyed = false;
