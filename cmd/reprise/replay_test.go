@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -150,19 +149,12 @@ func TestReplayFillsEveryRowOnce(t *testing.T) {
 			}
 		}
 	}
-	var rep struct {
-		Rows []struct {
-			N       int    `json:"n"`
-			Outcome string `json:"outcome"`
-			Reason  string `json:"reason"`
-		} `json:"rows"`
-	}
-	b, _ := os.ReadFile(report)
-	if err := json.Unmarshal(b, &rep); err != nil || len(rep.Rows) != 200 {
-		t.Fatalf("report: %v\n%s", err, b)
+	rep := readReport(t, report)
+	if len(rep) != 200 {
+		t.Fatalf("%d rows in the report; want 200", len(rep))
 	}
 	for n, want := range map[int]string{16: "failed", 111: "unknown"} {
-		if row := rep.Rows[n-1]; row.Outcome != want || !strings.Contains(row.Reason, "Email already exists") {
+		if row := rep[n-1]; row.Outcome != want || !strings.Contains(row.Reason, "Email already exists") {
 			t.Errorf("report row %d = %+v; want %s with the page's message", n, row, want)
 		}
 	}
