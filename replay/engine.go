@@ -505,6 +505,9 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		}
 		e.stepProgress(w, r.N, i)
 		outs, err := e.do(ctx, w, r.N, i, batchEnd(steps, i), dry)
+		if err == nil && len(outs) == 0 {
+			err = fmt.Errorf("step %d of row %d: the executor answered nothing", i+1, r.N)
+		}
 		if err != nil {
 			return RowResult{}, err
 		}

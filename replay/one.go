@@ -119,14 +119,20 @@ func MarkDryRun(ctx context.Context, js jetstream.JetStream, runID string, sessi
 	return l.write(ctx, 0, EvDryRun, fmt.Sprintf("0:dryrun:%d", session), &DryRunPassed{SkillID: skillID, SkillDigest: digest})
 }
 
-// PlanSession writes a new session of run p.RunID on js (its first, or a resume)
-// and returns the session's number: a hub's run, whose rows workers file.
-func PlanSession(ctx context.Context, js jetstream.JetStream, p *Plan, dryRun bool) (int, error) {
+// PlanSession writes a new session of run p.RunID on js (its first, or a
+// resume) and returns the session's number: a hub's run, whose rows
+// workers file.
+func PlanSession(ctx context.Context, js jetstream.JetStream, p *Plan, dryRun, resume bool) (int, error) {
 	st, err := foldRun(ctx, js, p.RunID)
 	if err != nil {
 		return 0, err
 	}
-	if st.planned != nil && (st.planned.CSV != p.CSV || st.planned.SkillDigest != p.Digest) {
+	switch {
+	case st.planned != nil && !resume:
+		return 0, fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", p.RunID, p.RunID)
+	case st.planned == nil && resume:
+		return 0, fmt.Errorf("no run %s to resume on this hub", p.RunID)
+	case st.planned != nil && (st.planned.CSV != p.CSV || st.planned.SkillDigest != p.Digest):
 		return 0, fmt.Errorf("run %s was planned with another CSV or skill version; resume it with the same ones", p.RunID)
 	}
 	session := st.session + 1

@@ -163,7 +163,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 
 	if f.hub != "" {
-		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Refused: refused})
+		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Resume: f.resume != "", Refused: refused})
 	}
 	js, err := jetstream.New(c.Conn())
 	if err != nil {

@@ -21,8 +21,8 @@ type Run struct {
 	Key  *Key
 	Plan *replay.Plan
 	// Doc is the skill's document, as workers parse it.
-	Doc           []byte
-	DryRun, Again bool
+	Doc                   []byte
+	DryRun, Again, Resume bool
 	// Refused are rows refused before the run: in the report, not filed.
 	Refused []replay.RowResult
 	// Progress, if set, is told after each row's result arrives.
@@ -55,7 +55,7 @@ func (r *Run) Start(ctx context.Context) (session int, settled map[int]replay.Ro
 	}); err != nil {
 		return 0, nil, err
 	}
-	if session, err = replay.PlanSession(ctx, r.JS, p, r.DryRun); err != nil {
+	if session, err = replay.PlanSession(ctx, r.JS, p, r.DryRun, r.Resume); err != nil {
 		return 0, nil, err
 	}
 	// Rows an earlier session left on the queue go: a row on the queue

@@ -101,6 +101,13 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	s := &site{typed: map[int]map[string]string{}, filed: map[string]int{}, breakAt: 7}
 	email := func(i int) string { return fmt.Sprintf("row%d@example.org", i) }
 
+	// A malformed row on the queue is dropped, and the workers go on.
+	if err := Ensure(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, rowsPrefix+"junk", []byte{0xc1, 0xff, 0x00}); err != nil {
+		t.Fatal(err)
+	}
 	dry, dryDoc := plan(t, "dry", 2, email)
 	workers, wctx := startWorkers(t, ctx, js, key, s)
 	res := runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: dry, Doc: dryDoc, DryRun: true})
@@ -135,6 +142,19 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	if r := res.Rows[0]; !strings.Contains(r.Reason, "claimed on the hub by run run1") {
 		t.Errorf("second run's row 1 is %+v; want skipped as run1's record", r)
 	}
+	// Every row is acked once its result is written (a worker may still
+	// be acking the last), and the malformed one was dropped.
+	rows, err := js.Stream(ctx, StreamRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for left := uint64(1); left > 0; time.Sleep(50 * time.Millisecond) {
+		info, err := rows.Info(ctx)
+		if err != nil {
+			t.Fatalf("the queue: %v (%d rows left)", err, left)
+		}
+		left = info.State.Msgs
+	}
 	cancel()
 	workers.Wait()
 	_ = wctx
@@ -142,7 +162,10 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	// A resume from another machine: every row settled, nothing queued.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel2()
-	res = runOnHub(t, ctx2, &Run{JS: js, Key: key, Plan: p, Doc: doc})
+	if _, _, err := (&Run{JS: js, Key: key, Plan: p, Doc: doc}).Start(ctx2); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Errorf("a second start of run1 without resume: %v; want a refusal that says --resume", err)
+	}
+	res = runOnHub(t, ctx2, &Run{JS: js, Key: key, Plan: p, Doc: doc, Resume: true})
 	if got := count(res); got[replay.OutcomeCommitted] != 24 {
 		t.Fatalf("resume: %v", got)
 	}
