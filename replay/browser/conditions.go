@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -70,8 +71,22 @@ func (e *Executor) holds(ctx context.Context, conds skills.Conditions, env condE
 // check evaluates one condition now; final says a condition that does not
 // hold never will.
 func (e *Executor) check(ctx context.Context, c skills.Condition, env condEnv) (ok, final bool) {
-	if c.Kind == skills.CondRequestOK {
+	switch c.Kind {
+	case skills.CondRequestOK:
 		return e.net.requestOK()
+	case skills.CondURLChanged, skills.CondURLUnchanged, skills.CondURLContains:
+		// Read from Go: a page reached only to be checked by its URL (the
+		// one a submit lands on) never needs the executor's world, whose
+		// making costs each document tens of milliseconds of CPU.
+		url, err := chromedp.Run(ctx, chromedp.Location())
+		if err != nil {
+			return false, false
+		}
+		return map[string]bool{
+			skills.CondURLChanged:   url != env.before,
+			skills.CondURLUnchanged: url == env.before,
+			skills.CondURLContains:  strings.Contains(url, c.Value),
+		}[c.Kind], false
 	}
 	args := map[string]any{"kind": c.Kind, "value": c.Value, "before": env.before}
 	if c.Kind == skills.CondFormReset {

@@ -134,8 +134,7 @@ func (e *Executor) open(ctx context.Context) error {
 		return err
 	}
 	e.nav.main, e.world.frame = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.ID
-	_, err = chromedp.Call(e.tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: newDocumentJS, WorldName: worldName})
-	return err
+	return nil
 }
 
 // observe runs on chromedp's reader goroutine for every event of the tab.

@@ -35,11 +35,6 @@ const worldName = "reprise-replay"
 var installJS = "globalThis.__reprise = ((D) => { const S = { target: null, unit: null, option: null, base: new WeakMap() }; const page = " +
 	strings.TrimSpace(pageJS) + "; return (op, a) => page(D, S, op, a); })((() => {\n" + extension.DOMModelJS + "\nreturn RepriseDOM; })()); true"
 
-// newDocumentJS is installJS as the tab runs it in every new document's
-// world before the page's own scripts, so the first op on a page costs no
-// round trips to set the world up. Frames other than the top one need none.
-var newDocumentJS = "if (window === window.top) { " + installJS + " }"
-
 // world is the executor's isolated world in the tab's main frame. A new
 // document has none: the first op after a navigation creates it (one
 // round trip) and installs the scripts (parsed once per document).
@@ -49,9 +44,6 @@ type world struct {
 	mu      sync.Mutex
 	current string                                // unique id of the installed world's context
 	created map[runtime.ExecutionContextID]string // our worlds' contexts, id -> unique id
-	// early is the world of the main frame's document made from
-	// newDocumentJS, until context takes it as current.
-	early string
 }
 
 func newWorld() *world { return &world{created: map[runtime.ExecutionContextID]string{}} }
@@ -67,22 +59,13 @@ func (w *world) observe(ev any) {
 				clear(w.created)
 			}
 			w.created[ev.Context.ID] = ev.Context.UniqueID
-			var aux struct {
-				FrameID cdp.FrameID `json:"frameId"`
-			}
-			if json.Unmarshal(ev.Context.AuxData, &aux) == nil && aux.FrameID == w.frame && w.current == "" {
-				w.early = ev.Context.UniqueID
-			}
 		}
 	case *runtime.EventExecutionContextDestroyed:
 		if ev.ExecutionContextUniqueID == w.current {
 			w.current = ""
 		}
-		if ev.ExecutionContextUniqueID == w.early {
-			w.early = ""
-		}
 	case *runtime.EventExecutionContextsCleared:
-		w.current, w.early = "", ""
+		w.current = ""
 	}
 }
 
@@ -90,9 +73,6 @@ func (w *world) observe(ev any) {
 // installing it when the document has none.
 func (w *world) context(ctx context.Context, t *chromedp.Target) (string, error) {
 	w.mu.Lock()
-	if w.current == "" && w.early != "" {
-		w.current, w.early = w.early, ""
-	}
 	cur := w.current
 	w.mu.Unlock()
 	if cur != "" {
@@ -117,11 +97,6 @@ func (w *world) context(ctx context.Context, t *chromedp.Target) (string, error)
 		return "", errors.New("the isolated world's context was not announced")
 	}
 	if _, err := chromedp.Evaluate[bool](installJS, inContext(uniq))(ctx, t); err != nil {
-		w.mu.Lock()
-		if w.early == uniq {
-			w.early = ""
-		}
-		w.mu.Unlock()
 		return "", err
 	}
 	w.mu.Lock()
