@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -141,31 +140,17 @@ func (e *Executor) broken(ctx context.Context, err error) error {
 // a step without a target), matched[i] how many elements it matched.
 func (e *Executor) resolveTargets(ctx context.Context, steps []replay.Step) (picks, matched []int, err error) {
 	picks, matched = make([]int, len(steps)), make([]int, len(steps))
-	var named, ids []string
-	all, any := false, false
+	var targets []selector.Selector
 	for i, st := range steps {
 		picks[i] = -1
-		if st.Target == nil {
-			continue
-		}
-		any = true
-		n, every := selector.Named(*st.Target)
-		all = all || every
-		named = append(named, n...)
-		if st.Target.ID != "" {
-			ids = append(ids, st.Target.ID)
+		if st.Target != nil {
+			targets = append(targets, *st.Target)
 		}
 	}
-	if !any {
+	if len(targets) == 0 {
 		return picks, matched, nil
 	}
-	slices.Sort(named)
-	r := reading{Named: slices.Compact(named), IDs: ids}
-	if all {
-		r.Named = nil
-	} else if r.Named == nil {
-		r.Named = []string{}
-	}
+	r := readingFor(targets...)
 	p, err := e.elements(ctx, MaxElements, r)
 	if err != nil || !p.Ready {
 		return picks, matched, err

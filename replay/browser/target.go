@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 
 	"github.com/chromedp/chromedp"
 
@@ -119,13 +120,7 @@ func (e *Executor) Resolve(ctx context.Context, s selector.Selector) (selector.T
 // of the page's next ops. n is how many elements it matched (0 for none,
 // or a container or id that missed), for the outcome's Tried.
 func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bool) (f found, n int, err error) {
-	named, all := selector.Named(s)
-	if all {
-		named = nil
-	} else if named == nil {
-		named = []string{} // none: a JSON null would read every name
-	}
-	p, err := e.elements(ctx, MaxElements, reading{Named: named, IDs: idOf(s)})
+	p, err := e.elements(ctx, MaxElements, readingFor(s))
 	if err != nil || !p.Ready {
 		return found{Hit: -1}, 0, err
 	}
@@ -144,11 +139,27 @@ func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bo
 	return f, 1, nil
 }
 
-func idOf(s selector.Selector) []string {
-	if s.ID == "" {
-		return nil
+// readingFor is the lean listing that resolving every one of sels needs:
+// the roles they can use and the ids they name.
+func readingFor(sels ...selector.Selector) reading {
+	var r reading
+	all := false
+	for _, s := range sels {
+		named, every := selector.Named(s)
+		all = all || every
+		r.Named = append(r.Named, named...)
+		if s.ID != "" {
+			r.IDs = append(r.IDs, s.ID)
+		}
 	}
-	return []string{s.ID}
+	slices.Sort(r.Named)
+	r.Named = slices.Compact(r.Named)
+	if all {
+		r.Named = nil
+	} else if r.Named == nil {
+		r.Named = []string{} // none: a JSON null would read every name
+	}
+	return r
 }
 
 // targetAttempt is how a target shows among a step's tried selectors.

@@ -178,11 +178,9 @@ func TestLeanResolutionAgrees(t *testing.T) {
 	for _, c := range selectortest.Cases {
 		s := mustSelector(t, c.Selector)
 		full, want, werr := ex.Resolve(t.Context(), *s)
-		named, all := selector.Named(*s)
-		if all {
-			named = nil
-		}
-		p, err := ex.elements(ctx, MaxElements, reading{Named: named, IDs: idOf(*s), Paths: true})
+		lean := readingFor(*s)
+		lean.Paths = true
+		p, err := ex.elements(ctx, MaxElements, lean)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,18 +60,16 @@ func Connect(urls, name string) (*nats.Conn, jetstream.JetStream, error) {
 	return nc, js, nil
 }
 
-// Redact drops credentials from hub URLs, for messages and logs.
+// Redact hides the passwords in hub URLs, for messages and logs.
 func Redact(urls string) string {
 	var out []string
-	for _, u := range strings.Split(urls, ",") {
-		if at := strings.LastIndex(u, "@"); at >= 0 {
-			scheme := ""
-			if i := strings.Index(u, "://"); i >= 0 && i < at {
-				scheme = u[:i+3]
-			}
-			u = scheme + "***@" + u[at+1:]
+	for _, s := range strings.Split(urls, ",") {
+		if u, err := url.Parse(s); err == nil {
+			s = u.Redacted()
+		} else {
+			s = "(a malformed URL)" // which may hold a password
 		}
-		out = append(out, u)
+		out = append(out, s)
 	}
 	return strings.Join(out, ",")
 }
