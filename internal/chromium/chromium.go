@@ -4,6 +4,7 @@
 package chromium
 
 import (
+	"cmp"
 	"bufio"
 	"context"
 	"errors"
@@ -43,23 +44,39 @@ type Options struct {
 	ProfileDir string
 	// Show opens a visible window instead of running headless.
 	Show bool
+	// Executable is the browser binary; empty finds one (Find).
+	Executable string
+	// Sandbox keeps Chromium's sandbox on. Tests and the demo run it off
+	// (they run as root in containers, where it cannot start).
+	Sandbox bool
+	// Width and Height size the window; 0 is 1280x800.
+	Width, Height int
+	// Args are more command-line switches, such as --proxy-server.
+	Args []string
 }
 
 // Launch starts Chromium and waits until its DevTools endpoint is up.
 func Launch(ctx context.Context, o Options) (*Browser, error) {
-	bin, err := Find()
-	if err != nil {
-		return nil, err
+	bin := o.Executable
+	if bin == "" {
+		var err error
+		if bin, err = Find(); err != nil {
+			return nil, err
+		}
 	}
 	args := []string{
-		"--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+		"--disable-gpu", "--no-first-run", "--no-default-browser-check",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + o.ProfileDir, "--window-size=1280,800",
+		"--user-data-dir=" + o.ProfileDir, fmt.Sprintf("--window-size=%d,%d", cmp.Or(o.Width, 1280), cmp.Or(o.Height, 800)),
 		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+	}
+	if !o.Sandbox {
+		args = append(args, "--no-sandbox")
 	}
 	if !o.Show {
 		args = append(args, "--headless=new")
 	}
+	args = append(args, o.Args...)
 	if o.Extension != "" {
 		args = append(args, "--load-extension="+o.Extension, "--disable-extensions-except="+o.Extension)
 	}
