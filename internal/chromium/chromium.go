@@ -4,8 +4,8 @@
 package chromium
 
 import (
-	"cmp"
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
