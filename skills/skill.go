@@ -30,7 +30,9 @@ type Skill struct {
 	// Ignore lists the CSV columns no step uses, by the person's answer:
 	// every column of the sample CSV is a parameter's or is listed here.
 	Ignore []Ignored `yaml:"ignore,omitempty"`
-	Steps  []Step    `yaml:"steps"`
+	// Browser sets up the browser a web skill replays in.
+	Browser *Browser `yaml:"browser,omitempty"`
+	Steps   []Step   `yaml:"steps"`
 	// Verify tells, against the site, whether a row is already filed.
 	// Replay runs it for a row whose destructive step may have run without
 	// its commit mark (the process died between them); without it such a
@@ -118,6 +120,9 @@ type Step struct {
 	// nothing, skips the step unless it holds.
 	Expect *Check `yaml:"expect,flow,omitempty"`
 	When   *Check `yaml:"when,flow,omitempty"`
+	// Output names the file this step downloads as the row's output: the
+	// report links it, and a row whose step downloads nothing fails.
+	Output bool `yaml:"output,omitempty"`
 }
 
 // Option is one choice of a choice control.

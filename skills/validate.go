@@ -109,6 +109,9 @@ func (s *Skill) Validate() error {
 		}
 		columns[ig.Column] = true
 	}
+	if err := s.Browser.validate(); err != nil {
+		return err
+	}
 	used := map[string]bool{}
 	if len(s.Steps) == 0 {
 		return fieldErr("steps", "a skill needs at least one step")
@@ -201,6 +204,12 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 		if err := checkURLTemplate(at+".value", st.Value); err != nil {
 			return err
 		}
+	}
+	if st.Action == events.ActionUpload && st.Value == "" {
+		return fieldErr(at+".value", "an upload step needs its files: a %%column%% of paths or globs, one per line, or a constant")
+	}
+	if st.Output && st.Action != events.ActionClick && st.Action != events.ActionSubmit && st.Action != events.ActionNavigate {
+		return fieldErr(at+".output", "only a click, submit or navigate step starts a download to keep as the row's output")
 	}
 	if st.Destructive && !destructiveActions[st.Action] {
 		return fieldErr(at+".destructive", "only a submit or click step can be destructive, not %s", st.Action)
