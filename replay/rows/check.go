@@ -76,6 +76,14 @@ func (r Row) Fill(skill *skills.Skill) (map[string]string, error) {
 				problem = "is not yes/no, true/false, 1/0, y/n, x/empty or checked/unchecked: use one of them, or map it in the skill's options"
 			case err != nil:
 				problem = err.Error()
+			case p.Type == events.ValueFile && strings.TrimSpace(cell) != "":
+				// Checked now, so a missing file refuses the row before
+				// any of its steps runs.
+				files, ferr := ResolveFiles(cell, r.Dir)
+				if ferr != nil {
+					problem = ferr.Error()
+				}
+				v = strings.Join(files, "\n")
 			}
 			values[p.Name] = v
 		}

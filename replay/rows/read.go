@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -53,6 +54,9 @@ type Row struct {
 	// Values maps each skill parameter's name to its column's cell, with
 	// the surrounding spaces a spreadsheet does not show removed.
 	Values map[string]string
+	// Dir is the CSV's folder, which a file cell's relative paths are
+	// under; empty when the rows were not read from a file.
+	Dir string
 }
 
 // Open reads the CSV at path for skill; see Read.
@@ -62,7 +66,16 @@ func Open(path string, skill *skills.Skill) (*Table, error) {
 		return nil, fmt.Errorf("open the rows CSV: %w", err)
 	}
 	defer f.Close()
-	return Read(f, path, skill)
+	t, err := Read(f, path, skill)
+	if err != nil {
+		return nil, err
+	}
+	if dir, err := filepath.Abs(filepath.Dir(path)); err == nil {
+		for i := range t.Rows {
+			t.Rows[i].Dir = dir
+		}
+	}
+	return t, nil
 }
 
 // Read reads an RFC 4180 CSV in UTF-8 (a byte-order mark is allowed) whose
