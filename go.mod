@@ -36,4 +36,5 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
+	software.sslmate.com/src/go-pkcs12 v0.7.4 // indirect
 )

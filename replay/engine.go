@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -88,6 +89,15 @@ type RowResult struct {
 	Action  string `msgpack:"action,omitempty"`
 	Reason  string `msgpack:"reason,omitempty"`
 	Via     string `msgpack:"via,omitempty"`
+	// Notes are what the browser did around the row's steps (requests
+	// blocked, dialogs accepted, pages refused); they name no value.
+	Notes []string `msgpack:"notes,omitempty"`
+	// Files are the row's saved artifacts and Output the download kept
+	// as its output: named by the site, they stay out of the log.
+	Files  []string `msgpack:"-"`
+	Output string   `msgpack:"-"`
+	// Refused says a site refused a page of the row.
+	Refused bool `msgpack:"refused,omitempty"`
 }
 
 // Result is a run's report.
@@ -114,6 +124,7 @@ var ErrNotConfirmed = errors.New("the checked rows were not confirmed; nothing w
 type engine struct {
 	Options
 	log     log
+	pace    pace // slows rows down while sites refuse them
 	session int
 	state   *runState
 	earlier map[string]earlierRow
@@ -283,6 +294,10 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 					add(rr)
 					continue
 				}
+				if err := e.pace.wait(ctx); err != nil {
+					stop("not run: the run was stopped", err)
+					return
+				}
 				rr, err := e.row(ctx, w, r)
 				if err != nil {
 					// The row may have been filed when the run broke: say
@@ -293,6 +308,11 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 					return
 				}
 				add(rr)
+				if rr.Refused {
+					e.pace.refused()
+				} else {
+					e.pace.passed()
+				}
 				if rr.Outcome == OutcomeFailed && e.OnError == OnErrorStop {
 					stop(fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N), nil)
 				}
@@ -494,6 +514,11 @@ func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowR
 func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResult, error) {
 	started := false
 	via := ""
+	var kept RowResult
+	done := func(rr RowResult) (RowResult, error) {
+		rr.Notes, rr.Files, rr.Output, rr.Refused = kept.Notes, kept.Files, kept.Output, kept.Refused
+		return rr, nil
+	}
 	steps := e.Plan.Skill.Steps
 	for i := 0; i < len(steps); {
 		st := steps[i]
@@ -517,6 +542,10 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 			if o.Via != "" {
 				via = o.Via
 			}
+			kept.Notes = append(kept.Notes, o.Notes...)
+			kept.Files = append(kept.Files, o.Files...)
+			kept.Output = cmp.Or(o.Output, kept.Output)
+			kept.Refused = kept.Refused || o.Refused
 		}
 		if out.OK {
 			continue
@@ -532,8 +561,8 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 			if err := e.log.write(ctx, r.N, EvUnknown, e.markID(r.N, "unknown"), &mark); err != nil {
 				return RowResult{}, err
 			}
-			return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: i, Action: st.Action, Via: via,
-				Reason: "may have been filed: check it (" + reason + ")"}, nil
+			return done(RowResult{N: r.N, Outcome: OutcomeUnknown, Step: i, Action: st.Action, Via: via,
+				Reason: "may have been filed: check it (" + reason + ")"})
 		}
 		// Nothing was filed: before any destructive step, or one that the
 		// executor saw send nothing or the site refuse.
@@ -544,17 +573,17 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		if err := e.log.writeAsync(r.N, EvFailed, e.markID(r.N, "failed"), &f); err != nil {
 			return RowResult{}, err
 		}
-		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via}, nil
+		return done(RowResult{N: r.N, Outcome: OutcomeFailed, Step: i, Action: st.Action, Reason: reason, Via: via})
 	}
 	if dry {
-		return RowResult{N: r.N, Outcome: OutcomeDryRun, Step: -1, Via: via}, nil
+		return done(RowResult{N: r.N, Outcome: OutcomeDryRun, Step: -1, Via: via})
 	}
 	// Written without waiting for its ack: a commit mark lost in a crash
 	// leaves the row started, which a resume settles, never files again.
 	if err := e.log.writeAsync(r.N, EvCommitted, e.markID(r.N, "committed"), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
 		return RowResult{}, err
 	}
-	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Via: via}, nil
+	return done(RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Via: via})
 }
 
 // batchEnd is the last step of the batch that starts at step i: the run
@@ -606,8 +635,9 @@ func (e *engine) do(ctx context.Context, w *worker, row, index, through int, dry
 			if strings.HasPrefix(d.Outcome.Error, Broken) {
 				return nil, errors.New(d.Outcome.Error)
 			}
-			if m, ok := e.Plan.messages.LoadAndDelete(messageKey(c.Session, c.Seq)); ok {
-				d.Outcome.PageMessage = m.(string)
+			if m, ok := e.Plan.messages.LoadAndDelete(stepKey(c.Session, c.Seq, d.Index)); ok {
+				said := m.(pageSaid)
+				d.Outcome.PageMessage, d.Outcome.Files, d.Outcome.Output = said.message, said.files, said.output
 			}
 			outs = append(outs, d.Outcome)
 			if !d.Outcome.OK || d.Index == c.last() {

@@ -34,6 +34,11 @@ type Step struct {
 	// Filled are the row's values the plan put into the step's target and
 	// checks: Mask hides them in what goes to the log.
 	Filled []string
+	// Artifacts is the row's folder for what the step saves (downloads,
+	// screenshots); empty when the run keeps none.
+	Artifacts string
+	// Last says this is the row's last step.
+	Last bool
 }
 
 // Mask replaces every row value the step's target and checks were filled
@@ -71,6 +76,19 @@ type Outcome struct {
 	// it, so it never goes to the log: Serve hands it to the engine in
 	// memory, for the report only.
 	PageMessage string `json:"-" msgpack:"-"`
+	// Files are what the step saved in the row's artifacts (downloads,
+	// screenshots), and Output the download the step was to keep as the
+	// row's output. A site names its downloads, maybe after the row's
+	// values: like PageMessage they never go to the log.
+	Files  []string `json:"-" msgpack:"-"`
+	Output string   `json:"-" msgpack:"-"`
+	// Notes say what the browser did around the step, for the report and
+	// the log: requests blocked by host, dialogs accepted, a page the site
+	// refused. They name hosts and kinds, never a value.
+	Notes []string `json:"notes,omitempty" msgpack:"notes,omitempty"`
+	// Refused says the site refused the page (a bot check, 403 or 429): a
+	// run that goes on slows down.
+	Refused bool `json:"refused,omitempty" msgpack:"refused,omitempty"`
 	// Skipped says the step's when did not hold: it did nothing.
 	Skipped bool `json:"skipped,omitempty" msgpack:"skipped,omitempty"`
 	// Committed says a destructive step ran and its assert held.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -31,10 +32,14 @@ type Plan struct {
 	Rows   []Row
 	// CSV fingerprints the rows, so a resume runs on the same ones.
 	CSV string
+	// Artifacts is the run's folder for rows' downloads and screenshots
+	// (row-N under it); empty keeps none.
+	Artifacts string
 
-	// messages holds what pages said about refused steps, by session and
-	// command: they may quote a row's values, so they pass from Serve to
-	// Run in memory, never through the log.
+	// messages holds what pages said about refused steps and the files
+	// steps saved (a pageSaid), by session and command: they may quote a
+	// row's values, so they pass from Serve to Run in memory, never
+	// through the log.
 	messages sync.Map
 }
 
@@ -100,7 +105,11 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("step %d of row %d: %w", index+1, n, err)
 	}
-	return Step{Row: n, Index: index, Step: st, DryRun: dryRun, Filled: filled}, nil
+	s := Step{Row: n, Index: index, Step: st, DryRun: dryRun, Filled: filled, Last: index == len(p.Skill.Steps)-1}
+	if p.Artifacts != "" {
+		s.Artifacts = filepath.Join(p.Artifacts, fmt.Sprintf("row-%d", n))
+	}
+	return s, nil
 }
 
 // fillSelectors puts the row's values into the step's target and checks,

@@ -67,8 +67,8 @@ func ServeWorker(ctx context.Context, js jetstream.JetStream, plan *Plan, n int,
 			return
 		}
 		for _, done := range runCommand(ctx, plan, exec, c) {
-			if done.Outcome.PageMessage != "" {
-				plan.messages.Store(messageKey(c.Session, c.Seq), done.Outcome.PageMessage)
+			if o := done.Outcome; o.PageMessage != "" || len(o.Files) > 0 || o.Output != "" {
+				plan.messages.Store(stepKey(c.Session, c.Seq, done.Index), pageSaid{o.PageMessage, o.Files, o.Output})
 			}
 			id := fmt.Sprintf("%d:%d:%d:%d:step", c.Row, c.Session, c.Seq, done.Index)
 			if err := out.write(ctx, c.Row, EvStep, id, &done); err != nil {
@@ -129,5 +129,12 @@ func runCommand(ctx context.Context, plan *Plan, exec Executor, c Command) []Ste
 	return append(done, next)
 }
 
-// messageKey names a step command's page message in Plan.messages.
-func messageKey(session, seq int) string { return fmt.Sprintf("%d:%d", session, seq) }
+// pageSaid is what a step's Outcome carries that never goes to the log.
+type pageSaid struct {
+	message string
+	files   []string
+	output  string
+}
+
+// stepKey names a step's pageSaid in Plan.messages.
+func stepKey(session, seq, index int) string { return fmt.Sprintf("%d:%d:%d", session, seq, index) }

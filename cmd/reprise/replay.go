@@ -345,7 +345,8 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	var rs []report.Row
 	for _, r := range res.Rows {
 		// The report numbers steps from 1, as every message does.
-		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via})
+		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via,
+			Output: r.Output, Files: r.Files, Notes: r.Notes})
 	}
 	committed, failed, skipped, unknown := report.Summary(rs)
 	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)
@@ -356,6 +357,12 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 				step = fmt.Sprintf(" at step %d (%s)", r.Step, r.Action)
 			}
 			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, r.Reason)
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(out, "  row %d: %s\n", r.N, n)
+		}
+		if r.Output != "" {
+			fmt.Fprintf(out, "  row %d output: %s\n", r.N, r.Output)
 		}
 	}
 	if path == "" {

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via"}
+var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via", "output", "files", "notes"}
 
 // document is the JSON report: the counts a script checks first, then rows.
 type document struct {
@@ -54,7 +54,8 @@ func writeCSV(w io.Writer, rows []Row) error {
 		if r.Step > 0 {
 			step = strconv.Itoa(r.Step)
 		}
-		cw.Write([]string{strconv.Itoa(r.N), defuse(r.Outcome), step, defuse(r.Action), defuse(r.Reason), defuse(r.Via)})
+		cw.Write([]string{strconv.Itoa(r.N), defuse(r.Outcome), step, defuse(r.Action), defuse(r.Reason), defuse(r.Via),
+			defuse(r.Output), defuse(strings.Join(r.Files, "\n")), defuse(strings.Join(r.Notes, "\n"))})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -80,7 +81,8 @@ func readCSV(r io.Reader) ([]Row, error) {
 				return nil, fmt.Errorf("line %d: the step is not a number", i+2)
 			}
 		}
-		rows = append(rows, Row{N: n, Outcome: arm(rec[1]), Step: step, Action: arm(rec[3]), Reason: arm(rec[4]), Via: arm(rec[5])})
+		rows = append(rows, Row{N: n, Outcome: arm(rec[1]), Step: step, Action: arm(rec[3]), Reason: arm(rec[4]), Via: arm(rec[5]),
+			Output: arm(rec[6]), Files: lines(arm(rec[7])), Notes: lines(arm(rec[8]))})
 	}
 	return rows, nil
 }
@@ -106,4 +108,12 @@ func arm(s string) string {
 func formula(s string) bool {
 	s = strings.TrimLeft(s, "'")
 	return s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0]))
+}
+
+// lines splits a cell of one item per line; an empty cell is none.
+func lines(cell string) []string {
+	if cell == "" {
+		return nil
+	}
+	return strings.Split(cell, "\n")
 }

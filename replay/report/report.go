@@ -33,6 +33,13 @@ type Row struct {
 	Action  string `json:"action,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	Via     string `json:"via,omitempty"` // how the last step found its element
+	// Output is the file the row downloaded as its output; Files are
+	// every file saved for the row (downloads, screenshots).
+	Output string   `json:"output,omitempty"`
+	Files  []string `json:"files,omitempty"`
+	// Notes say what the browser did around the row: requests blocked,
+	// dialogs accepted, pages refused.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Summary counts the rows by outcome; dry_run rows count in none.

@@ -11,7 +11,8 @@ import (
 )
 
 var sample = []Row{
-	{N: 1, Outcome: Committed, Step: 0, Via: "dom"},
+	{N: 1, Outcome: Committed, Step: 0, Via: "dom", Output: "/runs/r/row-1/downloads/invoice.pdf",
+		Files: []string{"/runs/r/row-1/downloads/invoice.pdf", "/runs/r/row-1/final.png"}, Notes: []string{"accepted a confirm dialog"}},
 	{N: 2, Outcome: Failed, Step: 3, Action: "fill", Reason: "selector \"#a, #b\" matched 0 elements;\nlabel \"Name\" matched 2", Via: "ax"},
 	{N: 3, Outcome: Failed, Step: 1, Action: "submit", Reason: "=HYPERLINK(\"x\")", Via: ""},
 	{N: 4, Outcome: Skipped, Step: 0, Reason: "''-already 'filed'"},
@@ -51,7 +52,7 @@ func TestCSVDefusesFormulas(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	for _, want := range []string{`"'=HYPERLINK(""x"")"`, `'''-already 'filed'`, `''@x`, "\n1,committed,,,,dom\n"} {
+	for _, want := range []string{`"'=HYPERLINK(""x"")"`, `'''-already 'filed'`, `''@x`, "\n1,committed,,,,dom,/runs/r/row-1/downloads/invoice.pdf,"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("report CSV %q does not hold %q", b, want)
 		}
