@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/flock"
 )
 
 // LockFile is the file in the data dir whose OS lock a daemon holds for its
@@ -27,7 +29,7 @@ func lockHome(home string) (*homeLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := tryLock(f); err != nil {
+	if err := flock.TryLock(f); err != nil {
 		holder := readHolder(path)
 		f.Close()
 		return nil, fmt.Errorf("another reprise daemon (%s) holds %s; stop it first, or set %s to use another data dir", holder, home, HomeEnv)
@@ -40,7 +42,7 @@ func lockHome(home string) (*homeLock, error) {
 		err = f.Sync()
 	}
 	if err != nil {
-		unlock(f)
+		flock.Unlock(f)
 		f.Close()
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
@@ -53,7 +55,7 @@ func (l *homeLock) release() {
 	if l == nil || l.f == nil {
 		return
 	}
-	unlock(l.f)
+	flock.Unlock(l.f)
 	l.f.Close()
 	l.f = nil
 }

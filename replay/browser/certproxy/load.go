@@ -17,9 +17,9 @@ import (
 // loaded is an entry with its files read: what a connection needs.
 type loaded struct {
 	Entry
-	index int              // position in Start's list, for labels
-	cert  tls.Certificate  // client certificate with its chain
-	roots *x509.CertPool   // nil: the system roots alone
+	index int             // position in Start's list, for labels
+	cert  tls.Certificate // client certificate with its chain
+	roots *x509.CertPool  // nil: the system roots alone
 }
 
 func (l *loaded) label() string { return l.Entry.label(l.index) }

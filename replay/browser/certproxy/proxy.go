@@ -29,7 +29,7 @@ type Proxy struct {
 	dialer  net.Dialer
 
 	mu       sync.Mutex
-	refusals map[string]error       // host -> last failure
+	refusals map[string]error      // host -> last failure
 	conns    map[net.Conn]struct{} // hijacked and upstream conns, closed by Close
 	closed   bool
 	tunnels  sync.WaitGroup
