@@ -34,6 +34,8 @@ func (p *Proxy) bridge(client net.Conn, host, addr string, l *loaded) {
 		// one that sends an alert rejected the minted certificate.
 		if isRemoteAlert(err) {
 			p.refuse(host, fmt.Errorf("the browser rejected the proxy's certificate for %s (was it started with the proxy's Args?): %w", host, err))
+		} else {
+			p.log.Debug("browser left before its TLS handshake ended", "host", host, "err", err)
 		}
 		return
 	}

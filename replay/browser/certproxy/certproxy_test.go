@@ -3,13 +3,16 @@ package certproxy
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -156,6 +159,7 @@ func TestRefusal(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "127.0.0.1 rejected client certificate 1 (hosts 127.0.0.1)") {
 		t.Fatalf("Refusal = %v", err)
 	}
+	t.Log(err)
 	if !strings.Contains(logs.String(), "connection failed") {
 		t.Errorf("refusal not logged:\n%s", logs)
 	}
@@ -172,7 +176,31 @@ func TestUntrustedSite(t *testing.T) {
 	if code, _, _ := get(t, client(p), site.URL); code != http.StatusBadGateway {
 		t.Errorf("status %d, want 502", code)
 	}
-	if err := p.Refusal("127.0.0.1"); err == nil || !strings.Contains(err.Error(), "not trusted") {
-		t.Errorf("Refusal = %v, want the site's certificate not trusted", err)
+	err := p.Refusal("127.0.0.1")
+	if err == nil || !strings.Contains(err.Error(), "not trusted") {
+		t.Fatalf("Refusal = %v, want the site's certificate not trusted", err)
+	}
+	t.Log(err)
+}
+
+// Args lists hashes that Chromium will find in the chain the proxy serves:
+// the CA's and the leaf's SubjectPublicKeyInfo.
+func TestArgs(t *testing.T) {
+	p, _ := start(t, nil)
+	leaf, err := p.ca.leaf("a.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash := func(spki []byte) string { s := sha256.Sum256(spki); return base64.StdEncoding.EncodeToString(s[:]) }
+	want := []string{
+		"--proxy-server=http://" + p.ln.Addr().String(),
+		"--proxy-bypass-list=<-loopback>",
+		"--ignore-certificate-errors-spki-list=" + hash(p.ca.ca.RawSubjectPublicKeyInfo) + "," + hash(leaf.Leaf.RawSubjectPublicKeyInfo),
+	}
+	if got := p.Args(); !slices.Equal(got, want) {
+		t.Errorf("Args() = %q, want %q", got, want)
+	}
+	if ca, err := x509.ParseCertificate(leaf.Certificate[1]); err != nil || !ca.Equal(p.ca.ca) {
+		t.Errorf("a minted leaf is not served with the CA after it (%v)", err)
 	}
 }

@@ -5,8 +5,9 @@
 // The browser sends all its traffic through a local HTTP proxy. For a host
 // that a certificate entry names, the proxy ends the browser's TLS with a
 // leaf it mints for that host, signed by an ephemeral CA that exists only in
-// this process; the browser is told to accept that CA's key with
-// --ignore-certificate-errors-spki-list. The proxy then opens its own TLS
+// this process; the browser is told to accept that CA's key (and the one key
+// all leaves share) with --ignore-certificate-errors-spki-list, which
+// weakens nothing else since those keys die with the proxy. The proxy then opens its own TLS
 // connection to the real host, presenting the entry's client certificate
 // and verifying the server against the system roots plus the entry's
 // CAFile, and copies bytes both ways. ALPN is pinned to http/1.1 on both
@@ -18,6 +19,7 @@ package certproxy
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strings"
 )
@@ -37,6 +39,32 @@ type Entry struct {
 	// system's, for these hosts' servers (a private CA a site uses).
 	CAFile string
 }
+
+// String describes the entry with its passphrase masked, so that printing
+// or logging an Entry whole cannot leak the secret.
+func (e Entry) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "hosts %s", strings.Join(e.Hosts, ", "))
+	if e.PFXFile != "" {
+		fmt.Fprintf(&b, "; PKCS#12 %s", e.PFXFile)
+	}
+	if e.Passphrase != "" {
+		b.WriteString(" (passphrase set)")
+	}
+	if e.CertFile != "" || e.KeyFile != "" {
+		fmt.Fprintf(&b, "; PEM %s, key %s", e.CertFile, e.KeyFile)
+	}
+	if e.CAFile != "" {
+		fmt.Fprintf(&b, "; CA file %s", e.CAFile)
+	}
+	return b.String()
+}
+
+// GoString masks the passphrase from %#v too.
+func (e Entry) GoString() string { return "certproxy.Entry{" + e.String() + "}" }
+
+// LogValue masks the passphrase from slog.
+func (e Entry) LogValue() slog.Value { return slog.StringValue(e.String()) }
 
 // label names an entry in errors and logs by its 1-based position and its
 // hosts: the passphrase and file contents stay out.

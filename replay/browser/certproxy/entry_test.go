@@ -3,11 +3,14 @@ package certproxy
 import (
 	"context"
 	"crypto/x509"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"software.sslmate.com/src/go-pkcs12"
 )
 
 func TestMatchHost(t *testing.T) {
@@ -84,6 +87,7 @@ func startErr(t *testing.T, entries []Entry, want ...string) string {
 		_ = p.Close()
 		t.Fatalf("Start succeeded, want an error containing %q", want)
 	}
+	t.Log(err)
 	for _, w := range want {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("Start error %q does not contain %q", err, w)
@@ -95,7 +99,10 @@ func startErr(t *testing.T, entries []Entry, want ...string) string {
 func TestStartErrors(t *testing.T) {
 	k := newPKI(t)
 	alice, bob := k.client(t, "alice"), k.client(t, "bob")
-	good := func() Entry { cf, kf := writePEM(t, alice, alice.key); return Entry{Hosts: []string{"ok.example"}, CertFile: cf, KeyFile: kf} }
+	good := func() Entry {
+		cf, kf := writePEM(t, alice, alice.key)
+		return Entry{Hosts: []string{"ok.example"}, CertFile: cf, KeyFile: kf}
+	}
 
 	t.Run("wrong passphrase", func(t *testing.T) {
 		pfx := writePFX(t, alice, alice.key, k.clientCA, "the right one")
@@ -139,5 +146,40 @@ func TestExpiredWarns(t *testing.T) {
 	defer p.Close()
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "validity") {
 		t.Errorf("no warning for an expired certificate:\n%s", logs)
+	}
+}
+
+// Printing or logging an Entry whole keeps the passphrase out.
+func TestEntryHidesPassphrase(t *testing.T) {
+	const secret = "s3cret-pass"
+	e := Entry{Hosts: []string{"a.example"}, PFXFile: "c.p12", Passphrase: secret}
+	logs := &syncBuffer{}
+	slog.New(slog.NewTextHandler(logs, nil)).Info("entry", "e", e)
+	for _, s := range []string{fmt.Sprint(e), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e), logs.String()} {
+		if strings.Contains(s, secret) || !strings.Contains(s, "a.example") {
+			t.Errorf("%q: passphrase shown or hosts missing", s)
+		}
+	}
+}
+
+// Every PKCS#12 flavour in use loads: AES (PBES2) with the classic MAC or
+// with PBMAC1, and the legacy 3DES and RC2 ones older exporters write.
+func TestPKCS12Flavours(t *testing.T) {
+	k := newPKI(t)
+	alice := k.client(t, "alice")
+	for name, enc := range map[string]*pkcs12.Encoder{"modern2023": pkcs12.Modern2023, "modern2026": pkcs12.Modern2026, "legacy des": pkcs12.LegacyDES, "legacy rc2": pkcs12.LegacyRC2} {
+		data, err := enc.Encode(alice.key, alice.cert, []*x509.Certificate{k.clientCA.cert}, "pw")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Start(context.Background(), []Entry{{Hosts: []string{"a.example"}, PFXFile: writeFile(t, "c.p12", data), Passphrase: "pw"}}, nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got := p.entries[0].cert.Leaf.Subject.CommonName; got != "alice" || len(p.entries[0].cert.Certificate) != 2 {
+			t.Errorf("%s: leaf %q with %d certificates, want alice and its CA", name, got, len(p.entries[0].cert.Certificate))
+		}
+		_ = p.Close()
 	}
 }

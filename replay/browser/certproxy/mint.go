@@ -59,13 +59,24 @@ func newAuthority() (*authority, error) {
 	return &authority{ca: ca, caKey: caKey, leafKey: leafKey, leaves: map[string]*tls.Certificate{}}, nil
 }
 
-// spki is the base64 SHA-256 of the CA's SubjectPublicKeyInfo, the form
-// --ignore-certificate-errors-spki-list takes. Chromium hashes every
-// certificate the server sends (leaf and intermediates), so the CA counts
-// because each leaf is served with the CA after it.
-func (a *authority) spki() string {
-	sum := sha256.Sum256(a.ca.RawSubjectPublicKeyInfo)
-	return base64.StdEncoding.EncodeToString(sum[:])
+// spkiList is the value for --ignore-certificate-errors-spki-list: the
+// base64 SHA-256 of the CA's and of the shared leaf key's
+// SubjectPublicKeyInfo. Chromium (services/network's
+// IgnoreErrorsCertVerifier) hashes each certificate the server sends, not
+// the chain it builds, so the CA's hash counts only because every leaf is
+// served with the CA after it; checked with Chromium 156, where the CA's
+// hash alone fails with a leaf-only chain and the leaf key's alone passes.
+// Both are listed so that either rule suffices; one leaf key for all hosts
+// keeps it at one hash however many hosts are minted.
+func (a *authority) spkiList() string {
+	ca := sha256.Sum256(a.ca.RawSubjectPublicKeyInfo)
+	leafSPKI, err := x509.MarshalPKIXPublicKey(&a.leafKey.PublicKey)
+	if err != nil {
+		// A P-256 key always marshals; the CA alone still works then.
+		return base64.StdEncoding.EncodeToString(ca[:])
+	}
+	leaf := sha256.Sum256(leafSPKI)
+	return base64.StdEncoding.EncodeToString(ca[:]) + "," + base64.StdEncoding.EncodeToString(leaf[:])
 }
 
 // leaf returns the certificate for host, minting it on first use.

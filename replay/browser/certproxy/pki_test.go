@@ -66,7 +66,7 @@ func issue(t *testing.T, parent *testCert, cn string, usage x509.ExtKeyUsage, va
 		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{usage}
 		if usage == x509.ExtKeyUsageServerAuth {
 			tmpl.DNSNames = []string{"localhost"}
-			tmpl.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
+			tmpl.IPAddresses = []net.IP{net.IPv4(127, 0, 0, 1), net.IPv4(127, 0, 0, 2), net.IPv6loopback}
 		}
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, signer, key.Public(), signKey)
@@ -136,7 +136,10 @@ func (p *pki) client(t *testing.T, cn string) *testCert {
 
 // site starts a TLS server on 127.0.0.1 that requires a client certificate
 // from clientCA and answers with that certificate's common name.
-func (p *pki) site(t *testing.T) *httptest.Server {
+func (p *pki) site(t *testing.T) *httptest.Server { return p.siteOn(t, nil) }
+
+// siteOn is site on ln (nil: httptest's own listener on 127.0.0.1).
+func (p *pki) siteOn(t *testing.T, ln net.Listener) *httptest.Server {
 	t.Helper()
 	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "<html><body><p>hello %s</p></body></html>", r.TLS.PeerCertificates[0].Subject.CommonName)
@@ -150,6 +153,10 @@ func (p *pki) site(t *testing.T) *httptest.Server {
 	}
 	// Refused handshakes are what some tests are about: keep them quiet.
 	s.Config.ErrorLog = log.New(io.Discard, "", 0)
+	if ln != nil {
+		s.Listener.Close()
+		s.Listener = ln
+	}
 	s.StartTLS()
 	t.Cleanup(s.Close)
 	return s

@@ -35,6 +35,7 @@ type Proxy struct {
 	tunnels  sync.WaitGroup
 	stopped  chan struct{} // Serve has returned
 	closeErr error
+	unwatch  func() bool // stops watching Start's ctx
 }
 
 // Start loads every entry's files, then listens on 127.0.0.1. Errors name
@@ -78,7 +79,7 @@ func Start(ctx context.Context, entries []Entry, logger *slog.Logger) (*Proxy, e
 		defer close(p.stopped)
 		_ = p.srv.Serve(p.ln)
 	}()
-	context.AfterFunc(ctx, func() { _ = p.Close() })
+	p.unwatch = context.AfterFunc(ctx, func() { _ = p.Close() })
 	return p, nil
 }
 
@@ -89,7 +90,7 @@ func (p *Proxy) Args() []string {
 		"--proxy-server=http://" + p.ln.Addr().String(),
 		// Chromium sends localhost and 127.0.0.1 direct unless told not to.
 		"--proxy-bypass-list=<-loopback>",
-		"--ignore-certificate-errors-spki-list=" + p.ca.spki(),
+		"--ignore-certificate-errors-spki-list=" + p.ca.spkiList(),
 	}
 }
 
@@ -118,6 +119,7 @@ func (p *Proxy) Close() error {
 		return p.closeErr
 	}
 	p.closed = true
+	p.unwatch()
 	for c := range p.conns {
 		_ = c.Close()
 	}
@@ -161,6 +163,21 @@ func (p *Proxy) entryFor(host string) *loaded {
 	return nil
 }
 
+// enter counts a CONNECT in for Close to wait on; false once closing, so
+// that no count starts after Close's wait has.
+func (p *Proxy) enter() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return false
+	}
+	p.tunnels.Add(1)
+	return true
+}
+
+// ServeHTTP is the proxy: CONNECT to a host an entry names is bridged with
+// the entry's certificate, any other CONNECT is tunnelled, and a
+// plain-HTTP proxy request is forwarded.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodConnect {
 		if r.URL.Host == "" {
@@ -180,10 +197,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot hijack the connection", http.StatusInternalServerError)
 		return
 	}
-	p.tunnels.Add(1)
+	if !p.enter() {
+		http.Error(w, "the proxy is closing", http.StatusServiceUnavailable)
+		return
+	}
 	defer p.tunnels.Done()
 	if l := p.entryFor(host); l != nil {
-		client, _, err := hj.Hijack()
+		client, err := hijack(hj)
 		if err != nil || !p.track(client) {
 			return
 		}
@@ -195,52 +215,4 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.tunnel(w, hj, r.Host)
-}
-
-// tunnel is a plain TCP tunnel: the browser talks TLS with the site itself.
-func (p *Proxy) tunnel(w http.ResponseWriter, hj http.Hijacker, addr string) {
-	up, err := p.dialer.DialContext(p.ctx, "tcp", addr)
-	if err != nil {
-		http.Error(w, fmt.Sprintf("dial %s: %v", addr, err), http.StatusBadGateway)
-		return
-	}
-	if !p.track(up) {
-		return
-	}
-	defer p.untrack(up)
-	client, _, err := hj.Hijack()
-	if err != nil || !p.track(client) {
-		return
-	}
-	defer p.untrack(client)
-	if _, err := io.WriteString(client, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
-		return
-	}
-	splice(client, up)
-}
-
-// closeWriter is what TCP and TLS connections offer to end one direction.
-type closeWriter interface{ CloseWrite() error }
-
-// splice copies both ways until both directions end, passing each end of
-// stream on as a half-close so that neither side is cut short.
-func splice(a, b net.Conn) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		copyHalf(b, a)
-	}()
-	copyHalf(a, b)
-	<-done
-}
-
-func copyHalf(dst, src net.Conn) {
-	_, err := io.Copy(dst, src)
-	if cw, ok := dst.(closeWriter); ok && err == nil {
-		_ = cw.CloseWrite()
-		return
-	}
-	// A broken stream is ended both ways, or the other copy would wait.
-	_ = dst.Close()
-	_ = src.Close()
 }
