@@ -5,6 +5,12 @@ GO      ?= go
 TOOLS   := $(CURDIR)/.tools/bin
 export PATH := $(TOOLS):$(PATH)
 
+# Chromium's sandbox cannot start as root (a container): a host running
+# the tests or the demo as root turns it off, as the README says.
+ifeq ($(shell id -u 2>/dev/null),0)
+export REPRISE_BROWSER_SANDBOX ?= false
+endif
+
 # Every target but the document extractor builds without cgo.
 CROSS_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 linux/amd64
 

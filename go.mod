@@ -20,6 +20,7 @@ require (
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.44.0
+	software.sslmate.com/src/go-pkcs12 v0.7.4
 )
 
 require (
@@ -36,5 +37,4 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
-	software.sslmate.com/src/go-pkcs12 v0.7.4 // indirect
 )

@@ -85,7 +85,7 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 	}
 	ex, err := pick.New(ctx, skill, pick.Options{
 		Kind:    pick.Browser,
-		Browser: browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile")},
+		Browser: browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile"), NoSandbox: browser.SandboxOff()},
 		Logger:  s.d.log,
 	})
 	if err != nil {

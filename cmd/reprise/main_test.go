@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/reprise-dev/reprise/replay/browser"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -25,6 +27,12 @@ var binary string
 func TestMain(m *testing.M) {
 	if os.Getenv(publisherEnv) != "" {
 		os.Exit(runPublisher())
+	}
+	if os.Geteuid() == 0 && os.Getenv(browser.SandboxEnv) == "" {
+		// Test hosts are containers running as root, where Chromium's
+		// sandbox cannot start: this host turns it off, as a person's
+		// would (TestReplayRefusesRootWithTheSandbox checks the refusal).
+		os.Setenv(browser.SandboxEnv, "false")
 	}
 	dir, err := os.MkdirTemp("", "reprise-bin-")
 	if err != nil {

@@ -178,10 +178,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		profile = filepath.Join(home, "browser-profile")
 	}
 	exec, err := pick.New(ctx, skill, pick.Options{
-		Kind:    f.executor,
-		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log},
-		Frame:   c.Frame,
-		Logger:  log,
+		Kind: f.executor,
+		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
+			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows)},
+		Frame:  c.Frame,
+		Logger: log,
 	})
 	if errors.Is(err, pick.ErrKind) {
 		return fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)

@@ -82,7 +82,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if f.profile == "" {
 		f.profile = filepath.Join(home, "worker-profile")
 	}
-	ex, err := browser.New(ctx, browser.Options{ProfileDir: f.profile, Show: f.show, Logger: log})
+	ex, err := browser.New(ctx, browser.Options{ProfileDir: f.profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()})
 	if err != nil {
 		return err
 	}

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -52,6 +48,10 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	url, _ := chromedp.Run(cctx, chromedp.Location())
 	e.prevURL = url
 
+	m, err := e.before(cctx, st)
+	if err != nil {
+		return replay.Outcome{}, err
+	}
 	out, err := e.do(cctx, st, before, url)
 	if err != nil {
 		if _, ok := err.(failure); !ok {
@@ -69,6 +69,7 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 			out.Error = fmt.Sprintf("step %d (%s): the browser could not do it: %s", st.Index+1, st.Action, errKind(err))
 		}
 	}
+	e.after(cctx, st, m, &out)
 	e.log.DebugContext(ctx, "step", keyRow, st.Row, keyStep, st.Index+1, keyAction, st.Action,
 		keyVia, out.Via, keySelector, out.Selector, keyOK, out.OK, keyMillis, time.Since(start).Milliseconds())
 	return out, nil
@@ -113,6 +114,9 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		out.OK = true
 		return out, nil
 	case "navigate":
+		if host, ok := e.guard.allows(st.Value); !ok {
+			return out, failure(fmt.Sprintf("step %d (navigate): %s is outside the skill's allowed domains; nothing was opened", st.Index+1, host))
+		}
 		if err := chromedp.Do(ctx, chromedp.Navigate(st.Value)); err != nil {
 			if le := (*chromedp.LoadError)(nil); errors.As(err, &le) {
 				return out, failure(fmt.Sprintf("step %d (navigate): the page did not load: %s", st.Index+1, le.ErrorText))
@@ -322,30 +326,6 @@ func (e *Executor) click(ctx context.Context, st replay.Step, f found) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-}
-
-// upload sets the file input's files. The path is the step's value: it
-// never appears in an error.
-func (e *Executor) upload(ctx context.Context, st replay.Step) error {
-	if !filepath.IsAbs(st.Value) {
-		return failure(fmt.Sprintf("%s: the value is not an absolute file path", stepRef(st)))
-	}
-	if fi, err := os.Stat(st.Value); err != nil || !fi.Mode().IsRegular() {
-		return failure(fmt.Sprintf("%s: the file to upload does not exist or is not a regular file", stepRef(st)))
-	}
-	const group = "reprise-upload"
-	obj, err := chromedp.Run(ctx, pageOp[*runtime.RemoteObject](e.world, "target", nil, chromedp.EvalObjectGroup(group)))
-	if err != nil {
-		return err
-	}
-	defer func() {
-		_, _ = chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	}()
-	// DOM.setFileInputFiles by object id, as chromedp.SetUploadFiles does
-	// by node id: it reaches an input in a frame or a shadow root alike,
-	// and Chromium fires input and change.
-	_, err = chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: []string{st.Value}, ObjectID: obj.ObjectID})
-	return err
 }
 
 // errKind keeps the kind of a browser error for a person, without the

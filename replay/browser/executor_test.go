@@ -337,7 +337,7 @@ func TestLaunchCreatesProfile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "profile")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ex, err := New(ctx, Options{ProfileDir: dir})
+	ex, err := New(ctx, Options{ProfileDir: dir, NoSandbox: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 var _ replay.Executor = (*Executor)(nil)
@@ -53,6 +55,18 @@ type Options struct {
 	FindTimeout time.Duration
 	// Logger receives one debug line per step, never a value. Default: none.
 	Logger *slog.Logger
+	// Skill is the skill's browser section: the executable, window size,
+	// proxy, allowed domains and screenshots. Show overrides its headless.
+	Skill *skills.Browser
+	// NoSandbox turns Chromium's sandbox off: the host's choice
+	// (REPRISE_BROWSER_SANDBOX=false), for hosts where it cannot start.
+	// With the sandbox on, New refuses to launch as root.
+	NoSandbox bool
+	// FilesDir is the folder an upload step's relative paths are under
+	// (the CSV's); a row's file cells are already resolved by the plan.
+	FilesDir string
+	// Args are more Chromium switches (a client-certificate proxy's).
+	Args []string
 }
 
 // Executor runs replay steps in one Chromium tab. Its methods must not be
@@ -60,14 +74,22 @@ type Options struct {
 type Executor struct {
 	log         *slog.Logger
 	findTimeout time.Duration
+	shots       string // the screenshot policy (skills.Shots...)
+	filesDir    string
+	userAgent   string // the user agent without "Headless", "" to leave it
 
-	tab       context.Context // the chromedp context of the executor's tab
-	cancelTab context.CancelFunc
-	cancelAll context.CancelFunc // the allocator's
-	launched  *chromium.Browser  // nil when attached
-	nav       *navWatch
-	world     *world    // the isolated world page.js runs in
-	net       *netWatch // the requests a destructive step sends
+	tab          context.Context // the chromedp context of the executor's tab
+	cancelTab    context.CancelFunc
+	cancelAll    context.CancelFunc // the allocator's
+	launched     *chromium.Browser  // nil when attached
+	nav          *navWatch
+	world        *world    // the isolated world page.js runs in
+	net          *netWatch // the requests a destructive step sends
+	guard        *guard    // allowed domains, refused pages
+	dialogs      *dialogs
+	downloads    *downloads
+	files        chan *page.EventFileChooserOpened // pickers an upload's click opened
+	intercepting bool                              // file pickers are intercepted
 
 	prevURL   string // the URL before the previous step, for url_changed waits
 	closeOnce sync.Once
@@ -82,11 +104,20 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 	if o.FindTimeout <= 0 {
 		o.FindTimeout = 5 * time.Second
 	}
-	e := &Executor{log: o.Logger.WithGroup("browser"), findTimeout: o.FindTimeout, nav: &navWatch{}, world: newWorld(), net: newNetWatch()}
+	e := &Executor{log: o.Logger.WithGroup("browser"), findTimeout: o.FindTimeout, shots: o.Skill.ShotPolicy(), filesDir: o.FilesDir}
+	var allowed []string
+	if o.Skill != nil {
+		allowed = o.Skill.AllowedDomains
+	}
+	e.watch(allowed)
 	url := o.BrowserURL
 	if url == "" {
 		if o.ProfileDir == "" {
 			return nil, errors.New("browser: Options.ProfileDir is required to launch Chromium (or set BrowserURL)")
+		}
+		lo, err := launchOptions(o)
+		if err != nil {
+			return nil, fmt.Errorf("browser: %w", err)
 		}
 		if err := os.MkdirAll(o.ProfileDir, 0o700); err != nil {
 			return nil, fmt.Errorf("browser: profile dir: %w", err)
@@ -94,7 +125,7 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 		if err := makeProfilePrivate(o.ProfileDir); err != nil {
 			return nil, fmt.Errorf("browser: %w", err)
 		}
-		br, err := chromium.Launch(ctx, chromium.Options{ProfileDir: o.ProfileDir, Show: o.Show})
+		br, err := chromium.Launch(ctx, lo)
 		if err != nil {
 			return nil, fmt.Errorf("browser: %w", err)
 		}
@@ -133,8 +164,42 @@ func (e *Executor) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.nav.main, e.world.frame = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.ID
+	main := tree.FrameTree.Frame.ID
+	e.nav.main, e.world.frame, e.guard.main = main, main, main
+	e.downloads.frames[main] = true
+	if err := e.guard.enable(e.tab); err != nil {
+		return fmt.Errorf("allowed domains: %w", err)
+	}
+	if e.userAgent == "" {
+		if e.userAgent, err = learnUserAgent(e.tab); err != nil {
+			return fmt.Errorf("user agent: %w", err)
+		}
+	}
+	if e.userAgent != "" {
+		if _, err := chromedp.Call(e.tab, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: e.userAgent}); err != nil {
+			return fmt.Errorf("user agent: %w", err)
+		}
+	}
 	return nil
+}
+
+// watch makes the executor's watchers of its tab's events.
+func (e *Executor) watch(allowed []string) {
+	e.nav, e.world, e.net = &navWatch{}, newWorld(), newNetWatch()
+	e.guard, e.dialogs, e.downloads = newGuard(allowed), &dialogs{}, newDownloads()
+	e.files = make(chan *page.EventFileChooserOpened, 1)
+	e.guard.reply, e.dialogs.reply = e.reply, e.reply
+}
+
+// reply sends a command the tab waits on (a paused request, a dialog)
+// from a goroutine of its own: the reader goroutine that saw the event
+// must not wait for an answer it alone can read.
+func (e *Executor) reply(call func(context.Context) error) {
+	go func() {
+		if err := call(e.tab); err != nil && e.tab.Err() == nil {
+			e.log.Debug("reply to the page", "err", errKind(err))
+		}
+	}()
 }
 
 // observe runs on chromedp's reader goroutine for every event of the tab.
@@ -142,6 +207,15 @@ func (e *Executor) observe(ev any) {
 	e.nav.observe(ev)
 	e.world.observe(ev)
 	e.net.observe(ev)
+	e.guard.observe(ev)
+	e.dialogs.observe(ev)
+	e.downloads.observe(ev)
+	if fc, ok := ev.(*page.EventFileChooserOpened); ok {
+		select {
+		case e.files <- fc:
+		default: // a picker nobody asked for: the page opened it itself
+		}
+	}
 }
 
 // ErrClosed is returned by every method after Close.
@@ -210,7 +284,8 @@ func (e *Executor) Tab(ctx context.Context) (*Executor, error) {
 	if e.tab.Err() != nil {
 		return nil, ErrClosed
 	}
-	t := &Executor{log: e.log, findTimeout: e.findTimeout, nav: &navWatch{}, world: newWorld(), net: newNetWatch()}
+	t := &Executor{log: e.log, findTimeout: e.findTimeout, shots: e.shots, filesDir: e.filesDir, userAgent: e.userAgent}
+	t.watch(e.guard.allowed)
 	t.tab, t.cancelTab = chromedp.NewContext(e.tab, chromedp.WithListener(t.observe))
 	t.cancelAll = func() {}
 	if err := t.open(ctx); err != nil {

@@ -547,6 +547,20 @@
       return { ...point(el), state };
     }
     case "click": target().click(); return true;
+    case "fileinput": {
+      // The file input an upload gives its files to: the element itself
+      // (or a label's control), else the one input inside it or inside its
+      // nearest ancestor that holds any.
+      let el = target();
+      const isFile = (x) => x && x.tagName === "INPUT" && x.type === "file";
+      if (el.tagName === "LABEL" && isFile(el.control)) el = el.control;
+      if (isFile(el)) { S.file = el; return { self: true, multiple: el.multiple, count: 1 }; }
+      let inputs = [];
+      for (let a = el; a && !inputs.length; a = a.parentElement) inputs = Array.from(a.querySelectorAll("input[type=file]"));
+      S.file = inputs.length === 1 ? inputs[0] : null;
+      return { self: false, multiple: !!(S.file && S.file.multiple), count: inputs.length };
+    }
+    case "fileobj": return S.file;
     case "clickoption": if (!S.option || !S.option.isConnected) throw new Error("stale"); S.option.click(); return true;
     case "checked": return D.toggled(target());
     case "choose": return choose(a.value, a.known || [], a.phase || "");

@@ -21,7 +21,7 @@ func TestReplayProfileKeepsNoValues(t *testing.T) {
 	profile := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ex, err := New(ctx, Options{ProfileDir: profile})
+	ex, err := New(ctx, Options{ProfileDir: profile, NoSandbox: true})
 	if err != nil {
 		t.Fatal(err)
 	}

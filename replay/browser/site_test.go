@@ -232,7 +232,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	shared.ex, err = New(ctx, Options{ProfileDir: dir + "/profile", FindTimeout: 300 * time.Millisecond})
+	shared.ex, err = New(ctx, Options{ProfileDir: dir + "/profile", FindTimeout: 300 * time.Millisecond, NoSandbox: true})
 	cancel()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "start the shared browser:", err)
