@@ -174,7 +174,7 @@ func (g *guard) blockedNote() (note, left string) {
 
 // challengeWait is how long a bot check may take to pass by itself, as
 // one that needs no person does by loading the page it stood in for.
-const challengeWait = 10 * time.Second
+var challengeWait = 10 * time.Second
 
 // refusedSince reports the main document's refusal when a document came
 // since docs (the step's mark). A bot check is first given challengeWait
