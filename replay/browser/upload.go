@@ -15,7 +15,7 @@ import (
 )
 
 // pickerWait is how long an upload's click may take to open a file picker.
-const pickerWait = 5 * time.Second
+var pickerWait = 5 * time.Second
 
 type fileInput struct {
 	Self     bool `json:"self"`     // the element is the file input (or its label)

@@ -1,0 +1,98 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// TestBrowserOptions starts a browser with a skill's window size and proxy,
+// and checks that sites see a browser, not "HeadlessChrome".
+func TestBrowserOptions(t *testing.T) {
+	var mu sync.Mutex
+	var agents, proxied []string
+	// The proxy serves shop.example.test itself: a name only it knows.
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Host != "shop.example.test" {
+			// Chromium's own background requests: the browser's, not a page's.
+			http.Error(w, "not here", http.StatusBadGateway)
+			return
+		}
+		mu.Lock()
+		proxied = append(proxied, r.URL.String())
+		agents = append(agents, r.UserAgent())
+		mu.Unlock()
+		fmt.Fprint(w, `<!doctype html><title>Shop</title><p>through the proxy</p>`)
+	}))
+	defer proxy.Close()
+	ex := launch(t, &skills.Browser{Viewport: &skills.Viewport{Width: 1024, Height: 700}, Proxy: proxy.URL})
+	open(t, ex, "http://shop.example.test/cart")
+	mu.Lock()
+	if len(proxied) == 0 || proxied[0] != "http://shop.example.test/cart" {
+		t.Errorf("the proxy saw %v", proxied)
+	}
+	for _, ua := range agents {
+		if strings.Contains(ua, "Headless") || !strings.Contains(ua, "Chrome/") {
+			t.Errorf("the site saw user agent %q", ua)
+		}
+	}
+	mu.Unlock()
+	if w := eval[int](t, ex, "window.innerWidth"); w != 1024 {
+		t.Errorf("window.innerWidth = %d; want the skill's 1024", w)
+	}
+	if ua := eval[string](t, ex, "navigator.userAgent"); strings.Contains(ua, "Headless") {
+		t.Errorf("navigator.userAgent = %q", ua)
+	}
+	// A tab of the same browser says the same.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	tab, err := ex.Tab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	open(t, tab, "http://shop.example.test/")
+	if ua := eval[string](t, tab, "navigator.userAgent"); strings.Contains(ua, "Headless") {
+		t.Errorf("another tab's navigator.userAgent = %q", ua)
+	}
+}
+
+func TestLaunchRefusals(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := New(ctx, Options{ProfileDir: t.TempDir(), NoSandbox: true, Skill: &skills.Browser{Executable: "/nonexistent/chrome"}})
+	if err == nil || !strings.Contains(err.Error(), "no browser to start at /nonexistent/chrome") {
+		t.Errorf("a missing executable: %v", err)
+	}
+	t.Setenv("CHROME_PATH", "/nonexistent/chromium")
+	_, err = New(ctx, Options{ProfileDir: t.TempDir(), NoSandbox: true})
+	if err == nil || !strings.Contains(err.Error(), "no browser to start at /nonexistent/chromium") {
+		t.Errorf("a missing CHROME_PATH: %v", err)
+	}
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("!!! not root on Linux: the refusal to start as root with the sandbox on is not tested here")
+	}
+	_, err = New(ctx, Options{ProfileDir: t.TempDir()})
+	if !errors.Is(err, ErrRootSandbox) || !strings.Contains(err.Error(), SandboxEnv+"=false") {
+		t.Errorf("root with the sandbox on: %v", err)
+	}
+}
+
+func TestSandboxOff(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "true": false, "false": true, "FALSE": true, "0": true, "off": true, "no": true, "maybe": false} {
+		t.Setenv(SandboxEnv, v)
+		if got := SandboxOff(); got != want {
+			t.Errorf("%s=%q: SandboxOff() = %v; want %v", SandboxEnv, v, got, want)
+		}
+	}
+}
