@@ -51,6 +51,10 @@ func (p *Proxy) bridge(client net.Conn, host, addr string, l *loaded) {
 		// does not mention its issuer (as a person picking it would do),
 		// and the log then says exactly which hosts asked for it.
 		GetClientCertificate: func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+			if l.trustOnly() {
+				p.log.Info("site asked for a client certificate; none is configured for it", "host", host, "entry", l.index+1)
+				return &tls.Certificate{}, nil
+			}
 			presented.Store(true)
 			p.log.Info("client certificate presented", "host", host, "entry", l.index+1)
 			if err := cri.SupportsCertificate(&l.cert); err != nil {
@@ -76,7 +80,14 @@ func (p *Proxy) bridge(client net.Conn, host, addr string, l *loaded) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		copyHalf(upConn, browser)
+		// The browser's side is read until it hangs up, even once the
+		// site stopped taking it: closing a connection with its data
+		// unread resets it, and the browser would lose the answer (the
+		// proxy's page about a refusal) already on its way.
+		_, err := io.Copy(&discardOnError{w: upConn}, browser)
+		if cw, ok := upConn.(closeWriter); ok && err == nil {
+			_ = cw.CloseWrite()
+		}
 	}()
 	// With TLS 1.3 the client's handshake ends before the server has
 	// checked the certificate: a refusal arrives as an alert on the first
@@ -86,6 +97,11 @@ func (p *Proxy) bridge(client net.Conn, host, addr string, l *loaded) {
 		err = explain(host, l, presented.Load(), err)
 		p.refuse(host, err)
 		writePage(browser, err)
+		_ = browser.CloseWrite()
+		select { // the browser hangs up once it has read the page
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
 	}
 	if err == nil {
 		_ = browser.CloseWrite()
@@ -139,4 +155,19 @@ func failPage(browser *tls.Conn, cause error) {
 func writePage(w io.Writer, cause error) {
 	body := "reprise client-certificate proxy: " + cause.Error() + "\n"
 	_, _ = fmt.Fprintf(w, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+}
+
+// discardOnError writes to w until a write fails, then swallows the rest.
+type discardOnError struct {
+	w      io.Writer
+	failed bool
+}
+
+func (d *discardOnError) Write(p []byte) (int, error) {
+	if !d.failed {
+		if _, err := d.w.Write(p); err != nil {
+			d.failed = true
+		}
+	}
+	return len(p), nil
 }

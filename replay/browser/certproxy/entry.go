@@ -69,8 +69,16 @@ func (e Entry) LogValue() slog.Value { return slog.StringValue(e.String()) }
 // label names an entry in errors and logs by its 1-based position and its
 // hosts: the passphrase and file contents stay out.
 func (e Entry) label(i int) string {
-	return fmt.Sprintf("client certificate %d (hosts %s)", i+1, strings.Join(e.Hosts, ", "))
+	what := "client certificate"
+	if e.trustOnly() {
+		what = "trusted authority"
+	}
+	return fmt.Sprintf("%s %d (hosts %s)", what, i+1, strings.Join(e.Hosts, ", "))
 }
+
+// trustOnly says the entry presents no certificate: it only adds its CA
+// file to what the hosts' servers are verified with.
+func (e Entry) trustOnly() bool { return e.PFXFile == "" && e.CertFile == "" && e.KeyFile == "" }
 
 // Check reports what is malformed in the entry, without reading its files.
 func (e Entry) Check() error {
@@ -86,8 +94,8 @@ func (e Entry) Check() error {
 	switch {
 	case e.PFXFile != "" && pem:
 		return errors.New("both a PKCS#12 file and a PEM pair: give one of them")
-	case e.PFXFile == "" && !pem:
-		return errors.New("no certificate: give a PKCS#12 file or a PEM certificate and key")
+	case e.PFXFile == "" && !pem && e.CAFile == "":
+		return errors.New("no certificate: give a PKCS#12 file or a PEM certificate and key, or a CA file to trust")
 	case pem && (e.CertFile == "" || e.KeyFile == ""):
 		return errors.New("a PEM certificate needs both its certificate file and its key file")
 	case pem && e.Passphrase != "":

@@ -129,7 +129,7 @@ func TestStartErrors(t *testing.T) {
 		startErr(t, []Entry{e}, "missing-ca.pem")
 	})
 	t.Run("malformed entry", func(t *testing.T) {
-		startErr(t, []Entry{good(), good(), {Hosts: []string{"x.example:8443"}}}, "client certificate 3 (hosts x.example:8443)", "not a host name")
+		startErr(t, []Entry{good(), good(), {Hosts: []string{"x.example:8443"}}}, "trusted authority 3 (hosts x.example:8443)", "not a host name")
 	})
 }
 

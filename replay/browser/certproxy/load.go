@@ -29,18 +29,21 @@ func (l *loaded) label() string { return l.Entry.label(l.index) }
 func load(i int, e Entry, logger *slog.Logger) (*loaded, error) {
 	l := &loaded{Entry: e, index: i}
 	var err error
-	if e.PFXFile != "" {
-		l.cert, err = loadPFX(e.PFXFile, e.Passphrase)
-	} else {
-		l.cert, err = loadPEM(e.CertFile, e.KeyFile)
-	}
-	if err != nil {
-		return nil, redact(err, e.Passphrase)
-	}
 	if e.CAFile != "" {
 		if l.roots, err = loadRoots(e.CAFile); err != nil {
 			return nil, err
 		}
+	}
+	switch {
+	case e.trustOnly():
+		return l, nil
+	case e.PFXFile != "":
+		l.cert, err = loadPFX(e.PFXFile, e.Passphrase)
+	default:
+		l.cert, err = loadPEM(e.CertFile, e.KeyFile)
+	}
+	if err != nil {
+		return nil, redact(err, e.Passphrase)
 	}
 	// An expired certificate is still tried: some servers do not check,
 	// and the site's answer is what the person needs to see.
