@@ -115,6 +115,11 @@ func (b *Browser) validate() error {
 			return fieldErr(fmt.Sprintf("browser.client_certificates[%d]", i), "%v", err)
 		}
 	}
+	if b.Proxy != "" && len(b.ClientCertificates)+len(b.TrustedCAs) > 0 {
+		// The certificate proxy is the browser's proxy: it does not chain
+		// to another yet.
+		return fieldErr("browser.proxy", "a proxy together with client_certificates or trusted_cas is not supported yet: drop one")
+	}
 	for i, c := range b.TrustedCAs {
 		at := fmt.Sprintf("browser.trusted_cas[%d]", i)
 		if err := checkHosts(c.Hosts); err != nil {

@@ -51,6 +51,15 @@ func (e *Executor) after(ctx context.Context, st replay.Step, m stepMark, out *r
 	if left != "" {
 		fail(fmt.Sprintf("the page left the allowed domains for %s", left))
 	}
+	if e.certs != nil {
+		// The certificate proxy answers 502 for a site that refused its
+		// certificate or could not be reached: say which.
+		if host, status, docs := e.guard.lastDoc(); docs != m.docs && status == 502 {
+			if err := e.certs.Refusal(host); err != nil {
+				fail("client certificate: " + err.Error())
+			}
+		}
+	}
 	if r := e.guard.refusedSince(ctx, m.docs); r != nil {
 		out.Refused = true
 		fail(r.String())

@@ -36,6 +36,7 @@ type guard struct {
 	blocked map[string]int // requests blocked since the mark, by host
 	left    string         // the host a main-frame document outside the list was for
 	docs    int            // main-frame documents answered so far
+	last    refusal        // the last main document's host and status
 	refused *refusal       // the main document's refusal; nil when it is not refused
 	moved   chan struct{}  // closed and replaced at each document answer
 }
@@ -112,6 +113,7 @@ func (g *guard) observe(ev any) {
 		g.mu.Lock()
 		g.docs++
 		g.refused = r
+		g.last = refusal{host: hostOf(ev.Response.URL), status: int(ev.Response.Status)}
 		close(g.moved)
 		g.moved = make(chan struct{})
 		g.mu.Unlock()
@@ -200,4 +202,11 @@ func (g *guard) refusedSince(ctx context.Context, docs int) *refusal {
 			return r
 		}
 	}
+}
+
+// lastDoc is the main frame's last document answer, and how many came.
+func (g *guard) lastDoc() (host string, status, docs int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.last.host, g.last.status, g.docs
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser/certproxy"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -65,8 +66,13 @@ type Options struct {
 	// FilesDir is the folder an upload step's relative paths are under
 	// (the CSV's); a row's file cells are already resolved by the plan.
 	FilesDir string
-	// Args are more Chromium switches (a client-certificate proxy's).
+	// Args are more Chromium switches.
 	Args []string
+	// SkillDir is the folder the skill's certificate and CA files are
+	// under when relative; Passphrase reads a PFX passphrase the skill
+	// names (passphrase_key) from the keychain.
+	SkillDir   string
+	Passphrase func(name string) (string, error)
 }
 
 // Executor runs replay steps in one Chromium tab. Its methods must not be
@@ -82,6 +88,7 @@ type Executor struct {
 	cancelTab    context.CancelFunc
 	cancelAll    context.CancelFunc // the allocator's
 	launched     *chromium.Browser  // nil when attached
+	certs        *certproxy.Proxy   // presents the skill's client certificates; nil without
 	nav          *navWatch
 	world        *world    // the isolated world page.js runs in
 	net          *netWatch // the requests a destructive step sends
@@ -119,6 +126,12 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("browser: %w", err)
 		}
+		if e.certs, err = startCerts(ctx, o); err != nil {
+			return nil, fmt.Errorf("browser: %w", err)
+		}
+		if e.certs != nil {
+			lo.Args = append(lo.Args, e.certs.Args()...)
+		}
 		if err := os.MkdirAll(o.ProfileDir, 0o700); err != nil {
 			return nil, fmt.Errorf("browser: profile dir: %w", err)
 		}
@@ -127,6 +140,7 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 		}
 		br, err := chromium.Launch(ctx, lo)
 		if err != nil {
+			_ = e.Close()
 			return nil, fmt.Errorf("browser: %w", err)
 		}
 		e.launched, url = br, br.DevTools
@@ -233,10 +247,15 @@ func (e *Executor) bind(ctx context.Context) (context.Context, context.CancelFun
 // call more than once.
 func (e *Executor) Close() error {
 	e.closeOnce.Do(func() {
-		e.cancelTab()
-		e.cancelAll()
+		if e.cancelTab != nil {
+			e.cancelTab()
+			e.cancelAll()
+		}
 		if e.launched != nil {
 			e.launched.Close()
+		}
+		if e.certs != nil {
+			_ = e.certs.Close()
 		}
 	})
 	return nil

@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
+	"github.com/reprise-dev/reprise/replay/browser/certproxy/certtest"
 	"io"
 	"log/slog"
 	"net/http"
@@ -74,11 +75,11 @@ func get(t *testing.T, c *http.Client, u string) (int, string, error) {
 }
 
 func TestPEMEntry(t *testing.T) {
-	k := newPKI(t)
-	site := k.site(t)
-	alice := k.client(t, "alice")
-	cf, kf := writePEM(t, alice, alice.key)
-	p, logs := start(t, []Entry{{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf, CAFile: k.caFile}})
+	k := certtest.NewPKI(t)
+	site := k.Site(t)
+	alice := k.Client(t, "alice")
+	cf, kf := certtest.WritePEM(t, alice, alice.Key)
+	p, logs := start(t, []Entry{{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf, CAFile: k.CAFile}})
 	code, body, err := get(t, client(p), site.URL)
 	if err != nil || code != 200 || !strings.Contains(body, "hello alice") {
 		t.Fatalf("got %d %q %v, want the page naming alice", code, body, err)
@@ -92,17 +93,17 @@ func TestPEMEntry(t *testing.T) {
 }
 
 func TestPKCS12Entry(t *testing.T) {
-	k := newPKI(t)
-	site := k.site(t)
-	bob := k.client(t, "bob")
+	k := certtest.NewPKI(t)
+	site := k.Site(t)
+	bob := k.Client(t, "bob")
 	const pass = "correct horse battery"
-	pfx := writePFX(t, bob, bob.key, k.clientCA, pass)
+	pfx := certtest.WritePFX(t, bob, bob.Key, k.ClientCA, pass)
 	// The first matching entry wins: the PEM one for other hosts is skipped.
-	other := k.client(t, "other")
-	cf, kf := writePEM(t, other, other.key)
+	other := k.Client(t, "other")
+	cf, kf := certtest.WritePEM(t, other, other.Key)
 	p, logs := start(t, []Entry{
 		{Hosts: []string{"*.example.com"}, CertFile: cf, KeyFile: kf},
-		{Hosts: []string{"127.0.0.1", "*"}, PFXFile: pfx, Passphrase: pass, CAFile: k.caFile},
+		{Hosts: []string{"127.0.0.1", "*"}, PFXFile: pfx, Passphrase: pass, CAFile: k.CAFile},
 	})
 	code, body, err := get(t, client(p), site.URL)
 	if err != nil || code != 200 || !strings.Contains(body, "hello bob") {
@@ -116,12 +117,12 @@ func TestPKCS12Entry(t *testing.T) {
 // Without an entry for the host, the proxy is a plain tunnel and the site's
 // handshake fails for want of a client certificate.
 func TestNoEntryIsPlainTunnel(t *testing.T) {
-	k := newPKI(t)
-	site := k.site(t)
-	alice := k.client(t, "alice")
-	cf, kf := writePEM(t, alice, alice.key)
+	k := certtest.NewPKI(t)
+	site := k.Site(t)
+	alice := k.Client(t, "alice")
+	cf, kf := certtest.WritePEM(t, alice, alice.Key)
 	p, _ := start(t, []Entry{{Hosts: []string{"intranet.example.com"}, CertFile: cf, KeyFile: kf}})
-	_, body, err := get(t, client(p, k.serverCA.cert), site.URL)
+	_, body, err := get(t, client(p, k.ServerCA.Cert), site.URL)
 	if err == nil {
 		t.Fatalf("got the page %q through a plain tunnel without a client certificate", body)
 	}
@@ -146,11 +147,11 @@ func TestPlainHTTPForwarded(t *testing.T) {
 // A site that does not accept the certificate's issuer refuses it, and
 // Refusal says which host did.
 func TestRefusal(t *testing.T) {
-	k := newPKI(t)
-	site := k.site(t)
-	stranger := issue(t, issue(t, nil, "some other CA", 0, time.Hour), "mallory", x509.ExtKeyUsageClientAuth, time.Hour)
-	cf, kf := writePEM(t, stranger, stranger.key)
-	p, logs := start(t, []Entry{{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf, CAFile: k.caFile}})
+	k := certtest.NewPKI(t)
+	site := k.Site(t)
+	stranger := certtest.Issue(t, certtest.Issue(t, nil, "some other CA", 0, time.Hour), "mallory", x509.ExtKeyUsageClientAuth, time.Hour)
+	cf, kf := certtest.WritePEM(t, stranger, stranger.Key)
+	p, logs := start(t, []Entry{{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf, CAFile: k.CAFile}})
 	code, body, _ := get(t, client(p), site.URL)
 	if code != http.StatusBadGateway || !strings.Contains(body, "rejected client certificate 1") {
 		t.Errorf("browser got %d %q, want a 502 saying the site rejected the certificate", code, body)
@@ -168,10 +169,10 @@ func TestRefusal(t *testing.T) {
 // The site's own certificate is checked: without the entry's CAFile the
 // test site's private CA is not trusted.
 func TestUntrustedSite(t *testing.T) {
-	k := newPKI(t)
-	site := k.site(t)
-	alice := k.client(t, "alice")
-	cf, kf := writePEM(t, alice, alice.key)
+	k := certtest.NewPKI(t)
+	site := k.Site(t)
+	alice := k.Client(t, "alice")
+	cf, kf := certtest.WritePEM(t, alice, alice.Key)
 	p, _ := start(t, []Entry{{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf}})
 	if code, _, _ := get(t, client(p), site.URL); code != http.StatusBadGateway {
 		t.Errorf("status %d, want 502", code)

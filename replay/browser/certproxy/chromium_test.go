@@ -3,6 +3,7 @@ package certproxy
 import (
 	"context"
 	"crypto/x509"
+	"github.com/reprise-dev/reprise/replay/browser/certproxy/certtest"
 	"net"
 	"net/url"
 	"strings"
@@ -52,17 +53,17 @@ func pageText(t *testing.T, tab context.Context, u string) string {
 // names the certificate it was given; then a host whose certificate the
 // site refuses.
 func TestChromium(t *testing.T) {
-	k := newPKI(t)
-	site := k.site(t)
-	alice, bob := k.client(t, "alice"), k.client(t, "bob")
-	cf, kf := writePEM(t, alice, alice.key)
-	pfx := writePFX(t, bob, bob.key, k.clientCA, "pkcs12 pass")
-	stranger := issue(t, issue(t, nil, "some other CA", 0, time.Hour), "mallory", x509.ExtKeyUsageClientAuth, time.Hour)
-	sf, skf := writePEM(t, stranger, stranger.key)
+	k := certtest.NewPKI(t)
+	site := k.Site(t)
+	alice, bob := k.Client(t, "alice"), k.Client(t, "bob")
+	cf, kf := certtest.WritePEM(t, alice, alice.Key)
+	pfx := certtest.WritePFX(t, bob, bob.Key, k.ClientCA, "pkcs12 pass")
+	stranger := certtest.Issue(t, certtest.Issue(t, nil, "some other CA", 0, time.Hour), "mallory", x509.ExtKeyUsageClientAuth, time.Hour)
+	sf, skf := certtest.WritePEM(t, stranger, stranger.Key)
 	p, logs := start(t, []Entry{
-		{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf, CAFile: k.caFile},
-		{Hosts: []string{"localhost"}, PFXFile: pfx, Passphrase: "pkcs12 pass", CAFile: k.caFile},
-		{Hosts: []string{"127.0.0.2"}, CertFile: sf, KeyFile: skf, CAFile: k.caFile},
+		{Hosts: []string{"127.0.0.1"}, CertFile: cf, KeyFile: kf, CAFile: k.CAFile},
+		{Hosts: []string{"localhost"}, PFXFile: pfx, Passphrase: "pkcs12 pass", CAFile: k.CAFile},
+		{Hosts: []string{"127.0.0.2"}, CertFile: sf, KeyFile: skf, CAFile: k.CAFile},
 	})
 	tab, stop := launch(t, p.Args())
 	defer stop()
@@ -94,7 +95,7 @@ func TestChromium(t *testing.T) {
 		t.Logf("no 127.0.0.2 here (%v): refusal through Chromium not checked", err)
 		return
 	}
-	refusing := k.siteOn(t, ln)
+	refusing := k.SiteOn(t, ln)
 	text := pageText(t, tab, "https://127.0.0.2:"+refusing.URL[strings.LastIndex(refusing.URL, ":")+1:]+"/")
 	err = p.Refusal("127.0.0.2")
 	if err == nil || !strings.Contains(err.Error(), "127.0.0.2 rejected client certificate 3") {

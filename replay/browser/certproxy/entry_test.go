@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"github.com/reprise-dev/reprise/replay/browser/certproxy/certtest"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -97,15 +98,15 @@ func startErr(t *testing.T, entries []Entry, want ...string) string {
 }
 
 func TestStartErrors(t *testing.T) {
-	k := newPKI(t)
-	alice, bob := k.client(t, "alice"), k.client(t, "bob")
+	k := certtest.NewPKI(t)
+	alice, bob := k.Client(t, "alice"), k.Client(t, "bob")
 	good := func() Entry {
-		cf, kf := writePEM(t, alice, alice.key)
+		cf, kf := certtest.WritePEM(t, alice, alice.Key)
 		return Entry{Hosts: []string{"ok.example"}, CertFile: cf, KeyFile: kf}
 	}
 
 	t.Run("wrong passphrase", func(t *testing.T) {
-		pfx := writePFX(t, alice, alice.key, k.clientCA, "the right one")
+		pfx := certtest.WritePFX(t, alice, alice.Key, k.ClientCA, "the right one")
 		const wrong = "Tr0ub4dor&3-wrong"
 		msg := startErr(t, []Entry{good(), {Hosts: []string{"a.example"}, PFXFile: pfx, Passphrase: wrong}},
 			"client certificate 2 (hosts a.example)", "wrong passphrase")
@@ -114,11 +115,11 @@ func TestStartErrors(t *testing.T) {
 		}
 	})
 	t.Run("pem key of another cert", func(t *testing.T) {
-		cf, kf := writePEM(t, alice, bob.key)
+		cf, kf := certtest.WritePEM(t, alice, bob.Key)
 		startErr(t, []Entry{{Hosts: []string{"a.example"}, CertFile: cf, KeyFile: kf}}, "client certificate 1 (hosts a.example)", "does not match")
 	})
 	t.Run("pfx key of another cert", func(t *testing.T) {
-		pfx := writePFX(t, alice, bob.key, k.clientCA, "pw")
+		pfx := certtest.WritePFX(t, alice, bob.Key, k.ClientCA, "pw")
 		startErr(t, []Entry{{Hosts: []string{"a.example"}, PFXFile: pfx, Passphrase: "pw"}}, "client certificate 1", "does not match")
 	})
 	t.Run("unreadable files", func(t *testing.T) {
@@ -135,9 +136,9 @@ func TestStartErrors(t *testing.T) {
 
 // An expired certificate loads (the site has the last word) with a warning.
 func TestExpiredWarns(t *testing.T) {
-	k := newPKI(t)
-	old := issue(t, k.clientCA, "old", x509.ExtKeyUsageClientAuth, -time.Hour)
-	cf, kf := writePEM(t, old, old.key)
+	k := certtest.NewPKI(t)
+	old := certtest.Issue(t, k.ClientCA, "old", x509.ExtKeyUsageClientAuth, -time.Hour)
+	cf, kf := certtest.WritePEM(t, old, old.Key)
 	logs := &syncBuffer{}
 	p, err := Start(context.Background(), []Entry{{Hosts: []string{"a.example"}, CertFile: cf, KeyFile: kf}}, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
@@ -165,14 +166,14 @@ func TestEntryHidesPassphrase(t *testing.T) {
 // Every PKCS#12 flavour in use loads: AES (PBES2) with the classic MAC or
 // with PBMAC1, and the legacy 3DES and RC2 ones older exporters write.
 func TestPKCS12Flavours(t *testing.T) {
-	k := newPKI(t)
-	alice := k.client(t, "alice")
+	k := certtest.NewPKI(t)
+	alice := k.Client(t, "alice")
 	for name, enc := range map[string]*pkcs12.Encoder{"modern2023": pkcs12.Modern2023, "modern2026": pkcs12.Modern2026, "legacy des": pkcs12.LegacyDES, "legacy rc2": pkcs12.LegacyRC2} {
-		data, err := enc.Encode(alice.key, alice.cert, []*x509.Certificate{k.clientCA.cert}, "pw")
+		data, err := enc.Encode(alice.Key, alice.Cert, []*x509.Certificate{k.ClientCA.Cert}, "pw")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Start(context.Background(), []Entry{{Hosts: []string{"a.example"}, PFXFile: writeFile(t, "c.p12", data), Passphrase: "pw"}}, nil)
+		p, err := Start(context.Background(), []Entry{{Hosts: []string{"a.example"}, PFXFile: certtest.WriteFile(t, "c.p12", data), Passphrase: "pw"}}, nil)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
