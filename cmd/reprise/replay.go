@@ -63,7 +63,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.StringVar(&f.reportPath, "report", "", "write the per-row report to this .csv or .json file")
 	fl.StringVar(&f.onError, "on-error", replay.OnErrorStop, "when a row fails: stop the run, or skip to the next row")
 	fl.StringVar(&f.browserURL, "browser-url", "", "attach to a running browser's DevTools endpoint instead of launching one")
-	fl.StringVar(&f.profile, "profile", "", "Chromium profile dir (default: browser-profile in the data dir)")
+	fl.StringVar(&f.profile, "profile", "", "the browser profile: a name kept in the data dir (logins survive between runs; one run at a time), or a folder's path (default: the skill's browser.profile, else browser-profile in the data dir)")
 	fl.BoolVar(&f.again, "again", false, "fill rows an earlier run of this skill already filed")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "fill every row, submit none")
 	fl.BoolVar(&f.yes, "yes", false, "run unattended without checking rows 1-2 (needs a passed dry run of this skill version)")
@@ -162,6 +162,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
 	}
 
+	if f.hub != "" && skill.Browser != nil {
+		// A worker's browser starts before it knows which skill it files:
+		// it could not keep to the skill's allowed domains or certificates.
+		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
+	}
 	if f.hub != "" {
 		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Resume: f.resume != "", Refused: refused})
 	}
@@ -174,13 +179,24 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	profile := f.profile
-	if profile == "" {
-		profile = filepath.Join(home, "browser-profile")
+	if profile == "" && skill.Browser != nil {
+		profile = skill.Browser.Profile
+	}
+	profile, release, err := holdProfile(home, profile, "browser-profile", "run "+plan.RunID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	plan.Artifacts = filepath.Join(home, "runs", plan.RunID)
+	skillDir := ""
+	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
+		skillDir = filepath.Dir(skillRef)
 	}
 	exec, err := pick.New(ctx, skill, pick.Options{
 		Kind: f.executor,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
-			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows)},
+			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows),
+			SkillDir: skillDir, Passphrase: keychainSecret},
 		Frame:  c.Frame,
 		Logger: log,
 	})

@@ -40,7 +40,7 @@ filing goes back to the hub, and the next worker settles it.`,
 	fl.StringVar(&f.hub, "hub", "", "the hub's NATS URLs, comma separated, with the credentials it issued (required)")
 	fl.StringVar(&f.hubKey, "hub-key", "", "the hub key file, copied from the machine that started the hub's first run (default: hub.key in the data dir)")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab (1-16)")
-	fl.StringVar(&f.profile, "profile", "", "Chromium profile dir (default: worker-profile in the data dir)")
+	fl.StringVar(&f.profile, "profile", "", "the browser profile: a name kept in the data dir, or a folder's path (default: worker-profile in the data dir)")
 	fl.StringVar(&f.name, "name", "", "this worker's name in the hub's claims (default: host name and process id)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	return cmd
@@ -79,10 +79,12 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		return err
 	}
 	defer nc.Close()
-	if f.profile == "" {
-		f.profile = filepath.Join(home, "worker-profile")
+	profile, release, err := holdProfile(home, f.profile, "worker-profile", "worker "+f.name)
+	if err != nil {
+		return err
 	}
-	ex, err := browser.New(ctx, browser.Options{ProfileDir: f.profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()})
+	defer release()
+	ex, err := browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()})
 	if err != nil {
 		return err
 	}

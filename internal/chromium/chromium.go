@@ -9,6 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chromedp/cdproto"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp/remote"
 	"os"
 	"os/exec"
 	"strings"
@@ -34,6 +37,7 @@ type Browser struct {
 	// DevTools is the browser's DevTools WebSocket URL, for chromedp.
 	DevTools string
 	cmd      *exec.Cmd
+	exited   chan struct{} // closed when the browser's process has exited
 }
 
 // Options for Launch.
@@ -101,7 +105,12 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	}()
 	select {
 	case url := <-found:
-		return &Browser{DevTools: url, cmd: cmd}, nil
+		b := &Browser{DevTools: url, cmd: cmd, exited: make(chan struct{})}
+		go func() {
+			_ = cmd.Wait()
+			close(b.exited)
+		}()
+		return b, nil
 	case <-time.After(20 * time.Second):
 	case <-ctx.Done():
 	}
@@ -110,11 +119,38 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	return nil, errors.New("chromium did not open its DevTools endpoint in 20 s")
 }
 
-// Close stops the browser and every helper process it started.
+// Close stops the browser and every helper process it started, at once.
 func (b *Browser) Close() {
 	killGroup(b.cmd)
-	_ = b.cmd.Wait()
+	<-b.exited
 	// The helpers exit as their group is killed; give them a moment to let
 	// go of the profile before its folder is removed.
 	time.Sleep(100 * time.Millisecond)
+}
+
+// Quit asks the browser to shut down as a person's does (Browser.close on
+// its DevTools connection), so it writes its profile, a site's login
+// cookie included, and gives it up to grace before Close kills what is
+// left. Killed, Chromium keeps nothing of the run.
+func (b *Browser) Quit(grace time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if askToClose(ctx, b.DevTools) == nil {
+		select {
+		case <-b.exited:
+		case <-ctx.Done():
+		}
+	}
+	b.Close()
+}
+
+// askToClose sends Browser.close on a connection of its own: chromedp
+// sends it only for a browser it started itself.
+func askToClose(ctx context.Context, devtools string) error {
+	conn, err := remote.DialContext(ctx, devtools)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Write(ctx, &cdproto.Message{ID: 1, Method: cdproto.MethodType("Browser.close"), Params: jsonv2.Value("{}")})
 }

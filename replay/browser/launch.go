@@ -252,7 +252,9 @@ func (e *Executor) Close() error {
 			e.cancelAll()
 		}
 		if e.launched != nil {
-			e.launched.Close()
+			// Quit, not kill: Chromium writes the profile (a site's
+			// login) only when it shuts down by itself.
+			e.launched.Quit(10 * time.Second)
 		}
 		if e.certs != nil {
 			_ = e.certs.Close()

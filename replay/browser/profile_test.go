@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -67,5 +71,42 @@ func TestReplayProfileKeepsNoValues(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestProfileKeepsALogin: a site's login cookie set in one run is there in
+// the next run on the same profile, as a person's browser keeps it.
+func TestProfileKeepsALogin(t *testing.T) {
+	browser(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /login", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "s3cret-session", MaxAge: 3600, HttpOnly: true})
+		fmt.Fprint(w, `<!doctype html><p>signed in</p>`)
+	})
+	mux.HandleFunc("GET /account", func(w http.ResponseWriter, r *http.Request) {
+		if c, err := r.Cookie("session"); err == nil && c.Value == "s3cret-session" {
+			fmt.Fprint(w, `<!doctype html><p>welcome back</p>`)
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><p>please sign in</p>`)
+	})
+	s := httptest.NewServer(mux)
+	defer s.Close()
+	profile := t.TempDir()
+	for i, path := range []string{"/login", "/account"} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ex, err := New(ctx, Options{ProfileDir: profile, NoSandbox: true})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		open(t, ex, s.URL+path)
+		text := eval[string](t, ex, "document.body.innerText")
+		if err := ex.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"signed in", "welcome back"}[i]; !strings.Contains(text, want) {
+			t.Errorf("run %d on the profile shows %q; want %q", i+1, text, want)
+		}
 	}
 }
