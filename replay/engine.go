@@ -547,6 +547,11 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 			kept.Output = cmp.Or(o.Output, kept.Output)
 			kept.Refused = kept.Refused || o.Refused
 		}
+		if out.OK && dry && steps[i-1].Destructive {
+			// What follows a submit is on the page the commit leads to,
+			// which a dry run never reaches.
+			break
+		}
 		if out.OK {
 			continue
 		}
