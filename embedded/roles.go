@@ -82,7 +82,7 @@ func permissions(role Role, machineID string) *server.Permissions {
 				ops, events.LocalSubjectPrefix + ".>", events.ReplayAll,
 			}, cliJS...), cliServices...)},
 			// Its inbox is added per connection (see authenticator).
-			Subscribe: &server.SubjectPermission{Allow: []string{events.LiveAll}},
+			Subscribe: &server.SubjectPermission{Allow: []string{events.LiveAll, events.AskAll}},
 		}
 	case RoleExtension:
 		return &server.Permissions{

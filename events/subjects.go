@@ -39,7 +39,14 @@ const (
 	ReplayAll = "run.>"
 	// LiveAll is every recording's co-pilot stream.
 	LiveAll = "rec.*.live"
+	// AskAll is every replay run's questions to the person (AskSubject):
+	// the run listens, `reprise runs answer` asks. Core NATS only: no
+	// stream stores an answer.
+	AskAll = LocalSubjectPrefix + ".ask.>"
 )
+
+// AskSubject is where run runID waits for the answer to its question.
+func AskSubject(runID string) string { return LocalSubjectPrefix + ".ask." + runID }
 
 // The local services' subjects (nats.go micro services the daemon runs):
 // only the local user may request them.

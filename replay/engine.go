@@ -74,6 +74,10 @@ type Options struct {
 	// row n; row 0 when the worker has no row left. A long row then shows
 	// where it is.
 	StepProgress func(worker, row, step, steps int)
+	// Ask puts an ask step's question, or a secret field's, to the person
+	// and returns the answer; its ctx ends at the step's timeout. Nil
+	// means nobody can answer: such a row fails at that step.
+	Ask func(ctx context.Context, q Question) (string, error)
 	// Others are more executors, each filing rows at the same time as
 	// Executor (--parallel), each served by its own ServeWorker (Others[i]
 	// as worker i+1). The first rows' check runs on Executor alone.
@@ -512,6 +516,7 @@ func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowR
 // A step that fails once a destructive step has begun leaves the row
 // unknown (it may be filed), unless the executor proves nothing was.
 func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResult, error) {
+	defer e.Plan.answers.Delete(r.N)
 	started := false
 	via := ""
 	var kept RowResult
@@ -529,7 +534,20 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 			started = true
 		}
 		e.stepProgress(w, r.N, i)
-		outs, err := e.do(ctx, w, r.N, i, batchEnd(steps, i), dry)
+		var outs []Outcome
+		var err error
+		if st.Action == skills.ActionAsk || st.Secret {
+			out, aerr := e.askFor(ctx, r, i, st)
+			if aerr != nil {
+				return RowResult{}, aerr
+			}
+			if !out.OK || st.Action == skills.ActionAsk {
+				outs = []Outcome{out}
+			}
+		}
+		if outs == nil {
+			outs, err = e.do(ctx, w, r.N, i, batchEnd(steps, i), dry)
+		}
 		if err == nil && len(outs) == 0 {
 			err = fmt.Errorf("step %d of row %d: the executor answered nothing", i+1, r.N)
 		}

@@ -41,6 +41,9 @@ type Plan struct {
 	// row's values, so they pass from Serve to Run in memory, never
 	// through the log.
 	messages sync.Map
+	// answers holds what a person answered a row's ask steps and secret
+	// fields (a map by name, per row): in memory only, never the log.
+	answers sync.Map
 }
 
 // Digest is the version name of a skill document.
@@ -70,9 +73,10 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 	}
 	st := p.Skill.Steps[index] // a copy; its pointers are copied below before a change
 	var err error
+	values := p.values(r)
 	expand := func(s *string) {
 		if err == nil && *s != "" {
-			*s, err = skills.Expand(*s, r.Values)
+			*s, err = skills.Expand(*s, values)
 		}
 	}
 	expand(&st.Value)
@@ -92,7 +96,14 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 			expand(&st.Assert[i].Value)
 		}
 	}
-	filled, ferr := fillSelectors(&st, r.Values)
+	answers := p.rowAnswers(n)
+	if st.Secret {
+		st.Value = answers[skills.AnswerName(index)]
+	}
+	filled, ferr := fillSelectors(&st, values)
+	for _, a := range answers {
+		filled = append(filled, a) // never quoted in a message that goes to the log
+	}
 	if err == nil {
 		err = ferr
 	}

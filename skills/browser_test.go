@@ -141,3 +141,33 @@ func TestUploadAndOutputSteps(t *testing.T) {
 		t.Errorf("output on a fill: %v", err)
 	}
 }
+
+func TestAskSteps(t *testing.T) {
+	ask := "  - action: ask\n    prompt: The code sent to %first_name%'s phone\n    as: code\n    timeout: 10m\n"
+	fill := "  - action: fill\n    selectors:\n      - {strategy: id, value: '#otp'}\n    value: '%code%'\n"
+	s, err := Parse([]byte(strings.Replace(base, "  - action: submit\n", ask+fill+"  - action: submit\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Steps[2]; st.Action != ActionAsk || st.As != "code" || st.AskWait().Minutes() != 10 {
+		t.Errorf("ask step = %+v", st)
+	}
+	if (&Step{Action: ActionAsk}).AskWait() != AskTimeout {
+		t.Error("an ask without a timeout waits AskTimeout")
+	}
+	for _, c := range []struct{ steps, want string }{
+		{fill + ask, "line 20: steps[2].value: placeholder %code% names no declared parameter"},
+		{"  - action: ask\n    as: code\n", "line 17: steps[2].prompt: is missing"},
+		{"  - action: ask\n    prompt: Code?\n    as: Code\n", `line 19: steps[2].as: "Code" is not a snake_case name`},
+		{"  - action: ask\n    prompt: Code?\n    as: first_name\n", "line 19: steps[2].as: first_name is already a parameter's or an earlier answer's name"},
+		{"  - action: ask\n    prompt: Code?\n    as: code\n    timeout: soon\n", "line 20: steps[2].timeout: must be a positive duration"},
+		{"  - action: ask\n    prompt: Code?\n    as: code\n    value: x\n", "line 17: steps[2].action: an ask step only asks"},
+		{"  - action: fill\n    prompt: Code?\n    value: x\n", "line 18: steps[2].prompt: only an ask step has a prompt"},
+		{"  - action: ask\n    prompt: Code for %nobody%\n    as: code\n", "line 18: steps[2].prompt: placeholder %nobody% names no declared parameter"},
+	} {
+		_, err := Parse([]byte(strings.Replace(base, "  - action: submit\n", c.steps+"  - action: submit\n", 1)))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Parse = %v\nwant    %s", err, c.want)
+		}
+	}
+}

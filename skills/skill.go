@@ -120,6 +120,12 @@ type Step struct {
 	// nothing, skips the step unless it holds.
 	Expect *Check `yaml:"expect,flow,omitempty"`
 	When   *Check `yaml:"when,flow,omitempty"`
+	// Prompt, As and Timeout make an ask step (ActionAsk): what the
+	// person is asked, the name later steps use the answer by, and how
+	// long the row waits for it (default an hour).
+	Prompt  string `yaml:"prompt,omitempty"`
+	As      string `yaml:"as,omitempty"`
+	Timeout string `yaml:"timeout,omitempty"`
 	// Output names the file this step downloads as the row's output: the
 	// report links it, and a row whose step downloads nothing fails.
 	Output bool `yaml:"output,omitempty"`

@@ -41,7 +41,7 @@ var (
 	actions = set(events.ActionNavigate, events.ActionFill, events.ActionSelect, events.ActionClick,
 		events.ActionSubmit, events.ActionUpload, events.ActionLaunchApp, events.ActionFocusWindow,
 		events.ActionCopy, events.ActionPaste, events.ActionRun, events.ActionFileOp,
-		events.ActionWait, events.ActionAssert, ActionExpect)
+		events.ActionWait, events.ActionAssert, ActionExpect, ActionAsk)
 	strategies = set(events.StrategyID, events.StrategyName, events.StrategyLabel,
 		events.StrategyRoleText, events.StrategyXPath)
 	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked)
@@ -204,6 +204,9 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 		if err := checkURLTemplate(at+".value", st.Value); err != nil {
 			return err
 		}
+	}
+	if err := st.validateAsk(at, declared, used); err != nil {
+		return err
 	}
 	if st.Action == events.ActionUpload && st.Value == "" {
 		return fieldErr(at+".value", "an upload step needs its files: a %%column%% of paths or globs, one per line, or a constant")

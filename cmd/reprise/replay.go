@@ -162,6 +162,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
 	}
 
+	if f.hub != "" && asks(skill) {
+		return errors.New("--hub: this skill asks a person (an ask step or a password), which a hub's workers cannot pass on yet: run it without --hub")
+	}
 	if f.hub != "" && skill.Browser != nil {
 		// A worker's browser starts before it knows which skill it files:
 		// it could not keep to the skill's allowed domains or certificates.
@@ -225,7 +228,8 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
 	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows)+len(refused), progress.IsTerminal(os.Stderr))
 	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
-		OnError: f.onError, Refused: refused, Progress: bar.Update, StepProgress: bar.StepOf, Others: others, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks")}
+		OnError: f.onError, Refused: refused, Progress: bar.Update, StepProgress: bar.StepOf, Others: others, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks"),
+		Ask: (&asker{nc: c.Conn(), out: cmd.ErrOrStderr()}).ask}
 	if !f.yes {
 		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
 		if err := os.MkdirAll(o.SnapshotDir, 0o700); err != nil {

@@ -33,9 +33,10 @@ func stepRef(st replay.Step) string {
 // Do runs one step. A step the page refused is an Outcome with OK false;
 // the Go error is kept for a browser that is gone or a ctx that is done.
 //
-// A secret step is never typed: Do returns OK false with an Error that
-// starts with replay.ErrNeedsPerson's text, and a nil Go error, so the
-// engine hands the step to the person. A destructive step in a dry run is
+// A secret step is typed only with the answer the person gave the engine
+// for it (the plan puts it in the step's value, never in the log); without
+// one, Do returns OK false with an Error that starts with
+// replay.ErrNeedsPerson's text, and a nil Go error. A destructive step in a dry run is
 // found but not run: OK true, Committed false.
 func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
 	if e.tab.Err() != nil {
@@ -82,7 +83,7 @@ var choiceRoles = map[string]bool{"radiogroup": true, "listbox": true, "combobox
 // do runs st; prev is the URL before the previous step, url the one now.
 func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (replay.Outcome, error) {
 	out := replay.Outcome{Selector: -1}
-	if st.Secret {
+	if st.Secret && st.Value == "" {
 		out.Error = fmt.Sprintf("%s: %s is a secret field; type it yourself, then go on", replay.ErrNeedsPerson, stepRef(st))
 		return out, nil
 	}

@@ -55,9 +55,10 @@
 // Outcome.Status is the last such request's answer. A submit the
 // browser's own validation stopped is not Sent.
 //
-// Messages number steps from 1. Secret steps are never typed: their
-// Outcome is OK false with an Error starting with replay.ErrNeedsPerson's
-// text, and no Go error. A destructive step in a dry run is found but not
+// Messages number steps from 1. A secret step is typed only with the
+// answer a person gave for it (an ask the engine puts to them); without
+// one its Outcome is OK false with an Error starting with
+// replay.ErrNeedsPerson's text, and no Go error. A destructive step in a dry run is found but not
 // run (OK true, Committed false). A Go error means the browser or tab is
 // gone, the executor is closed, or ctx is done; everything the page
 // refuses is an Outcome.

@@ -1,0 +1,107 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// Question is what an ask step, or a secret field, asks the person while
+// its row waits with the browser open.
+type Question struct {
+	RunID  string
+	Row    int
+	Step   int // from 1
+	Prompt string
+	// Secret says the answer is a password: read it without echo.
+	Secret bool
+	// Wait is how long the row waits; the asker's ctx ends then.
+	Wait time.Duration
+}
+
+// Answer is the request sent on events.AskSubject (core NATS request and
+// reply, never stored, so an answer reaches no log); Row 0 answers whichever row
+// is asking.
+type Answer struct {
+	Row    int    `json:"row,omitempty"`
+	Answer string `json:"answer"`
+}
+
+// AnswerReply says which question an Answer answered, or why none.
+type AnswerReply struct {
+	Row   int    `json:"row,omitempty"`
+	Step  int    `json:"step,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// askFor asks the person st's question for row r, and keeps the answer
+// for the row's later steps (Plan.answers): an ask step's under its As
+// name, a secret field's under skills.AnswerName. It returns an Outcome:
+// OK, or why the row cannot go on (nobody can answer, no answer in time).
+func (e *engine) askFor(ctx context.Context, r Row, i int, st skills.Step) (Outcome, error) {
+	q := Question{RunID: e.Plan.RunID, Row: r.N, Step: i + 1, Wait: st.AskWait(), Secret: st.Secret}
+	name := st.As
+	if st.Secret {
+		q.Prompt = fmt.Sprintf("the password for %q, which the skill never stores", st.Label)
+		name = skills.AnswerName(i)
+	} else {
+		prompt, err := skills.Expand(st.Prompt, e.Plan.values(r))
+		if err != nil {
+			return Outcome{Error: fmt.Sprintf("step %d (ask): %v", i+1, err)}, nil
+		}
+		q.Prompt = prompt
+	}
+	if e.Ask == nil {
+		return Outcome{Error: fmt.Sprintf("step %d asks a person (%s), and nobody can answer this run: run it where `reprise runs answer` can reach it", i+1, st.Action)}, nil
+	}
+	actx, cancel := context.WithTimeout(ctx, q.Wait)
+	defer cancel()
+	answer, err := e.Ask(actx, q)
+	switch {
+	case ctx.Err() != nil:
+		return Outcome{}, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return Outcome{Error: fmt.Sprintf("step %d (%s): no answer within %s", i+1, st.Action, q.Wait)}, nil
+	case err != nil:
+		return Outcome{Error: fmt.Sprintf("step %d (%s): %v", i+1, st.Action, err)}, nil
+	}
+	e.Plan.keepAnswer(r.N, name, answer)
+	return Outcome{OK: true}, nil
+}
+
+// keepAnswer keeps a person's answer for row n's later steps, in memory.
+func (p *Plan) keepAnswer(n int, name, value string) {
+	a, _ := p.answers.Load(n)
+	m, _ := a.(map[string]string)
+	m = maps.Clone(m)
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[name] = value
+	p.answers.Store(n, m)
+}
+
+// rowAnswers are row n's answers so far.
+func (p *Plan) rowAnswers(n int) map[string]string {
+	a, _ := p.answers.Load(n)
+	m, _ := a.(map[string]string)
+	return m
+}
+
+// values are row r's cells with its answers so far.
+func (p *Plan) values(r Row) map[string]string {
+	ans := p.rowAnswers(r.N)
+	if len(ans) == 0 {
+		return r.Values
+	}
+	v := maps.Clone(r.Values)
+	if v == nil {
+		v = map[string]string{}
+	}
+	maps.Copy(v, ans)
+	return v
+}
