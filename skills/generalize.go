@@ -132,6 +132,10 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 	if err := g.finish(); err != nil {
 		return nil, err
 	}
+	if hosts := ProposeDomains(g.skill); len(hosts) > 0 {
+		g.note("The demonstrations used %s. To keep replays on them, add to the skill:  browser: {allowed_domains: [%s]}  and the hosts its scripts and images load from: a replay's report names each host the list blocks.",
+			strings.Join(hosts, ", "), strings.Join(hosts, ", "))
+	}
 	return &Draft{Skill: g.skill, Questions: g.questions, Notes: g.notes, Demonstrated: g.demonstrated()}, nil
 }
 
@@ -209,7 +213,7 @@ func (g *builder) column(c column) {
 	switch {
 	case anySecret(c):
 		g.skill.Steps[at].Secret = true
-		g.note("Step %d (%s) is a password field: the skill keeps no value for it, and replay stops there for you to type it.", at+1, describe(rep))
+		g.note("Step %d (%s) is a password field: the skill keeps no value for it: replay asks you for it at every row (reprise runs answer).", at+1, describe(rep))
 	case box:
 		vals := make([]string, g.n)
 		present := ""
