@@ -60,3 +60,9 @@ func (st *Step) validateAsk(at string, declared, used map[string]bool) error {
 // AnswerName is the name a secret step's answer is kept under for the
 // row: no skill name can take it (it is not snake_case).
 func AnswerName(index int) string { return fmt.Sprintf("#%d", index) }
+
+// How a step answers the JavaScript dialogs it opens (Step.Dialog).
+const (
+	DialogAccept  = "accept"
+	DialogDismiss = "dismiss"
+)

@@ -136,6 +136,10 @@ func TestUploadAndOutputSteps(t *testing.T) {
 	if _, err := Parse([]byte(upload)); err == nil || !strings.Contains(err.Error(), "steps[2].value: an upload step needs its files") {
 		t.Errorf("upload without files: %v", err)
 	}
+	dialog := strings.Replace(base, "    destructive: true\n", "    destructive: true\n    dialog: maybe\n", 1)
+	if _, err := Parse([]byte(dialog)); err == nil || !strings.Contains(err.Error(), `steps[2].dialog: unknown answer "maybe" (accept, dismiss)`) {
+		t.Errorf("a bad dialog answer: %v", err)
+	}
 	output := strings.Replace(base, "    label: First Name\n", "    label: First Name\n    output: true\n", 1)
 	if _, err := Parse([]byte(output)); err == nil || !strings.Contains(err.Error(), "steps[1].output: only a click, submit or navigate step") {
 		t.Errorf("output on a fill: %v", err)

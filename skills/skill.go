@@ -126,6 +126,10 @@ type Step struct {
 	Prompt  string `yaml:"prompt,omitempty"`
 	As      string `yaml:"as,omitempty"`
 	Timeout string `yaml:"timeout,omitempty"`
+	// Dialog is how replay answers a JavaScript dialog the step opens:
+	// "accept" (the default; a prompt gets its default text) or "dismiss",
+	// as the person did when the demonstration's confirm was cancelled.
+	Dialog string `yaml:"dialog,omitempty"`
 	// Output names the file this step downloads as the row's output: the
 	// report links it, and a row whose step downloads nothing fails.
 	Output bool `yaml:"output,omitempty"`

@@ -208,6 +208,9 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 	if err := st.validateAsk(at, declared, used); err != nil {
 		return err
 	}
+	if st.Dialog != "" && st.Dialog != DialogAccept && st.Dialog != DialogDismiss {
+		return fieldErr(at+".dialog", "unknown answer %s (accept, dismiss)", quoteShort(st.Dialog))
+	}
 	if st.Action == events.ActionUpload && st.Value == "" {
 		return fieldErr(at+".value", "an upload step needs its files: a %%column%% of paths or globs, one per line, or a constant")
 	}

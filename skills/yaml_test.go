@@ -40,7 +40,7 @@ func TestParseErrors(t *testing.T) {
 		{"malformed yaml", "    label: First Name\n", "    label: First Name\n     role: textbox\n",
 			"line 15: malformed YAML: mapping values are not allowed in this context"},
 		{"unknown field", "    label: First Name\n", "    colour: blue\n",
-			"line 14: steps[1].colour: unknown field; known fields are action, target, selectors, ax_path, role, label, url, value, options, keys, secret, floor, read_back, wait, destructive, assert, expect, when, prompt, as, timeout, output"},
+			"line 14: steps[1].colour: unknown field; known fields are action, target, selectors, ax_path, role, label, url, value, options, keys, secret, floor, read_back, wait, destructive, assert, expect, when, prompt, as, timeout, dialog, output"},
 		{"unknown top field", "name: new customer\n", "nmae: new customer\n",
 			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, ignore, browser, steps, verify"},
 		{"unknown action", "  - action: submit\n", "  - action: fly\n",

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // stepMark is where a step began: the main frame's documents so far.
@@ -16,6 +17,7 @@ type stepMark struct{ docs int }
 func (e *Executor) before(ctx context.Context, st replay.Step) (stepMark, error) {
 	m := stepMark{docs: e.guard.mark()}
 	e.dialogs.take()
+	e.dialogs.answer(st.Dialog == skills.DialogDismiss)
 	e.downloads.mark()
 	staging := ""
 	if st.Artifacts != "" {

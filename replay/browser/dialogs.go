@@ -16,8 +16,16 @@ import (
 type dialogs struct {
 	reply func(call func(context.Context) error)
 
-	mu    sync.Mutex
-	notes []string
+	mu      sync.Mutex
+	notes   []string
+	dismiss bool // the step dismisses its dialogs (skills.DialogDismiss)
+}
+
+// answer sets how the next step's dialogs are answered.
+func (d *dialogs) answer(dismiss bool) {
+	d.mu.Lock()
+	d.dismiss = dismiss
+	d.mu.Unlock()
 }
 
 func (d *dialogs) observe(ev any) {
@@ -25,9 +33,16 @@ func (d *dialogs) observe(ev any) {
 	if !ok {
 		return
 	}
+	d.mu.Lock()
+	dismiss := d.dismiss
+	d.mu.Unlock()
 	note := fmt.Sprintf("accepted a%s %s dialog", article(string(o.Type)), o.Type)
 	answer := page.HandleJavaScriptDialogParams{Accept: true}
-	if o.Type == page.DialogTypePrompt {
+	switch {
+	case dismiss:
+		answer.Accept = false
+		note = fmt.Sprintf("dismissed a%s %s dialog", article(string(o.Type)), o.Type)
+	case o.Type == page.DialogTypePrompt:
 		answer.PromptText = o.DefaultPrompt
 		note = "answered a prompt dialog with its default text"
 	}

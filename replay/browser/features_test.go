@@ -162,6 +162,15 @@ func TestDialogsAccepted(t *testing.T) {
 	if got := eval[string](t, ex, `document.getElementById("out").textContent`); got != "alerted;confirm=true;prompt=blue;" {
 		t.Errorf("page saw %q", got)
 	}
+	// A confirm the person cancelled in the demonstration is cancelled.
+	st := step(3, "click", "Confirm", "", sel("role+text", "button[name='Confirm']"))
+	st.Dialog = skills.DialogDismiss
+	if out := mustOK(t, ex, st); len(out.Notes) != 1 || out.Notes[0] != "dismissed a confirm dialog" {
+		t.Errorf("a dismissed confirm: notes %q", out.Notes)
+	}
+	if got := eval[string](t, ex, `document.getElementById("out").textContent`); !strings.HasSuffix(got, "confirm=false;") {
+		t.Errorf("page saw %q after a dismissal", got)
+	}
 }
 
 func TestDownloads(t *testing.T) {
