@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/flock"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser/certproxy"
 	"github.com/reprise-dev/reprise/skills"
@@ -89,6 +90,7 @@ type Executor struct {
 	cancelAll    context.CancelFunc // the allocator's
 	launched     *chromium.Browser  // nil when attached
 	certs        *certproxy.Proxy   // presents the skill's client certificates; nil without
+	slot         *flock.Lock        // one of the host's browser slots (MaxOpenEnv); nil without a bound
 	nav          *navWatch
 	world        *world    // the isolated world page.js runs in
 	net          *netWatch // the requests a destructive step sends
@@ -126,7 +128,11 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("browser: %w", err)
 		}
+		if e.slot, err = takeSlot(ctx, e.log); err != nil {
+			return nil, fmt.Errorf("browser: %w", err)
+		}
 		if e.certs, err = startCerts(ctx, o); err != nil {
+			e.slot.Release()
 			return nil, fmt.Errorf("browser: %w", err)
 		}
 		if e.certs != nil {
@@ -259,6 +265,7 @@ func (e *Executor) Close() error {
 		if e.certs != nil {
 			_ = e.certs.Close()
 		}
+		e.slot.Release() // after the browser exited: it counts until then
 	})
 	return nil
 }

@@ -96,3 +96,41 @@ func TestSandboxOff(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxOpen: with the host's bound at one browser, a second launch
+// waits until the first browser has closed.
+func TestMaxOpen(t *testing.T) {
+	browser(t)
+	t.Setenv(MaxOpenEnv, "1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	first, err := New(ctx, Options{ProfileDir: t.TempDir(), NoSandbox: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan error, 1)
+	go func() {
+		ex, err := New(ctx, Options{ProfileDir: t.TempDir(), NoSandbox: true})
+		if err == nil {
+			err = ex.Close()
+		}
+		second <- err
+	}()
+	select {
+	case err := <-second:
+		t.Fatalf("a second browser started while the only slot was held: %v", err)
+	case <-time.After(500 * time.Millisecond):
+		// Not a wait for the launch: a second that started would have
+		// been caught here, one that waits is released below.
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("the second launch after the first closed: %v", err)
+	}
+	t.Setenv(MaxOpenEnv, "many")
+	if _, err := New(ctx, Options{ProfileDir: t.TempDir(), NoSandbox: true}); err == nil || !strings.Contains(err.Error(), MaxOpenEnv+`="many"`) {
+		t.Errorf("a malformed bound: %v", err)
+	}
+}
