@@ -148,7 +148,7 @@ func TestParseBase(t *testing.T) {
 }
 
 func TestRoundTripFiles(t *testing.T) {
-	for _, f := range []string{"testdata/parse/valid.yaml", "testdata/parse/minimal.yaml", "testdata/parse/choices.yaml"} {
+	for _, f := range []string{"testdata/parse/valid.yaml", "testdata/parse/minimal.yaml", "testdata/parse/choices.yaml", "testdata/parse/browser.yaml"} {
 		s, err := Parse(readFile(t, f))
 		if err != nil {
 			t.Fatalf("Parse(%s) = %v", f, err)
