@@ -32,7 +32,7 @@ func SandboxOff() bool {
 
 // ErrRootSandbox is returned for a launch as root with the sandbox on:
 // Chromium refuses to start that way.
-var ErrRootSandbox = errors.New("Chromium's sandbox cannot run as root: run reprise as another user, or set " + SandboxEnv + "=false on this host to run browsers without it")
+var ErrRootSandbox = errors.New("the Chromium sandbox cannot run as root: run reprise as another user, or set " + SandboxEnv + "=false on this host to run browsers without it")
 
 // launchOptions are the Chromium switches for o: the skill's executable
 // (else CHROME_PATH, else the one found here), window size and proxy, and
