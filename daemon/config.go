@@ -30,6 +30,10 @@ type Config struct {
 	// KeepRecordings is how many recordings to keep; past it the oldest is
 	// crypto-erased. 0 means 20.
 	KeepRecordings int `json:"keep_recordings"`
+	// KeepRuns is how many replay runs' artifacts (runs/<run>: downloads,
+	// screenshots) to keep; past it the oldest run's folder is removed
+	// when a run starts. 0 means 20.
+	KeepRuns int `json:"keep_runs"`
 	// MinFreeMB is the free disk space, in MB, below which a recording
 	// does not start. 0 means 64.
 	MinFreeMB int `json:"min_free_mb"`
@@ -98,6 +102,9 @@ func (c Config) Validate() error {
 	}
 	if c.MinFreeMB < 0 {
 		return fmt.Errorf("min_free_mb: %d; want 0 (the default, 64) or more", c.MinFreeMB)
+	}
+	if c.KeepRuns < 0 {
+		return fmt.Errorf("keep_runs: %d; want 1 or more (0 means the default, 20)", c.KeepRuns)
 	}
 	if c.KeepRecordings < 0 {
 		return fmt.Errorf("keep_recordings: %d; want 1 or more (0 means the default, 20)", c.KeepRecordings)

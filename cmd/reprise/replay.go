@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/replay"
@@ -190,6 +191,13 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	defer release()
+	cfg, err := daemon.LoadConfig(home)
+	if err != nil {
+		return err
+	}
+	if err := pruneRuns(filepath.Join(home, "runs"), cfg.KeepRuns, plan.RunID); err != nil {
+		return err
+	}
 	plan.Artifacts = filepath.Join(home, "runs", plan.RunID)
 	skillDir := ""
 	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
