@@ -200,16 +200,6 @@ func CheckDomain(d string) error {
 	return nil
 }
 
-// MatchDomain reports whether host is one an allowed-domains entry covers:
-// the host itself, or for "*.example.com" a subdomain (not example.com).
-func MatchDomain(entry, host string) bool {
-	entry, host = strings.ToLower(entry), strings.ToLower(strings.TrimSuffix(host, "."))
-	if rest, ok := strings.CutPrefix(entry, "*."); ok {
-		return strings.HasSuffix(host, "."+rest)
-	}
-	return host == entry
-}
-
 func checkProxy(p string) error {
 	raw := p
 	if !strings.Contains(p, "://") {

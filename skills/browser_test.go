@@ -109,28 +109,6 @@ func TestParseBrowserSection(t *testing.T) {
 	}
 }
 
-func TestMatchDomain(t *testing.T) {
-	tests := []struct {
-		entry, host string
-		want        bool
-	}{
-		{"example.com", "example.com", true},
-		{"example.com", "EXAMPLE.com.", true},
-		{"example.com", "www.example.com", false},
-		{"*.example.com", "www.example.com", true},
-		{"*.example.com", "a.b.example.com", true},
-		{"*.example.com", "example.com", false},
-		{"*.example.com", "badexample.com", false},
-		{"127.0.0.1", "127.0.0.1", true},
-		{"127.0.0.1", "127.0.0.2", false},
-	}
-	for _, tt := range tests {
-		if got := MatchDomain(tt.entry, tt.host); got != tt.want {
-			t.Errorf("MatchDomain(%q, %q) = %v; want %v", tt.entry, tt.host, got, tt.want)
-		}
-	}
-}
-
 func TestUploadAndOutputSteps(t *testing.T) {
 	upload := strings.Replace(base, "  - action: submit\n", "  - action: upload\n    label: Receipt\n  - action: submit\n", 1)
 	if _, err := Parse([]byte(upload)); err == nil || !strings.Contains(err.Error(), "steps[2].value: an upload step needs its files") {

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/replay/browser/certproxy"
 )
 
 // guard keeps a tab on the skill's allowed domains and notices pages a
@@ -75,7 +75,7 @@ func (g *guard) allows(raw string) (host string, ok bool) {
 	if host == "" || len(g.allowed) == 0 {
 		return host, true
 	}
-	return host, slices.ContainsFunc(g.allowed, func(d string) bool { return skills.MatchDomain(d, host) })
+	return host, slices.ContainsFunc(g.allowed, func(d string) bool { return certproxy.MatchHost(d, host) })
 }
 
 // observe runs on chromedp's reader goroutine: it records, and answers
