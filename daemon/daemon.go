@@ -17,6 +17,7 @@ import (
 	"github.com/reprise-dev/reprise/capture/chrome"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/flock"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/recordings"
@@ -46,7 +47,7 @@ type Options struct {
 // Daemon is a running shim.
 type Daemon struct {
 	home      string
-	lock      *homeLock
+	lock      *flock.Lock
 	log       *slog.Logger
 	srv       *embedded.Server
 	nc        *nats.Conn
@@ -106,7 +107,7 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 	}
 	defer func() {
 		if err != nil {
-			lock.release()
+			lock.Release()
 		}
 	}()
 	machineID, err := LoadOrCreateMachineID(opts.Home)
@@ -264,7 +265,7 @@ func (d *Daemon) Close() {
 			d.nc.Close()
 		}
 		d.srv.Close()
-		d.lock.release()
+		d.lock.Release()
 		d.log.Info("daemon stopped")
 	})
 }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,48 +17,17 @@ import (
 // whether or not the first daemon still answers.
 const LockFile = "daemon.lock"
 
-// homeLock is a held lock on a data dir.
-type homeLock struct{ f *os.File }
-
 // lockHome takes the data dir's lock without waiting, or says who holds it.
 // The holder's pid and start time are written into the file for that
 // message; the lock itself is the OS's (flock, LockFileEx), released by the
 // OS when the holder dies, so a crash never leaves a stale lock behind.
-func lockHome(home string) (*homeLock, error) {
+func lockHome(home string) (*flock.Lock, error) {
 	path := filepath.Join(home, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+	l, err := flock.Take(path, fmt.Sprintf("%d %s", os.Getpid(), time.Now().UTC().Format(time.RFC3339)))
+	if errors.Is(err, flock.ErrHeld) {
+		return nil, fmt.Errorf("another reprise daemon (%s) holds %s; stop it first, or set %s to use another data dir", readHolder(path), home, HomeEnv)
 	}
-	if err := flock.TryLock(f); err != nil {
-		holder := readHolder(path)
-		f.Close()
-		return nil, fmt.Errorf("another reprise daemon (%s) holds %s; stop it first, or set %s to use another data dir", holder, home, HomeEnv)
-	}
-	err = f.Truncate(0)
-	if err == nil {
-		_, err = f.WriteAt([]byte(fmt.Sprintf("%d %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))), 0)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err != nil {
-		flock.Unlock(f)
-		f.Close()
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	return &homeLock{f: f}, nil
-}
-
-// release lets the next daemon in. The file stays: removing it would let a
-// daemon that opened it just before lock a file nobody else sees.
-func (l *homeLock) release() {
-	if l == nil || l.f == nil {
-		return
-	}
-	flock.Unlock(l.f)
-	l.f.Close()
-	l.f = nil
+	return l, err
 }
 
 // readHolder describes the daemon named in the lock file. A holder that

@@ -32,6 +32,9 @@ func Take(path, note string) (*Lock, error) {
 	if err == nil {
 		_, err = f.WriteAt([]byte(note+"\n"), 0)
 	}
+	if err == nil {
+		err = f.Sync()
+	}
 	if err != nil {
 		Unlock(f)
 		f.Close()
