@@ -507,19 +507,25 @@
 
   let clickPending = null;
   function destructiveClick(ctl, u, pre) {
+    // A click still being decided is decided now: Chromium may run this
+    // click (input comes first) before the earlier one's timer, and this
+    // click's handlers have not run yet, so whatever was submitted so far
+    // was the earlier click's doing.
+    settleClick();
     pre = pre || prepare(ctl);
-    clickPending = { el: ctl, u, pre, submitted: null };
+    const mine = clickPending = { el: ctl, u, pre, submitted: null };
     // The click's own submit, if any, fires before this runs: then the
     // click is a plain step and the submit the destructive one.
-    setTimeout(() => {
-      const c = clickPending;
-      clickPending = null;
-      if (!c) return;
-      if (c.submitted) {
-        emit("click", c.u, null, { url: c.pre.url });
-        sendDestructive("submit", { kind: "action", el: c.submitted, role: "form", key: c.submitted }, c.pre);
-      } else sendDestructive("click", c.u, c.pre);
-    }, 0);
+    setTimeout(() => { if (clickPending === mine) settleClick(); }, 0);
+  }
+  function settleClick() {
+    const c = clickPending;
+    clickPending = null;
+    if (!c) return;
+    if (c.submitted) {
+      emit("click", c.u, null, { url: c.pre.url });
+      sendDestructive("submit", { kind: "action", el: c.submitted, role: "form", key: c.submitted }, c.pre);
+    } else sendDestructive("click", c.u, c.pre);
   }
   addEventListener("submit", (e) => {
     const form = deep(e);
