@@ -73,6 +73,18 @@ func (e *engine) askFor(ctx context.Context, r Row, i int, st skills.Step) (Outc
 	return Outcome{OK: true}, nil
 }
 
+// SecretTyper is an Executor that types a password the person gave for a
+// secret step (the browser's). An executor that is not one hands the step
+// to the person instead (ErrNeedsPerson), and the engine asks nothing.
+type SecretTyper interface {
+	TypesSecrets() bool
+}
+
+func typesSecrets(x Executor) bool {
+	t, ok := x.(SecretTyper)
+	return ok && t.TypesSecrets()
+}
+
 // keepAnswer keeps a person's answer for row n's later steps, in memory.
 func (p *Plan) keepAnswer(n int, name, value string) {
 	a, _ := p.answers.Load(n)

@@ -40,7 +40,7 @@ func TestEngineAsksThePerson(t *testing.T) {
 		}
 		return fmt.Sprintf("C0de%d", q.Row), nil
 	}
-	s := newSite()
+	s := typer{newSite()}
 	p := plan("asks", sk, 3)
 	stop, err := Serve(ctx, js, p, s, nil)
 	if err != nil {
@@ -88,4 +88,13 @@ func TestEngineAsksThePerson(t *testing.T) {
 	if r := res.Rows[0]; r.Outcome != OutcomeFailed || !strings.Contains(r.Reason, "step 4 asks a person (ask), and nobody can answer this run") {
 		t.Errorf("a run nobody can answer: %+v", r)
 	}
+	if typesSecrets(newSite()) || !typesSecrets(s) {
+		t.Error("only an executor that says it types secrets is given one")
+	}
 }
+
+// typer is the test site as an executor that types secrets, as the
+// browser's does.
+type typer struct{ *site }
+
+func (typer) TypesSecrets() bool { return true }

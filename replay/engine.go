@@ -536,7 +536,7 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		e.stepProgress(w, r.N, i)
 		var outs []Outcome
 		var err error
-		if st.Action == skills.ActionAsk || st.Secret {
+		if st.Action == skills.ActionAsk || st.Secret && typesSecrets(w.exec) {
 			out, aerr := e.askFor(ctx, r, i, st)
 			if aerr != nil {
 				return RowResult{}, aerr

@@ -76,6 +76,9 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	return out, nil
 }
 
+// TypesSecrets says the browser types a secret step's answer (see Do).
+func (e *Executor) TypesSecrets() bool { return true }
+
 // choiceRoles are the roles of a step on a group of options: the step is
 // found in group mode.
 var choiceRoles = map[string]bool{"radiogroup": true, "listbox": true, "combobox": true, "menu": true}
