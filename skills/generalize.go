@@ -213,7 +213,7 @@ func (g *builder) column(c column) {
 	switch {
 	case anySecret(c):
 		g.skill.Steps[at].Secret = true
-		g.note("Step %d (%s) is a password field: the skill keeps no value for it: replay asks you for it at every row (reprise runs answer).", at+1, describe(rep))
+		g.note("Step %d (%s) is a password field: the skill keeps no value for it: in a browser, replay asks you for it at every row (reprise runs answer); on the desktop it stops there for you to type it.", at+1, describe(rep))
 	case box:
 		vals := make([]string, g.n)
 		present := ""
