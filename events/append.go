@@ -108,7 +108,7 @@ func appendEnrichment(b []byte, e *Enrichment) []byte {
 // schemas 1.1 and 1.2, which the fast path does not write.
 func (s *Step) extended() bool {
 	e := s.Enrichment
-	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || e != nil && (len(e.Options) > 0 || e.Container != nil || e.Keyed)
+	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || e != nil && (len(e.Options) > 0 || e.Container != nil || e.Keyed || e.Dialog != "")
 }
 
 func appendReflective(b []byte, s *Step) []byte {

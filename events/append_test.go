@@ -71,13 +71,14 @@ func TestAppendMatchesLibrary(t *testing.T) {
 	for name, e := range map[string]Enrichment{
 		"container": {Kind: KindDOM, Container: &Container{Role: "group", Name: "Shipping"}},
 		"keyed":     {Kind: KindDOM, Keyed: true},
+		"dialog":    {Kind: KindDOM, Dialog: "dismiss"},
 	} {
 		s := specStep(t)
 		s.Enrichment = &e
 		wantLibraryBytes(t, "step with a "+name, s)
 		b, _ := AppendMsgpack(nil, s)
 		var back Step
-		if err := Decode(b, &back); err != nil || back.Enrichment.Keyed != e.Keyed || (e.Container != nil) != (back.Enrichment.Container != nil) {
+		if err := Decode(b, &back); err != nil || back.Enrichment.Keyed != e.Keyed || back.Enrichment.Dialog != e.Dialog || (e.Container != nil) != (back.Enrichment.Container != nil) {
 			t.Errorf("step with a %s: decoded %+v, %v", name, back.Enrichment, err)
 		}
 	}

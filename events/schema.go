@@ -112,7 +112,14 @@ type Enrichment struct {
 	// script rewrote what was typed, or refused a key. A replay types it
 	// key by key rather than setting its value.
 	Keyed bool `json:"keyed,omitempty" msgpack:"keyed,omitempty"`
+	// Dialog (1.2) is how the person answered a confirm or prompt the
+	// step opened, when they cancelled it: "dismiss". A replay cancels it
+	// too; a dialog accepted (the default) is not recorded.
+	Dialog string `json:"dialog,omitempty" msgpack:"dialog,omitempty"`
 }
+
+// DialogDismiss is Enrichment.Dialog for a dialog the person cancelled.
+const DialogDismiss = "dismiss"
 
 // Container names an element's container by its role and name.
 type Container struct {

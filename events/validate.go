@@ -82,6 +82,9 @@ func (s *Step) validateExtensions(at string) error {
 		if c := e.Container; c != nil && (c.Role == "" || c.Name == "" || len(c.Role) > maxText || len(c.Name) > maxText) {
 			return &SchemaError{at + ".enrichment.container", fmt.Sprintf("needs a role and a name, each at most %d bytes", maxText)}
 		}
+		if e.Dialog != "" && e.Dialog != DialogDismiss {
+			return &SchemaError{at + ".enrichment.dialog", `is "dismiss" or absent`}
+		}
 	}
 	if ef := s.Effect; ef != nil {
 		if len(ef.Texts) > maxTexts {

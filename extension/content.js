@@ -148,6 +148,7 @@
     if (extra && extra.fields) step.fields = extra.fields;
     if (extra && extra.url) step.enrichment.url = extra.url; // where the action was, if the page moved since
     if (extra && extra.keyed) step.enrichment.keyed = true;
+    if (extra && extra.dialog) step.enrichment.dialog = extra.dialog;
     if (u && u.kind !== "action") explained.set(u.key, D.stateOf(u, known(u)));
     const frame = action === "navigate" ? "" : (extra && extra.frame) || latestFrame;
     return post(step, frame, extra && extra.obs, extra && extra.id);
@@ -497,8 +498,8 @@
     startEffect(pre.id, pre, false);
     return pre;
   }
-  function sendDestructive(action, u, pre) {
-    emit(action, u, null, { fields: pre.fields, obs: { t0: pre.t0 }, id: pre.id, url: pre.url });
+  function sendDestructive(action, u, pre, dialog) {
+    emit(action, u, null, { fields: pre.fields, obs: { t0: pre.t0 }, id: pre.id, url: pre.url, dialog });
     if (effect && effect.id === pre.id) {
       effect.posted = true;
       checkEffect();
@@ -522,11 +523,17 @@
     const c = clickPending;
     clickPending = null;
     if (!c) return;
+    const dialog = c.dismissed ? "dismiss" : undefined;
     if (c.submitted) {
-      emit("click", c.u, null, { url: c.pre.url });
+      emit("click", c.u, null, { url: c.pre.url, dialog });
       sendDestructive("submit", { kind: "action", el: c.submitted, role: "form", key: c.submitted }, c.pre);
-    } else sendDestructive("click", c.u, c.pre);
+    } else sendDestructive("click", c.u, c.pre, dialog);
   }
+  // A confirm or prompt the click opened and the person cancelled:
+  // dialogs.js, in the page's own world (a content script cannot see the
+  // page's dialogs), tells by an event on the document while the click's
+  // handlers run, before the click is settled.
+  document.addEventListener("reprise-dialog-dismissed", () => { if (clickPending) clickPending.dismissed = true; }, true);
   addEventListener("submit", (e) => {
     const form = deep(e);
     if (clickPending) {

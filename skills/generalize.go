@@ -206,6 +206,9 @@ func (g *builder) column(c column) {
 		if s != nil && s.Enrichment != nil && s.Enrichment.Keyed {
 			st.Keys = true // keyed in one demonstration: the page needs keys
 		}
+		if s != nil && s.Enrichment != nil && s.Enrichment.Dialog == DialogDismiss {
+			st.Dialog = DialogDismiss // the person cancelled what it asked
+		}
 	}
 	at := len(g.skill.Steps)
 	g.skill.Steps = append(g.skill.Steps, st)
