@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -59,7 +58,7 @@ one of invalid_input, unsupported, no_elements, not_found, ambiguous, failed.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.browserURL, "browser-url", "", "read the page a running browser shows, at this DevTools endpoint")
 	fl.BoolVar(&f.browser, "browser", false, "read the page of the browser `reprise replay` runs")
-	fl.StringVar(&f.profile, "profile", "", "with --browser: that browser's profile dir (default: browser-profile in the data dir)")
+	fl.StringVar(&f.profile, "profile", "", "with --browser: that browser's profile, a name kept in the data dir or a folder's path (default: browser-profile in the data dir)")
 	fl.StringVar(&f.window, "window", "", "desktop: the window whose title contains this (default: the active window)")
 	fl.StringVar(&f.display, "display", "", "desktop: the X display (default $DISPLAY)")
 	fl.StringVar(&f.match, "match", "", "a selector to try (JSON or YAML), or - to read it from stdin")
@@ -177,15 +176,14 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source, func(), error) {
 	url := f.browserURL
 	if f.browser {
-		dir := f.profile
-		if dir == "" {
-			home, err := g.resolveHome()
-			if err != nil {
-				return nil, nil, err
-			}
-			dir = filepath.Join(home, "browser-profile")
+		home, err := g.resolveHome()
+		if err != nil {
+			return nil, nil, err
 		}
-		var err error
+		dir, err := profileDir(home, f.profile, "browser-profile")
+		if err != nil {
+			return nil, nil, err
+		}
 		if url, err = browser.RunningIn(dir); err != nil {
 			return nil, nil, elements.Fail(elements.CodeFailed, "%v", err)
 		}

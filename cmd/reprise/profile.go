@@ -22,15 +22,8 @@ const profileLock = "reprise.lock"
 // naming that run: two browsers on one profile would each see the other's
 // pages and logins change under them.
 func holdProfile(home, profile, fallback, holder string) (dir string, release func(), err error) {
-	switch {
-	case profile == "":
-		dir = filepath.Join(home, fallback)
-	case skills.ValidProfile(profile):
-		dir = filepath.Join(home, "profiles", profile)
-	case strings.ContainsAny(profile, `/\`):
-		dir = profile
-	default:
-		return "", nil, fmt.Errorf("--profile %q: name a profile with letters, digits, '-' and '_' (kept in the data dir), or give a folder's path", profile)
+	if dir, err = profileDir(home, profile, fallback); err != nil {
+		return "", nil, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("browser profile: %w", err)
@@ -44,4 +37,19 @@ func holdProfile(home, profile, fallback, holder string) (dir string, release fu
 		return "", nil, fmt.Errorf("browser profile: %w", err)
 	}
 	return dir, l.Release, nil
+}
+
+// profileDir is the folder a --profile names: a name is kept in the data
+// dir's profiles/, a path is a folder of the person's own; empty is
+// fallback in the data dir.
+func profileDir(home, profile, fallback string) (string, error) {
+	switch {
+	case profile == "":
+		return filepath.Join(home, fallback), nil
+	case skills.ValidProfile(profile):
+		return filepath.Join(home, "profiles", profile), nil
+	case strings.ContainsAny(profile, `/\`):
+		return profile, nil
+	}
+	return "", fmt.Errorf("--profile %q: name a profile with letters, digits, '-' and '_' (kept in the data dir), or give a folder's path", profile)
 }
