@@ -22,7 +22,8 @@ import (
 // is moved to its row's downloads folder under the name the site
 // suggested, made unique there.
 type downloads struct {
-	folder string // the staging folder Chromium saves into; "" before the first step that keeps files
+	folder string // the staging folder Chromium saves into; "" refuses downloads
+	set    bool   // folder is what Chromium was told
 
 	mu     sync.Mutex
 	frames map[cdp.FrameID]bool // the tab's frames: a download of another tab is not this one's
@@ -67,7 +68,7 @@ func (d *downloads) observe(ev any) {
 // allow points Chromium's downloads at folder (once per folder), or
 // refuses them when folder is "": a run that keeps no artifacts.
 func (d *downloads) allow(ctx context.Context, folder string) error {
-	if folder == d.folder && folder != "" {
+	if d.set && folder == d.folder {
 		return nil
 	}
 	p := cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny}
@@ -81,7 +82,7 @@ func (d *downloads) allow(ctx context.Context, folder string) error {
 	if _, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, p); err != nil {
 		return err
 	}
-	d.folder = folder
+	d.folder, d.set = folder, true
 	return nil
 }
 
