@@ -195,6 +195,15 @@ func TestWidgetsRecordedAsIntended(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#item")),
 		chromedp.Click(chromedp.CSS("#item")), chromedp.KeyEvent("Widget"),
 		clickText("button", "Place order"),
+		// A person takes a moment to read the dialog; the player would
+		// click Confirm at once, and Chromium may run that click before
+		// the page's tasks already queued (the recorder settles the first
+		// click in one). Waiting for a task queued after them is waiting
+		// for those, not for a time.
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](`new Promise((r) => setTimeout(() => r(true), 0))`, chromedp.EvalAwaitPromise)(ctx, t)
+			return err
+		}),
 		clickText("button", "Confirm"),
 		chromedp.WaitVisible(chromedp.CSS(`p[role=status]`)),
 	)
