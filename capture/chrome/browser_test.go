@@ -234,6 +234,19 @@ func countStrategies(s events.Step) int {
 
 // pairedBrowser starts Chromium with the extension and pairs it with the
 // daemon serving home, through the link `reprise extension pair` prints.
+// startDaemon starts a daemon on a fresh data dir, stopped when the test
+// ends, and returns the dir.
+func startDaemon(ctx context.Context, t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return home
+}
+
 func pairedBrowser(ctx context.Context, t testing.TB, home string) context.Context {
 	t.Helper()
 	b, err := paired.Launch(ctx, home, t.TempDir(), false)

@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -28,12 +27,7 @@ func TestDismissedConfirmRecorded(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	home := t.TempDir()
-	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	home := startDaemon(ctx, t)
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, dialogsPage) }))
 	defer site.Close()
 	bctx := pairedBrowser(ctx, t, home)
@@ -41,7 +35,7 @@ func TestDismissedConfirmRecorded(t *testing.T) {
 	answers := make(chan bool, 2)
 	answers <- false
 	answers <- true
-	err = chromedp.Listen(bctx, func(ev any) {
+	err := chromedp.Listen(bctx, func(ev any) {
 		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
 			accept := <-answers
 			go chromedp.Call(bctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept})

@@ -28,12 +28,7 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	home := t.TempDir()
-	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	home := startDaemon(ctx, t)
 	site := serveForm()
 	defer site.Close()
 	bctx := pairedBrowser(ctx, t, home)

@@ -17,7 +17,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extension"
 )
@@ -134,19 +133,14 @@ func TestWidgetsRecordedAsIntended(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	home := t.TempDir()
-	d, err := daemon.Start(ctx, daemon.Options{Home: home, ConsentPrompt: daemon.PromptCLI})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	home := startDaemon(ctx, t)
 	site := serveWidgets()
 	defer site.Close()
 	bctx := pairedBrowser(ctx, t, home)
 	started := startBrowserRecording(ctx, t, home)
 	waitRecording(t, bctx)
 
-	err = playLogged(bctx, t,
+	err := playLogged(bctx, t,
 		chromedp.Navigate(site.URL+"/members/new"),
 		chromedp.WaitVisible(chromedp.CSS("#full_name")),
 		chromedp.Click(chromedp.CSS("#full_name")), chromedp.KeyEvent("Ada Lovelace"),

@@ -28,12 +28,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(publisherEnv) != "" {
 		os.Exit(runPublisher())
 	}
-	if os.Geteuid() == 0 && os.Getenv(browser.SandboxEnv) == "" {
-		// Test hosts are containers running as root, where Chromium's
-		// sandbox cannot start: this host turns it off, as a person's
-		// would (TestReplayRefusesRootWithTheSandbox checks the refusal).
-		os.Setenv(browser.SandboxEnv, "false")
-	}
+	browser.SandboxOffAsRoot() // the daemon's and replay's browsers, as root in a container
 	dir, err := os.MkdirTemp("", "reprise-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
