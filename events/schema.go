@@ -8,8 +8,9 @@ package events
 // inventory, a choice control's options), each omitted when empty, so a 1.0
 // step encodes exactly as before and a 1.0 reader that ignores unknown keys
 // reads 1.1. 1.2 adds an element's container and whether a field needed
-// keys (both omitted when empty). Readers accept any 1.x.
-const SchemaVersion = "1.2"
+// keys (both omitted when empty). 1.3 adds the css selector strategy, which
+// recordings imported from other tools carry. Readers accept any 1.x.
+const SchemaVersion = "1.3"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
 type Recording struct {
@@ -196,6 +197,7 @@ const (
 	StrategyName     = "name"
 	StrategyLabel    = "label"
 	StrategyRoleText = "role+text"
+	StrategyCSS      = "css"
 	StrategyXPath    = "xpath"
 )
 
@@ -207,7 +209,7 @@ var (
 	actions    = set(ActionNavigate, ActionFill, ActionSelect, ActionClick, ActionSubmit,
 		ActionUpload, ActionLaunchApp, ActionFocusWindow, ActionCopy, ActionPaste, ActionRun,
 		ActionFileOp, ActionWait, ActionAssert)
-	strategies = set(StrategyID, StrategyName, StrategyLabel, StrategyRoleText, StrategyXPath)
+	strategies = set(StrategyID, StrategyName, StrategyLabel, StrategyRoleText, StrategyCSS, StrategyXPath)
 )
 
 func set(xs ...string) map[string]bool {

@@ -257,6 +257,8 @@ func sameElement(ea, eb *events.Enrichment) float64 {
 		same = 0.9
 	case strategyValue(ea, events.StrategyRoleText) != "" && strategyValue(ea, events.StrategyRoleText) == strategyValue(eb, events.StrategyRoleText):
 		same = 0.9
+	case strategyValue(ea, events.StrategyCSS) != "" && strategyValue(ea, events.StrategyCSS) == strategyValue(eb, events.StrategyCSS):
+		same = 0.8
 	case strategyValue(ea, events.StrategyXPath) != "" && strategyValue(ea, events.StrategyXPath) == strategyValue(eb, events.StrategyXPath):
 		same = 0.7
 	case ea.AXPath != nil && eb.AXPath != nil && *ea.AXPath == *eb.AXPath:

@@ -43,7 +43,7 @@ var (
 		events.ActionCopy, events.ActionPaste, events.ActionRun, events.ActionFileOp,
 		events.ActionWait, events.ActionAssert, ActionExpect, ActionAsk)
 	strategies = set(events.StrategyID, events.StrategyName, events.StrategyLabel,
-		events.StrategyRoleText, events.StrategyXPath)
+		events.StrategyRoleText, events.StrategyCSS, events.StrategyXPath)
 	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked)
 	conditionKinds = set(CondURLChanged, CondURLUnchanged, CondURLContains, CondText, CondElement,
 		CondFormReset, CondRequestOK)
@@ -174,7 +174,7 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 	for i, sel := range st.Selectors {
 		sat := fmt.Sprintf("%s.selectors[%d]", at, i)
 		if !strategies[sel.Strategy] {
-			return fieldErr(sat+".strategy", "unknown strategy %s (id, name, label, role+text, xpath)", quoteShort(sel.Strategy))
+			return fieldErr(sat+".strategy", "unknown strategy %s (id, name, label, role+text, css, xpath)", quoteShort(sel.Strategy))
 		}
 		if sel.Value == "" {
 			return fieldErr(sat+".value", "is empty")

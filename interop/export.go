@@ -1,0 +1,142 @@
+package interop
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// Formats Export writes.
+const (
+	ExportChromeRecorder  = "chrome-recorder"
+	ExportPuppeteerReplay = "puppeteer-replay"
+	ExportPlaywright      = "playwright"
+	ExportReprise         = "reprise"
+)
+
+// ExportFormats lists them for a flag's help.
+var ExportFormats = []string{ExportChromeRecorder, ExportPuppeteerReplay, ExportPlaywright, ExportReprise}
+
+// prelude is the JavaScript the exported scripts share: it reads the CSV
+// and maps each row's cells onto what the steps set, as reprise does.
+//
+//go:embed prelude.js
+var prelude string
+
+// jsParameter is a skill parameter as the prelude reads it.
+type jsParameter struct {
+	Name     string            `json:"name"`
+	Column   string            `json:"column"`
+	Type     string            `json:"type"`
+	Optional bool              `json:"optional"`
+	Mapping  map[string]string `json:"mapping,omitempty"`
+	Format   string            `json:"format,omitempty"`
+	Options  []jsOption        `json:"options"`
+}
+
+type jsOption struct {
+	Label string `json:"label"`
+	Value string `json:"value,omitempty"`
+}
+
+// parametersJS declares the skill's parameters for the prelude.
+func parametersJS(s *skills.Skill) string {
+	ps := make([]jsParameter, 0, len(s.Parameters))
+	for _, p := range s.Parameters {
+		opts := []jsOption{}
+		for _, o := range s.OptionsOf(p.Name) {
+			opts = append(opts, jsOption(o))
+		}
+		ps = append(ps, jsParameter{Name: p.Name, Column: p.Column, Type: p.Type, Optional: p.Optional, Mapping: p.Options, Format: p.Format, Options: opts})
+	}
+	b, _ := json.MarshalIndent(ps, "", "  ")
+	return "const PARAMETERS = " + string(b) + ";\n"
+}
+
+// lost says, one line each, what reprise does for this skill that an
+// exported script does not: said at the top of the script, never dropped
+// silently.
+func lost(s *skills.Skill) []string {
+	out := []string{
+		"Exactly once: reprise keeps a ledger and never files a row twice, even after a crash; this script files every row each time it runs.",
+		"Resume: reprise picks a run up where it stopped; this script starts from the first row.",
+	}
+	if len(s.DedupeKey) > 0 {
+		out = append(out, fmt.Sprintf("Dedupe: reprise skips a row whose %s was already filed; this script does not check.", strings.Join(s.DedupeKey, ", ")))
+	}
+	var readBacks, asserts, secrets, asks, uploads, waits, whens int
+	for _, st := range s.Steps {
+		if st.ReadBack != nil {
+			readBacks++
+		}
+		asserts += len(st.Assert)
+		if st.Secret {
+			secrets++
+		}
+		switch st.Action {
+		case skills.ActionAsk:
+			asks++
+		case events.ActionUpload:
+			uploads++
+		}
+		if st.Wait != nil {
+			waits++
+		}
+		if st.When != nil || st.Expect != nil {
+			whens++
+		}
+	}
+	if readBacks > 0 {
+		out = append(out, fmt.Sprintf("Read-backs: reprise reads back each of the %d fields it fills and fails the row when one does not hold what the CSV says; this script does not.", readBacks))
+	}
+	if asserts > 0 {
+		out = append(out, fmt.Sprintf("Success checks: reprise reports a row committed only when the %d checks after its submit hold (unknown otherwise); this script only waits for the navigation where the skill expects one.", asserts))
+	}
+	if secrets > 0 {
+		out = append(out, "Passwords: reprise asks a person for a password field's value; this script leaves it to you (see the TODO at the step).")
+	}
+	if asks > 0 {
+		out = append(out, "Questions: reprise pauses a row to ask a person (an ask step); this script cannot, and skips those steps.")
+	}
+	if uploads > 0 {
+		out = append(out, "Uploads: reprise checks each file before the row runs; this script gives the path as the CSV has it.")
+	}
+	if waits > 0 || whens > 0 {
+		out = append(out, "Conditions: the skill's waits and when/expect checks are not expressed here.")
+	}
+	if s.Verify != nil {
+		out = append(out, "Verify: reprise checks on the site whether an interrupted row was filed; this script does not.")
+	}
+	if s.Browser != nil {
+		out = append(out, "Browser: the skill's browser section (profile, allowed domains, certificates, proxy) is not expressed here.")
+	}
+	return out
+}
+
+// comment writes lines as a JavaScript block comment.
+func comment(lines []string) string {
+	var b strings.Builder
+	b.WriteString("/*\n")
+	for _, l := range lines {
+		b.WriteString(" * " + strings.ReplaceAll(l, "*/", "* /") + "\n")
+	}
+	b.WriteString(" */\n")
+	return b.String()
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// ExportOptions steer the exported scripts.
+type ExportOptions struct {
+	// CSV is the rows file the exported script reads, as written into it:
+	// a path relative to where the script runs, or absolute.
+	CSV string
+}

@@ -1,0 +1,85 @@
+package interop
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPuppeteerReplayFilesTheRows runs the exported script with the real
+// @puppeteer/replay and puppeteer-core on Chromium: every row filed once,
+// with the values reprise would have filed.
+func TestPuppeteerReplayFilesTheRows(t *testing.T) {
+	tools := needNode(t, "@puppeteer/replay")
+	site := newFormSite(t)
+	s := exportSkill(t, site.URL)
+	script, err := PuppeteerReplay(s, ExportOptions{CSV: "customers.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	csv, err := os.ReadFile(filepath.Join("testdata", "export", "customers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "customers.csv"), csv, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "replay.js"), script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := tools.run(t, dir, "replay.js")
+	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
+		t.Fatalf("after the export ran:\n%s\nits output:\n%s", diff, out)
+	}
+	for _, want := range []string{"Exactly once", "Read-backs", "Dedupe: reprise skips a row whose email"} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf("the script's header does not say %q", want)
+		}
+	}
+}
+
+// TestChromeRecorderExportReplays replays a one-row Recorder export with
+// @puppeteer/replay, as the Recorder panel or its CLI would.
+func TestChromeRecorderExportReplays(t *testing.T) {
+	tools := needNode(t, "@puppeteer/replay")
+	site := newFormSite(t)
+	s := exportSkill(t, site.URL)
+	values := map[string]string{"first_name": "Grace", "email": "grace@example.test", "plan": "Enterprise", "newsletter": "false", "note": ""}
+	flow, notes, err := ChromeRecorder(s, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "checkbox") {
+		t.Errorf("notes %q do not say how the checkbox is exported", notes)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "flow.json"), flow, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.js"), []byte(runFlowJS), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := tools.run(t, dir, "run.js", "flow.json")
+	if diff := rowsEqual(site.Filed(), exportRows[1:2]); diff != "" {
+		t.Fatalf("after the flow ran:\n%s\nits output:\n%s", diff, out)
+	}
+}
+
+// runFlowJS replays a Recorder flow file with @puppeteer/replay's own
+// parser and runner, nothing of reprise's.
+const runFlowJS = `const fs = require("node:fs");
+const { createRunner, parse, PuppeteerRunnerExtension } = require("@puppeteer/replay");
+const puppeteer = require("puppeteer-core");
+(async () => {
+  const flow = parse(JSON.parse(fs.readFileSync(process.argv[2], "utf8")));
+  const browser = await puppeteer.launch({ executablePath: process.env.CHROME_PATH, headless: true,
+    args: process.getuid() === 0 ? ["--no-sandbox"] : [] });
+  try {
+    const page = await browser.newPage();
+    const runner = await createRunner(flow, new PuppeteerRunnerExtension(browser, page, { timeout: 10000 }));
+    if (!(await runner.run())) throw new Error("the flow did not finish");
+  } finally { await browser.close(); }
+})().catch((e) => { console.error(e.message); process.exit(1); });
+`

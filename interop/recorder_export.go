@@ -1,0 +1,284 @@
+package interop
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// recorderFlow is a user flow as Chrome's Recorder saves it.
+type recorderFlow struct {
+	Title string `json:"title"`
+	Steps []any  `json:"steps"`
+}
+
+// outStep is one exported Recorder step; fields empty for a type are left
+// out. Kept in the Recorder's own key order, so a flow reads as its own.
+type outStep struct {
+	Type              string          `json:"type"`
+	Width             int             `json:"width,omitempty"`
+	Height            int             `json:"height,omitempty"`
+	DeviceScaleFactor int             `json:"deviceScaleFactor,omitempty"`
+	IsMobile          *bool           `json:"isMobile,omitempty"`
+	HasTouch          *bool           `json:"hasTouch,omitempty"`
+	IsLandscape       *bool           `json:"isLandscape,omitempty"`
+	URL               string          `json:"url,omitempty"`
+	Selectors         [][]string      `json:"selectors,omitempty"`
+	Value             *string         `json:"value,omitempty"`
+	Key               string          `json:"key,omitempty"`
+	OffsetX           *int            `json:"offsetX,omitempty"`
+	OffsetY           *int            `json:"offsetY,omitempty"`
+	AssertedEvents    []assertedEvent `json:"assertedEvents,omitempty"`
+}
+
+// exported is a skill's Recorder flow with what the scripts built on it
+// need to know per step.
+type exported struct {
+	flow recorderFlow
+	// toggles maps a step index to the state (a template) its box must
+	// end in: the script clicks only when the box is not in it.
+	toggles map[int]string
+	// choices maps a step index to its list's option labels and values:
+	// the Recorder sets a select by its option's value.
+	choices map[int]map[string]string
+	notes   []string
+}
+
+// ChromeRecorder writes s as a Chrome DevTools Recorder user flow with
+// one row's values filled in (values by parameter, as rows.Row.Fill gives
+// them). The notes say what the flow does not do that the skill does.
+func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string, error) {
+	fill := func(v string) (string, error) { return skills.Expand(v, values) }
+	ex, err := exportFlow(s, fill)
+	if err != nil {
+		return nil, nil, err
+	}
+	// A box is clicked when the row wants it checked: a fresh form's box
+	// is unchecked. A list gets its option's value.
+	var steps []any
+	for i, st := range ex.flow.Steps {
+		if want, ok := ex.toggles[i]; ok && want != "true" {
+			continue
+		}
+		if m, ok := ex.choices[i]; ok {
+			o := st.(outStep)
+			if v, ok := m[*o.Value]; ok {
+				o.Value = &v
+				st = o
+			}
+		}
+		steps = append(steps, st)
+	}
+	ex.flow.Steps = steps
+	notes := ex.notes
+	if len(ex.toggles) > 0 {
+		notes = append(notes, "A checkbox is clicked when the row wants it checked, as on a fresh form: the Recorder cannot click only when a box is not already in the state the row wants.")
+	}
+	b, err := json.MarshalIndent(ex.flow, "", "  ")
+	return append(b, '\n'), notes, err
+}
+
+// exportFlow turns the skill's steps into Recorder steps, each value
+// passed through fill.
+func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, error) {
+	ex := &exported{flow: recorderFlow{Title: s.Name}, toggles: map[int]string{}, choices: map[int]map[string]string{}}
+	f, t := false, true
+	w, h := 1280, 800
+	if s.Browser != nil && s.Browser.Viewport != nil {
+		w, h = s.Browser.Viewport.Width, s.Browser.Viewport.Height
+	}
+	add := func(o outStep) { ex.flow.Steps = append(ex.flow.Steps, o) }
+	add(outStep{Type: "setViewport", Width: w, Height: h, DeviceScaleFactor: 1, IsMobile: &f, HasTouch: &f, IsLandscape: &t})
+	for i, st := range s.Steps {
+		ref := fmt.Sprintf("step %d (%s)", i+1, st.Action)
+		value, err := fill(st.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		sels := recorderSelectors(st)
+		needTarget := func() error {
+			if len(sels) == 0 {
+				return fmt.Errorf("%s: no selector the Recorder can use (its element is found by reprise's selector model only)", ref)
+			}
+			return nil
+		}
+		switch st.Action {
+		case events.ActionNavigate:
+			url, err := fill(cmpOr(st.URL, st.Value))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", ref, err)
+			}
+			add(outStep{Type: "navigate", URL: url, AssertedEvents: []assertedEvent{{Type: "navigation", URL: url}}})
+		case events.ActionFill:
+			if err := needTarget(); err != nil {
+				return nil, err
+			}
+			if st.Secret {
+				ex.notes = append(ex.notes, fmt.Sprintf("%s is a password field: its value is not exported; type it into the flow yourself.", ref))
+				value = ""
+			}
+			add(outStep{Type: "change", Selectors: sels, Value: &value})
+		case events.ActionSelect:
+			if err := needTarget(); err != nil {
+				return nil, err
+			}
+			if native(st) {
+				m := map[string]string{}
+				for _, o := range st.Options {
+					m[o.Label] = cmpOr(o.Value, o.Label)
+				}
+				if len(m) > 0 {
+					ex.choices[len(ex.flow.Steps)] = m
+				}
+				add(outStep{Type: "change", Selectors: sels, Value: &value})
+				continue
+			}
+			// A radio group or a custom list: the option is clicked.
+			add(outStep{Type: "click", Selectors: [][]string{{"aria/" + value}}, OffsetX: ptr(1), OffsetY: ptr(1)})
+		case events.ActionClick, events.ActionSubmit:
+			if err := needTarget(); err != nil {
+				return nil, err
+			}
+			if st.Action == events.ActionClick && st.Value != "" {
+				ex.toggles[len(ex.flow.Steps)] = value
+			}
+			o := outStep{Type: "click", Selectors: sels, OffsetX: ptr(1), OffsetY: ptr(1)}
+			if st.Action == events.ActionSubmit && textField(st) {
+				o = outStep{Type: "keyDown", Key: "Enter"}
+				add(outStep{Type: "click", Selectors: sels, OffsetX: ptr(1), OffsetY: ptr(1)})
+				add(o)
+				o = outStep{Type: "keyUp", Key: "Enter"}
+			}
+			if st.Destructive && navigates(st.Assert) {
+				o.AssertedEvents = []assertedEvent{{Type: "navigation"}}
+			}
+			add(o)
+		case skills.ActionAsk:
+			ex.notes = append(ex.notes, fmt.Sprintf("%s asks a person %q: the Recorder cannot ask; it is left out.", ref, st.Prompt))
+		case events.ActionUpload:
+			ex.notes = append(ex.notes, fmt.Sprintf("%s uploads a file: the Recorder has no upload step; it is left out.", ref))
+		default:
+			ex.notes = append(ex.notes, fmt.Sprintf("%s is not expressed in a Recorder flow; it is left out.", ref))
+		}
+	}
+	return ex, nil
+}
+
+// recorderSelectors writes a step's selectors as the Recorder does, each
+// alternative once: aria/ for names, CSS (and pierce/ for CSS inside
+// shadow roots), xpath/.
+func recorderSelectors(st skills.Step) [][]string {
+	var out [][]string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, []string{s})
+		}
+	}
+	var css []string
+	for _, sel := range st.Selectors {
+		switch sel.Strategy {
+		case events.StrategyID:
+			css = append(css, "#"+cssIdent(strings.TrimPrefix(sel.Value, "#")))
+		case events.StrategyName:
+			if strings.HasPrefix(sel.Value, "[") {
+				css = append(css, sel.Value)
+			} else {
+				css = append(css, `[name="`+cssString(sel.Value)+`"]`)
+			}
+		case events.StrategyLabel:
+			add("aria/" + sel.Value)
+		case events.StrategyRoleText:
+			if role, name, ok := parseRoleText(sel.Value); ok {
+				add(fmt.Sprintf(`aria/%s[role="%s"]`, name, role))
+			}
+		case events.StrategyCSS:
+			css = append(css, sel.Value)
+		case events.StrategyXPath:
+			add("xpath/" + sel.Value)
+		}
+	}
+	if t := st.Target; t != nil && t.Name != "" && !strings.Contains(t.Name, "*") {
+		add("aria/" + t.Name)
+	}
+	for _, c := range css {
+		add(c)
+	}
+	for _, c := range css {
+		add("pierce/" + c)
+	}
+	return out
+}
+
+var roleTextRE = regexp.MustCompile(`^([\w-]+)\[name=(['"])(.*)['"]\]$`)
+
+// parseRoleText reads role[name='Name'].
+func parseRoleText(v string) (role, name string, ok bool) {
+	m := roleTextRE.FindStringSubmatch(v)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], strings.NewReplacer(`\'`, `'`, `\"`, `"`, `\\`, `\`).Replace(m[3]), true
+}
+
+// native says a select step is on a list the Recorder sets by its value:
+// not a radio group, nor a menu or listbox that opens on a click.
+func native(st skills.Step) bool {
+	switch strings.ToLower(st.Role) {
+	case "radiogroup", "radio", "listbox", "menu":
+		return false
+	}
+	return true
+}
+
+// textField says a submit was an Enter pressed in a field.
+func textField(st skills.Step) bool {
+	switch strings.ToLower(st.Role) {
+	case "textbox", "searchbox", "combobox":
+		return true
+	}
+	return false
+}
+
+// navigates says a step's success is a new page.
+func navigates(cs skills.Conditions) bool {
+	for _, c := range cs {
+		if c.Kind == skills.CondURLChanged || c.Kind == skills.CondURLContains {
+			return true
+		}
+	}
+	return false
+}
+
+// cssIdent escapes an id for a CSS selector.
+func cssIdent(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == '-' && i > 0, r >= 0x80:
+			b.WriteRune(r)
+		case r >= '0' && r <= '9' && i > 0:
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, `\%x `, r)
+		}
+	}
+	return b.String()
+}
+
+// cssString escapes s for a double-quoted CSS string.
+func cssString(s string) string { return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) }
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func ptr[T any](v T) *T { return &v }
