@@ -176,3 +176,14 @@ func (c *Client) Follow(ctx context.Context, id string, f Follower) (*events.Rec
 		return rec, nil
 	}
 }
+
+// importTimeout is the import service's own bound and a little more.
+const importTimeout = 2*time.Minute + 10*time.Second
+
+// Import stores a recording read from another tool's file; it answers
+// the stopped recording's summary.
+func (c *Client) Import(ctx context.Context, req ops.ImportRequest) (ops.Summary, error) {
+	var sum ops.Summary
+	err := c.local(ctx, events.LocalRecordingsImport, req, &sum, importTimeout)
+	return sum, err
+}

@@ -89,6 +89,9 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	if _, err := d.recs.Serve(d.nc); err != nil {
 		return fmt.Errorf("serve recordings: %w", err)
 	}
+	if _, err := d.rec.ServeImport(d.nc); err != nil {
+		return fmt.Errorf("serve imports: %w", err)
+	}
 	skills, err := d.serveSkills(ctx, aud)
 	if err != nil {
 		return err

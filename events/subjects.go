@@ -57,7 +57,10 @@ const (
 	LocalAuditVerify     = LocalSubjectPrefix + ".audit.verify"
 	LocalRecordingsList  = LocalSubjectPrefix + ".recordings.list"
 	LocalRecordingsFrame = LocalSubjectPrefix + ".recordings.frame"
-	LocalSkillBuild      = LocalSubjectPrefix + ".skill.build"
+	// LocalRecordingsImport stores a recording read from another tool's
+	// file (ops.ImportRequest).
+	LocalRecordingsImport = LocalSubjectPrefix + ".recordings.import"
+	LocalSkillBuild       = LocalSubjectPrefix + ".skill.build"
 	// LocalSkillDraft generalizes without the review gate and saves
 	// nothing: the questions a recording raises, for the co-pilot to ask.
 	LocalSkillDraft = LocalSubjectPrefix + ".skill.draft"

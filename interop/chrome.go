@@ -87,7 +87,7 @@ func importChrome(data []byte) (*Flow, error) {
 			if st.Width <= 0 || st.Height <= 0 {
 				return nil, refuse("width", "setViewport needs a width and a height above 0")
 			}
-			b.absorb(fmt.Sprintf("setViewport: a skill sets its window once, with  browser: {viewport: {width: %d, height: %d}}; add it to the skill to keep this size", st.Width, st.Height), it.line)
+			b.absorb(fmt.Sprintf("setViewport: a skill sets its window once, with browser: {viewport: {width: %d, height: %d}}; add it to the skill to keep this size", st.Width, st.Height), it.line)
 		case "navigate":
 			if st.URL == "" {
 				return nil, refuse("url", "navigate needs a url")
@@ -101,7 +101,11 @@ func importChrome(data []byte) (*Flow, error) {
 			if st.Value == nil {
 				return nil, refuse("value", "change needs a value")
 			}
-			b.fill(t, *st.Value, it.line)
+			if t.role == "combobox" || t.role == "listbox" {
+				b.choose(t, *st.Value, it.line)
+			} else {
+				b.fill(t, *st.Value, it.line)
+			}
 		case "click":
 			if st.Button != "" && st.Button != "primary" {
 				return nil, refuse("button", "a %s-button click has no reprise equivalent: reprise clicks with the primary button", quoteShort(st.Button))
@@ -115,7 +119,7 @@ func importChrome(data []byte) (*Flow, error) {
 			if nav := navigation(st.AssertedEvents); nav != nil && b.entered {
 				b.navigated(b.submit(t), nav.URL)
 			} else {
-				b.click(t, "")
+				b.click(t, "", it.line)
 				if nav != nil {
 					b.url = nav.URL
 				}

@@ -60,7 +60,9 @@ func parametersJS(s *skills.Skill) string {
 // lost says, one line each, what reprise does for this skill that an
 // exported script does not: said at the top of the script, never dropped
 // silently.
-func lost(s *skills.Skill) []string {
+//
+// checks says what the script makes of the success checks.
+func lost(s *skills.Skill, checks string) []string {
 	out := []string{
 		"Exactly once: reprise keeps a ledger and never files a row twice, even after a crash; this script files every row each time it runs.",
 		"Resume: reprise picks a run up where it stopped; this script starts from the first row.",
@@ -94,7 +96,7 @@ func lost(s *skills.Skill) []string {
 		out = append(out, fmt.Sprintf("Read-backs: reprise reads back each of the %d fields it fills and fails the row when one does not hold what the CSV says; this script does not.", readBacks))
 	}
 	if asserts > 0 {
-		out = append(out, fmt.Sprintf("Success checks: reprise reports a row committed only when the %d checks after its submit hold (unknown otherwise); this script only waits for the navigation where the skill expects one.", asserts))
+		out = append(out, fmt.Sprintf("Success checks: reprise reports a row committed only when the %d checks after its submit hold (unknown otherwise); %s", asserts, checks))
 	}
 	if secrets > 0 {
 		out = append(out, "Passwords: reprise asks a person for a password field's value; this script leaves it to you (see the TODO at the step).")

@@ -15,6 +15,9 @@ type flowBuilder struct {
 	flow    Flow
 	url     string // the page the steps act on
 	entered bool   // a value was entered since the page loaded
+	// clickLine is the line of the last click, for the note when the
+	// click turns out to have only focused a field.
+	clickLine int
 	// absorbed groups lines by what was absorbed, for one note each.
 	absorbed map[string][]int
 	order    []string
@@ -50,6 +53,7 @@ func (b *flowBuilder) navigate(url string) {
 
 // fill enters value into the field t: a password's value is never kept.
 func (b *flowBuilder) fill(t *target, value string, line int) {
+	b.dropFocusClick(t, line)
 	if t.role == "" {
 		t.role = "textbox"
 	}
@@ -68,7 +72,8 @@ func (b *flowBuilder) fill(t *target, value string, line int) {
 }
 
 // choose picks the option value (its label or its value) in the list t.
-func (b *flowBuilder) choose(t *target, value string) {
+func (b *flowBuilder) choose(t *target, value string, line int) {
+	b.dropFocusClick(t, line)
 	if t.role == "" {
 		t.role = "combobox"
 	}
@@ -78,10 +83,33 @@ func (b *flowBuilder) choose(t *target, value string) {
 	b.entered = true
 }
 
-// click clicks t. state, when set, is the checkbox state it ends in.
-func (b *flowBuilder) click(t *target, state string) *events.Step {
+// dropFocusClick absorbs the click just before a value is entered into
+// the same field: the tools record the click that focused it, and reprise
+// focuses a field itself.
+func (b *flowBuilder) dropFocusClick(t *target, line int) {
+	last := b.last()
+	if last == nil || last.Action != events.ActionClick || last.Value != nil || last.Enrichment == nil {
+		return
+	}
+	for _, s := range last.Enrichment.Selectors {
+		if slices.Contains(t.selectors, s) {
+			b.flow.Steps = b.flow.Steps[:len(b.flow.Steps)-1]
+			b.absorb("a click on the field the next step fills: reprise focuses each field itself", b.clickLine)
+			return
+		}
+	}
+}
+
+// click clicks t. state, when set, is the checkbox state it ends in; a
+// click on a box without one checks it, as on a fresh form.
+func (b *flowBuilder) click(t *target, state string, line int) *events.Step {
+	if state == "" && (t.role == "checkbox" || t.role == "switch") {
+		state = "true"
+		b.absorb("a click on a checkbox is taken to check it, as on a fresh form whose boxes are unchecked", line)
+	}
 	s := b.step(events.ActionClick)
 	s.Enrichment = t.enrichment(b.url)
+	b.clickLine = line
 	if state != "" {
 		s.Value = &events.Value{Raw: state, Type: events.ValueText}
 		if t.role == "" {
@@ -126,7 +154,7 @@ func (b *flowBuilder) note(s string) { b.flow.Notes = append(b.flow.Notes, s) }
 // done returns the flow with one note for each kind of absorbed step.
 func (b *flowBuilder) done() (*Flow, error) {
 	if len(b.flow.Steps) == 0 {
-		return nil, &Error{Field: "steps", Problem: "no step reprise can replay: a flow needs at least one navigate, change or click"}
+		return nil, &Error{Field: "steps", Problem: "no step reprise can replay: a flow needs at least one step that opens a page, enters a value or clicks"}
 	}
 	for _, why := range b.order {
 		lines := b.absorbed[why]
@@ -142,7 +170,7 @@ func (b *flowBuilder) done() (*Flow, error) {
 	}
 	for i := range b.flow.Steps {
 		if err := b.flow.Steps[i].Validate(); err != nil {
-			return nil, fmt.Errorf("imported step %d: %w", i+1, err)
+			return nil, &Error{Field: "steps", Problem: fmt.Sprintf("imported step %d does not fit the trajectory schema: %v", i+1, err)}
 		}
 	}
 	b.flow.Notes = slices.Compact(b.flow.Notes)

@@ -160,6 +160,9 @@ func listAt(data []byte, obj json.RawMessage, base int64, key, at string) ([]ele
 			return nil, &Error{Line: lineAt(data, start), Field: joinPath(at, key), Problem: "must be a list"}
 		}
 		var out []element
+		// Lines are counted on from the last item, not from the file's
+		// start: a list of thousands of items is read in one pass.
+		lineOff, line := start, lineAt(data, start)
 		for dec.More() {
 			off := base + dec.InputOffset()
 			var raw json.RawMessage
@@ -170,7 +173,11 @@ func listAt(data []byte, obj json.RawMessage, base int64, key, at string) ([]ele
 			for off < int64(len(data)) && strings.ContainsRune(", \t\r\n", rune(data[off])) {
 				off++
 			}
-			out = append(out, element{raw: raw, off: off, line: lineAt(data, off)})
+			if off > lineOff && off <= int64(len(data)) {
+				line += bytes.Count(data[lineOff:off], []byte("\n"))
+				lineOff = off
+			}
+			out = append(out, element{raw: raw, off: off, line: line})
 		}
 		return out, nil
 	}

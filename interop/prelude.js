@@ -101,6 +101,10 @@ function readRows(file) {
 // fillIn writes a row's values into a skill value: %name% is a parameter,
 // %% a percent sign.
 function fillIn(template, values) {
-  return template.replace(/%%|%([a-z][a-z0-9_]*)%/g, (all, name) => (all === "%%" ? "%" : values[name]));
+  return template.replace(/%%|%([a-z][a-z0-9_]*)%/g, (all, name) => {
+    if (all === "%%") return "%";
+    if (values[name] === undefined) throw new Error(`no value for %${name}%: reprise asks a person for it, this script cannot`);
+    return values[name];
+  });
 }
 // --- end of the reprise prelude

@@ -38,7 +38,7 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 		"",
 		"What this script does not do that reprise does:",
 	}
-	for _, l := range lost(s) {
+	for _, l := range lost(s, "this script only waits for the page its submit opens.") {
 		head = append(head, "- "+l)
 	}
 	for _, n := range ex.notes {

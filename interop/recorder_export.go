@@ -181,6 +181,7 @@ func recorderSelectors(st skills.Step) [][]string {
 		}
 	}
 	var css []string
+	named := map[string]bool{} // accessible names already given
 	for _, sel := range st.Selectors {
 		switch sel.Strategy {
 		case events.StrategyID:
@@ -193,9 +194,11 @@ func recorderSelectors(st skills.Step) [][]string {
 			}
 		case events.StrategyLabel:
 			add("aria/" + sel.Value)
+			named[sel.Value] = true
 		case events.StrategyRoleText:
 			if role, name, ok := parseRoleText(sel.Value); ok {
 				add(fmt.Sprintf(`aria/%s[role="%s"]`, name, role))
+				named[name] = true
 			}
 		case events.StrategyCSS:
 			css = append(css, sel.Value)
@@ -203,7 +206,7 @@ func recorderSelectors(st skills.Step) [][]string {
 			add("xpath/" + sel.Value)
 		}
 	}
-	if t := st.Target; t != nil && t.Name != "" && !strings.Contains(t.Name, "*") {
+	if t := st.Target; t != nil && t.Name != "" && !strings.Contains(t.Name, "*") && !named[t.Name] {
 		add("aria/" + t.Name)
 	}
 	for _, c := range css {

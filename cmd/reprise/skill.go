@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -16,9 +15,9 @@ import (
 func newSkillCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill",
-		Short: "Build skills from reviewed recordings, and list, show, export and check them",
+		Short: "Build skills from reviewed recordings or imported flows, and list, show, export and check them",
 	}
-	cmd.AddCommand(newSkillBuildCmd(g), newSkillListCmd(g), newSkillShowCmd(g, "show"), newSkillShowCmd(g, "export"), newSkillValidateCmd())
+	cmd.AddCommand(newSkillBuildCmd(g), newSkillImportCmd(g), newSkillListCmd(g), newSkillShowCmd(g), newSkillExportCmd(g), newSkillValidateCmd())
 	return cmd
 }
 
@@ -127,14 +126,13 @@ func newSkillListCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// newSkillShowCmd is show (to the terminal) and export (to a file, or
-// stdout): the same document, as saved.
-func newSkillShowCmd(g *globals, verb string) *cobra.Command {
+// newSkillShowCmd prints a skill's document, as saved, after what it does
+// with a row in words.
+func newSkillShowCmd(g *globals) *cobra.Command {
 	var revision uint64
-	var output string
 	cmd := &cobra.Command{
-		Use:   verb + " SKILL",
-		Short: map[string]string{"show": "Print a skill's YAML", "export": "Write a skill's YAML to a file, to edit, share or keep"}[verb],
+		Use:   "show SKILL",
+		Short: "Print a skill's YAML",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := g.dial()
@@ -146,30 +144,17 @@ func newSkillShowCmd(g *globals, verb string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if output == "" || output == "-" {
-				if verb == "show" {
-					// What the skill does with a row, in words, as YAML
-					// comments so the output still reads as the skill.
-					if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
-						for _, line := range skills.Summary(s) {
-							fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", line)
-						}
-					}
+			// YAML comments, so the output still reads as the skill.
+			if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
+				for _, line := range skills.Summary(s) {
+					fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", line)
 				}
-				_, err := fmt.Fprint(cmd.OutOrStdout(), reply.YAML)
-				return err
 			}
-			if err := os.WriteFile(output, []byte(reply.YAML), 0o600); err != nil {
-				return fmt.Errorf("export skill %s: %w", reply.ID, err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s\n", reply.ID, reply.Revision, output)
-			return nil
+			_, err = fmt.Fprint(cmd.OutOrStdout(), reply.YAML)
+			return err
 		},
 	}
 	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
-	if verb == "export" {
-		cmd.Flags().StringVarP(&output, "output", "o", "", "the file to write (default: standard output)")
-	}
 	return cmd
 }
 

@@ -299,7 +299,9 @@
   function readBack(kind, want, known) {
     const u = S.unit, el = S.target;
     switch (kind) {
-      case "value": return sameText(D.textValue(el), want);
+      // A list a step filled (an imported change on a select) holds the
+      // option whose label or value is the one wanted.
+      case "value": return u && u.kind === "choice" && u.el === el && el.tagName === "SELECT" ? holdsChoice(u, want, known) : sameText(D.textValue(el), want);
       case "selected": return u && u.kind === "choice" ? holdsChoice(u, want, known) : false;
       case "checked": return String(D.toggled(el) === true) === want;
     }

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/interop"
+	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/replay/rows"
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+func newSkillImportCmd(g *globals) *cobra.Command {
+	var name, sample, confirmFile string
+	var confirm []string
+	cmd := &cobra.Command{
+		Use:   "import FILE...",
+		Short: "Import Chrome DevTools Recorder flows or Selenium IDE projects as recordings to build a skill from",
+		Long: `Read each file (a Chrome DevTools Recorder JSON flow, or a Selenium IDE .side project,
+one recording per test) into a recording, as if it had been demonstrated here: every
+selector alternative is kept, in reprise's order of stability. A step with no reprise
+equivalent is refused with its line; a step reprise does by itself (a Tab between
+fields, a scroll, a wait for the next element) is absorbed, and a note says so.
+
+Imported recordings go through the same gate as demonstrations: review them, then
+build. With --name, the draft's questions are shown now, and the commands to review
+and build are printed. Two imported flows of one task generalize like two
+demonstrations: what differs between them is a parameter.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var flows []interop.Flow
+			var from []string
+			for _, file := range args {
+				data, err := readFileMax(file, interop.MaxFile)
+				if err != nil {
+					return fmt.Errorf("import %s: %w", file, err)
+				}
+				fs, err := interop.Import(data)
+				if err != nil {
+					return fmt.Errorf("%s: %w", file, err)
+				}
+				for range fs {
+					from = append(from, file)
+				}
+				flows = append(flows, fs...)
+			}
+			req := skillbook.BuildRequest{Name: name}
+			var err error
+			if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
+				return err
+			}
+			if sample != "" {
+				if req.Header, req.SampleRows, err = readSample(sample); err != nil {
+					return err
+				}
+			}
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			out := cmd.OutOrStdout()
+			for i, f := range flows {
+				sum, err := c.Import(cmd.Context(), ops.ImportRequest{Format: f.Format, Steps: f.Steps})
+				if err != nil {
+					return fmt.Errorf("import %s: %w", from[i], err)
+				}
+				title := ""
+				if f.Title != "" {
+					title = fmt.Sprintf(" (%q)", f.Title)
+				}
+				fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", from[i], title, sum.RecordingID, sum.StepCount)
+				for _, n := range f.Notes {
+					fmt.Fprintf(out, "  note: %s\n", n)
+				}
+				req.Recordings = append(req.Recordings, sum.RecordingID)
+			}
+			if strings.TrimSpace(name) != "" {
+				draft, err := c.DraftSkill(cmd.Context(), req)
+				if err != nil {
+					return fmt.Errorf("draft the skill: %w", err)
+				}
+				for _, n := range draft.Notes {
+					fmt.Fprintf(out, "note: %s\n", n)
+				}
+				for i, q := range draft.Questions {
+					fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
+				}
+			}
+			ids := strings.Join(req.Recordings, " ")
+			fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
+			for _, id := range req.Recordings {
+				fmt.Fprintf(out, "  reprise recordings review %s\n", id)
+			}
+			build := "  reprise skill build " + ids + " --name " + shellQuote(cmpOr(strings.TrimSpace(name), "NAME"))
+			if sample != "" {
+				build += " --rows " + shellQuote(sample)
+			}
+			fmt.Fprintf(out, "then build the skill:\n%s\n", build)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the skill's name: shows the draft's questions now")
+	cmd.Flags().StringVar(&sample, "rows", "", "a sample of the CSV the skill will run on: its header and first rows")
+	cmd.Flags().StringArrayVar(&confirm, "confirm", nil, "an answer, as for skill build (repeatable)")
+	cmd.Flags().StringVar(&confirmFile, "confirm-file", "", "a file of answers, as for skill build")
+	return cmd
+}
+
+func newSkillExportCmd(g *globals) *cobra.Command {
+	var revision uint64
+	var output, format, csvPath string
+	var row int
+	cmd := &cobra.Command{
+		Use:   "export SKILL",
+		Short: "Write a skill to a file: as reprise YAML, a Chrome Recorder flow, an @puppeteer/replay script or a Playwright test",
+		Long: `Write a saved skill for another tool, to run without reprise:
+
+  --format reprise           the skill's YAML, to edit, share or keep (the default)
+  --format chrome-recorder   a Chrome DevTools Recorder flow filled with one row of
+                             --rows (--row N, default 1): import it in the Recorder
+                             panel, or replay it with @puppeteer/replay
+  --format puppeteer-replay  a Node script replaying the flow with @puppeteer/replay
+                             for every row of --rows
+  --format playwright        an @playwright/test spec: one test per row of --rows,
+                             elements found by role and name first
+
+What reprise does that the other tool cannot (exactly once, resume, read-backs,
+dedupe, success checks) is stated at the top of the script, never silently lost.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(interop.ExportFormats, format) {
+				return fmt.Errorf("--format must be one of %s", strings.Join(interop.ExportFormats, ", "))
+			}
+			if row < 1 {
+				return errors.New("--row counts data rows from 1")
+			}
+			if format != interop.ExportReprise && csvPath == "" {
+				return fmt.Errorf("--format %s needs --rows: the CSV the exported flow fills", format)
+			}
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			reply, err := c.Skill(cmd.Context(), args[0], revision)
+			if err != nil {
+				return err
+			}
+			doc, notes, err := exportAs(format, []byte(reply.YAML), csvPath, row, output)
+			if err != nil {
+				return fmt.Errorf("export skill %s as %s: %w", reply.ID, format, err)
+			}
+			for _, n := range notes {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+			}
+			if output == "" || output == "-" {
+				_, err := cmd.OutOrStdout().Write(doc)
+				return err
+			}
+			if err := os.WriteFile(output, doc, 0o600); err != nil {
+				return fmt.Errorf("export skill %s: %w", reply.ID, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s (%s)\n", reply.ID, reply.Revision, output, format)
+			return nil
+		},
+	}
+	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "the file to write (default: standard output)")
+	cmd.Flags().StringVar(&format, "format", interop.ExportReprise, "reprise, chrome-recorder, puppeteer-replay or playwright")
+	cmd.Flags().StringVar(&csvPath, "rows", "", "the CSV the exported flow or script fills")
+	cmd.Flags().IntVar(&row, "row", 1, "with chrome-recorder: the data row whose values fill the flow")
+	return cmd
+}
+
+// exportAs writes the skill document doc in format.
+func exportAs(format string, doc []byte, csvPath string, row int, output string) ([]byte, []string, error) {
+	if format == interop.ExportReprise {
+		return doc, nil, nil
+	}
+	s, err := skills.Parse(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if format == interop.ExportChromeRecorder {
+		table, err := rows.Open(csvPath, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if row > len(table.Rows) {
+			return nil, nil, fmt.Errorf("--row %d: %s has %d data rows", row, csvPath, len(table.Rows))
+		}
+		values, err := table.Rows[row-1].Fill(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		return interop.ChromeRecorder(s, values)
+	}
+	// The script reads the CSV where it is, named from the script's folder.
+	if _, err := rows.Open(csvPath, s); err != nil {
+		return nil, nil, err
+	}
+	o := interop.ExportOptions{CSV: csvPath}
+	if abs, err := filepath.Abs(csvPath); err == nil {
+		o.CSV = abs
+		if output != "" && output != "-" {
+			if dir, err := filepath.Abs(filepath.Dir(output)); err == nil {
+				if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+					o.CSV = rel
+				}
+			}
+		}
+	}
+	var b []byte
+	if format == interop.ExportPlaywright {
+		b, err = interop.Playwright(s, o)
+	} else {
+		b, err = interop.PuppeteerReplay(s, o)
+	}
+	return b, nil, err
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

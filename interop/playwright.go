@@ -1,0 +1,424 @@
+package interop
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/selector"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// playwrightChecks is what the spec makes of a skill's success checks.
+const playwrightChecks = "this test checks the address and text conditions, and says at the step which it cannot check."
+
+// Playwright writes s as a CommonJS @playwright/test spec a person runs
+// without reprise: one test per row of the CSV, in order, each filling the
+// row's values (mapped as reprise maps them) into the skill's steps. Each
+// element is found by its role and name first, then by the recorded
+// selectors joined with or(): two different elements found is an error, as
+// it is in reprise. What reprise does that the spec does not is said at its
+// top. The same skill gives the same bytes.
+func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
+	if o.CSV == "" {
+		return nil, fmt.Errorf("ExportOptions.CSV is empty: name the CSV the test reads")
+	}
+	file := specName(s.Name)
+	head := []string{
+		fmt.Sprintf("Exported from the reprise skill %q: a Playwright test for every row of the CSV, filed in order as reprise files them.", s.Name),
+		"Run it, saved as " + file + " (Playwright runs the files named *.spec.js), with @playwright/test installed:",
+		"  npx playwright test " + file,
+		"  CHROME_PATH=/usr/bin/chromium npx playwright test " + file + "   to use an installed Chromium instead of Playwright's own",
+		"  REPRISE_ROWS=other.csv npx playwright test " + file + "   to read another CSV",
+		"It runs headless (add --headed to watch). A row that fails skips the rows after it, as reprise stops a run.",
+		"",
+		"What this script does not do that reprise does:",
+	}
+	for _, l := range lost(s, playwrightChecks) {
+		head = append(head, "- "+l)
+	}
+	var body strings.Builder
+	dismiss, choose := false, false
+	for i, st := range s.Steps {
+		dismiss = dismiss || st.Dialog == "dismiss"
+		choose = choose || st.Action == events.ActionSelect && !st.Secret
+		if err := writeStep(&body, i+1, st); err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, st.Action, err)
+		}
+	}
+
+	var b strings.Builder
+	b.WriteString(comment(head))
+	b.WriteString(`"use strict";` + "\n")
+	b.WriteString(`const { test, expect } = require("@playwright/test");` + "\n")
+	b.WriteString(`const path = require("node:path");` + "\n\n")
+	b.WriteString(prelude)
+	b.WriteString("\n")
+	b.WriteString(parametersJS(s))
+	csv := jsString(o.CSV)
+	if !filepath.IsAbs(o.CSV) {
+		csv = "path.join(__dirname, " + csv + ")"
+	}
+	b.WriteString("\n// The CSV's rows, each cell mapped as reprise maps it; REPRISE_ROWS names another CSV.\n")
+	fmt.Fprintf(&b, "const ROWS = readRows(process.env.REPRISE_ROWS || %s);\n\n", csv)
+	b.WriteString("// CHROME_PATH names an installed Chromium to run instead of Playwright's own.\n")
+	b.WriteString("test.use({ launchOptions: process.env.CHROME_PATH ? { executablePath: process.env.CHROME_PATH } : {} });\n")
+	b.WriteString("// One row after another, as reprise files them.\n")
+	b.WriteString(`test.describe.configure({ mode: "serial" });` + "\n")
+	if choose {
+		b.WriteString(chooseJS)
+	}
+	b.WriteString("\nfor (const row of ROWS) {\n")
+	b.WriteString("  test(`row ${row.n}`, async ({ page }) => {\n")
+	if dismiss {
+		b.WriteString("    // reprise dismisses the dialogs of the steps that say so and accepts the others, a prompt with its default text.\n")
+		b.WriteString("    let dismiss = false;\n")
+		b.WriteString(`    page.on("dialog", (dialog) => (dismiss ? dialog.dismiss() : dialog.accept(dialog.defaultValue())));` + "\n")
+	} else {
+		b.WriteString("    // reprise accepts the dialogs a step opens, a prompt with its default text.\n")
+		b.WriteString(`    page.on("dialog", (dialog) => dialog.accept(dialog.defaultValue()));` + "\n")
+	}
+	b.WriteString(body.String())
+	b.WriteString("  });\n}\n")
+	return []byte(b.String()), nil
+}
+
+// chooseJS picks an option as reprise does: the prelude maps a cell onto
+// the option's label, which a <select> may lack when only values were
+// recorded.
+const chooseJS = `
+// choose picks the option labelled label: in a <select> by its label, or
+// by its value when no option has that label; in a radio group or a list
+// box by clicking the radio or option of that name; in any other box by
+// opening it and clicking the option of that name. An empty label leaves
+// the choice as it is, as reprise leaves an optional choice unset.
+async function choose(page, field, label) {
+  const kind = await field.evaluate((e) => (e.tagName === "SELECT" ? "select" : e.getAttribute("role") || ""));
+  if (kind === "select") {
+    const labelled = await field.evaluate((e, l) => Array.from(e.options).some((o) => o.label === l), label);
+    await field.selectOption(labelled ? { label } : { value: label });
+    return;
+  }
+  if (label === "") return;
+  if (kind === "radiogroup") return field.getByRole("radio", { name: label, exact: true }).click();
+  if (kind === "listbox") return field.getByRole("option", { name: label, exact: true }).click();
+  await field.click();
+  await page.getByRole("option", { name: label, exact: true }).click();
+}
+`
+
+// writeStep writes step n as a test.step, or as a comment where Playwright
+// cannot do what reprise does.
+func writeStep(b *strings.Builder, n int, st skills.Step) error {
+	for _, v := range []string{st.Value, st.URL} {
+		if _, err := skills.Placeholders(v); err != nil {
+			return err
+		}
+	}
+	name := stepName(n, st)
+	switch st.Action {
+	case events.ActionWait, events.ActionAssert, skills.ActionExpect:
+		what := ""
+		if st.Wait != nil {
+			what = " for " + condition(*st.Wait)
+		}
+		fmt.Fprintf(b, "    // %s%s: not expressed; reprise checks it, this script does not.\n", name, what)
+		return nil
+	}
+	if st.Wait != nil {
+		fmt.Fprintf(b, "    // %s: its wait for %s is not expressed; Playwright waits for each element by itself.\n", name, condition(*st.Wait))
+	}
+	if st.When != nil {
+		fmt.Fprintf(b, "    // %s: its when check is not expressed; it runs for every row.\n", name)
+	}
+	switch {
+	case st.Action == skills.ActionAsk:
+		fmt.Fprintf(b, "    // TODO %s: reprise asks a person %s here and pauses the row for the answer", name, jsString(st.Prompt))
+		if st.As != "" {
+			fmt.Fprintf(b, ", which later steps use as %%%s%%: set row.values[%s] here", st.As, jsString(st.As))
+		}
+		b.WriteString(".\n")
+		return nil
+	case st.Secret:
+		loc, err := locator(st)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "    // TODO %s: a password. reprise hands it to a person and never keeps its value; fill it here from a safe place, e.g.\n", name)
+		fmt.Fprintf(b, "    //   await %s.fill(process.env.PASSWORD);\n", strings.Join(loc, ""))
+		return nil
+	}
+
+	var act []string
+	value := "fillIn(" + jsString(st.Value) + ", row.values)"
+	switch st.Action {
+	case events.ActionNavigate:
+		act = append(act, "await page.goto(fillIn("+jsString(cmpOr(st.Value, st.URL))+", row.values));")
+	case events.ActionFill, events.ActionSelect, events.ActionClick, events.ActionSubmit, events.ActionUpload:
+		loc, err := locator(st)
+		if err != nil {
+			return err
+		}
+		field := strings.Join(loc, "\n        ")
+		switch {
+		case st.Action == events.ActionFill && st.Keys:
+			// The field reacted to keys: type it key by key, as reprise does.
+			act = append(act, "const field = "+field+";", `await field.fill("");`, "await field.pressSequentially("+value+");")
+		case st.Action == events.ActionFill:
+			act = append(act, "await "+field+"\n        .fill("+value+");")
+		case st.Action == events.ActionSelect:
+			act = append(act, "const field = "+field+";", "await choose(page, field, "+value+");")
+		case st.Action == events.ActionUpload:
+			act = append(act, "await "+field+"\n        .setInputFiles("+value+".split(/\\r?\\n/).map((f) => f.trim()).filter(Boolean));")
+		case st.Action == events.ActionClick && toggles(st):
+			act = append(act, "await "+field+"\n        .setChecked("+value+` === "true");`)
+		case st.Action == events.ActionSubmit && textField(st):
+			act = append(act, "await "+field+"\n        .press(\"Enter\");")
+		default:
+			act = append(act, "await "+field+"\n        .click();")
+		}
+	default:
+		return fmt.Errorf("a %s step has no Playwright equivalent: a Playwright test drives a browser page", st.Action)
+	}
+	if st.Dialog == "dismiss" {
+		act = append([]string{"dismiss = true;"}, append(act, "dismiss = false;")...)
+	}
+	var checks []string
+	if len(st.Assert) > 0 && !st.Destructive {
+		checks = append(checks, "// The checks after this step are not expressed.")
+	}
+	if st.Destructive {
+		for _, c := range st.Assert {
+			checks = append(checks, check(c))
+			if c.Kind == skills.CondURLChanged && !slices.Contains(act, beforeJS) {
+				act = append([]string{beforeJS}, act...)
+			}
+		}
+	}
+	if st.Output {
+		checks = append(checks, "// reprise keeps the file this step downloads as the row's output; this script does not.")
+	}
+	fmt.Fprintf(b, "    await test.step(%s, async () => {\n", jsString(name))
+	for _, l := range append(act, checks...) {
+		b.WriteString("      " + l + "\n")
+	}
+	b.WriteString("    });\n")
+	return nil
+}
+
+// beforeJS keeps the address a url_changed check compares with.
+const beforeJS = "const before = page.url();"
+
+// check writes a destructive step's success check as an expect, or a
+// comment for one Playwright does not express.
+func check(c skills.Condition) string {
+	opts := ""
+	if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
+		opts = ", { timeout: " + strconv.FormatInt(d.Milliseconds(), 10) + " }"
+	}
+	switch c.Kind {
+	case skills.CondURLContains:
+		re := "new RegExp(" + jsString(regexp.QuoteMeta(c.Value)) + ")"
+		if strings.Contains(c.Value, "%") {
+			re = "new RegExp(fillIn(" + jsString(c.Value) + `, row.values).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))`
+		}
+		return "await expect(page).toHaveURL(" + re + opts + ");"
+	case skills.CondURLChanged:
+		return "await expect(page).not.toHaveURL(before" + opts + ");"
+	case skills.CondText:
+		// Visible anywhere on the page: several matches are no ambiguity here.
+		return "await expect(page.getByText(fillIn(" + jsString(c.Value) + ", row.values)).filter({ visible: true }).first()).toBeVisible(" + strings.TrimPrefix(opts, ", ") + ");"
+	}
+	return "// The check " + condition(c) + " is not expressed."
+}
+
+// condition names a wait or check for a comment.
+func condition(c skills.Condition) string {
+	if c.Value == "" {
+		return c.Kind
+	}
+	return c.Kind + " " + jsString(c.Value)
+}
+
+// stepName names step n in the test's report: its number, action and label.
+func stepName(n int, st skills.Step) string {
+	name := fmt.Sprintf("step %d: %s", n, st.Action)
+	label := st.Label
+	if label == "" && st.Target != nil {
+		label = st.Target.Name
+	}
+	if label != "" {
+		name += " " + oneLine(label)
+	}
+	return name
+}
+
+// toggles says a click sets a box's state: the step's value is the state
+// ("true", "false" or a row's boolean).
+func toggles(st skills.Step) bool {
+	switch strings.ToLower(st.Role) {
+	case "checkbox", "switch":
+		return st.Value != ""
+	}
+	if st.Target != nil && st.Target.Role == "checkbox" {
+		return st.Value != ""
+	}
+	return st.Value == "true" || st.Value == "false"
+}
+
+// pwRoles maps reprise's recorded roles (ARIA, see selector.RoleOf) onto
+// the roles getByRole takes; a role missing here is found otherwise.
+var pwRoles = map[string]string{
+	"button": "button", "menubutton": "button", "togglebutton": "button",
+	"textbox": "textbox", "searchbox": "searchbox", "spinbutton": "spinbutton", "textarea": "textbox",
+	"heading": "heading", "paragraph": "paragraph",
+	"checkbox": "checkbox", "switch": "switch", "radio": "radio",
+	"combobox": "combobox", "listbox": "listbox", "select": "combobox",
+	"option": "option", "listitem": "listitem", "treeitem": "treeitem", "row": "row",
+	"menuitem": "menuitem", "menuitemcheckbox": "menuitemcheckbox", "menuitemradio": "menuitemradio",
+	"tab": "tab", "link": "link",
+	"cell": "cell", "gridcell": "gridcell", "columnheader": "columnheader", "rowheader": "rowheader",
+	"list": "list", "grid": "grid", "table": "table", "tree": "tree", "treegrid": "treegrid", "tablist": "tablist",
+	"group": "group", "radiogroup": "radiogroup", "toolbar": "toolbar", "form": "form", "region": "region", "tabpanel": "tabpanel",
+	"dialog": "dialog", "alertdialog": "alertdialog",
+}
+
+// targetRoles maps a selector's roles onto getByRole's, where one is
+// plain: a list_item may be an option, a list item or a row.
+var targetRoles = map[string]string{
+	"button": "button", "text_field": "textbox", "checkbox": "checkbox", "radio": "radio",
+	"combo_box": "combobox", "menu_item": "menuitem", "tab": "tab", "link": "link",
+}
+
+// locator writes the step's element as a Playwright locator: by role and
+// name (else by label) first, then the step's target, then each recorded
+// selector, joined with or(). Each part is one element of the result, the
+// first starting with page, the others with .or(.
+func locator(st skills.Step) ([]string, error) {
+	var parts []string
+	seen := map[string]bool{}
+	add := func(l string) {
+		if l != "" && !seen[l] {
+			seen[l] = true
+			parts = append(parts, l)
+		}
+	}
+	role := pwRoles[strings.ToLower(st.Role)]
+	switch {
+	case role != "" && st.Label != "":
+		add(byRole(role, st.Label))
+	case st.Label != "":
+		add(byLabel(st.Label))
+	}
+	if st.Target != nil {
+		add(targetLocator(st.Target, "page"))
+	}
+	for _, sel := range st.Selectors {
+		add(selectorLocator(sel))
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("its element has no label, role, id, name or selector a Playwright locator can use")
+	}
+	for i := 1; i < len(parts); i++ {
+		parts[i] = ".or(" + parts[i] + ")"
+	}
+	return parts, nil
+}
+
+func byRole(role, name string) string {
+	return fmt.Sprintf("page.getByRole(%s, { name: %s, exact: true })", jsString(role), jsString(name))
+}
+
+func byLabel(label string) string {
+	return fmt.Sprintf("page.getByLabel(%s, { exact: true })", jsString(label))
+}
+
+// selectorLocator writes one recorded selector as a locator, or "" for
+// one Playwright has no counterpart of.
+func selectorLocator(sel skills.Selector) string {
+	v := sel.Value
+	switch sel.Strategy {
+	case events.StrategyID:
+		return "page.locator(" + jsString("#"+cssIdent(strings.TrimPrefix(v, "#"))) + ")"
+	case events.StrategyName:
+		if strings.HasPrefix(v, "[") {
+			return "page.locator(" + jsString(v) + ")"
+		}
+		return "page.locator(" + jsString(`[name="`+cssString(v)+`"]`) + ")"
+	case events.StrategyLabel:
+		return byLabel(v)
+	case events.StrategyRoleText:
+		role, name, ok := parseRoleText(v)
+		if r := pwRoles[strings.ToLower(role)]; ok && r != "" {
+			return byRole(r, name)
+		}
+	case events.StrategyCSS:
+		return "page.locator(" + jsString(v) + ")"
+	case events.StrategyXPath:
+		return "page.locator(" + jsString("xpath="+v) + ")"
+	}
+	return ""
+}
+
+// targetLocator writes a step's target, inside its containers, as a
+// locator from base; "" when a part of it has no counterpart (a role
+// Playwright cannot name, a near label).
+func targetLocator(t *selector.Selector, base string) string {
+	if t.Near != nil {
+		return ""
+	}
+	if t.In != nil {
+		if base = targetLocator(t.In, base); base == "" {
+			return ""
+		}
+	}
+	var l string
+	switch role := targetRoles[t.Role]; {
+	case role != "" && t.Name != "" && strings.Contains(t.Name, "*"):
+		parts := strings.Split(t.Name, "*")
+		for i, p := range parts {
+			parts[i] = regexp.QuoteMeta(p)
+		}
+		l = fmt.Sprintf("%s.getByRole(%s, { name: new RegExp(%s) })", base, jsString(role), jsString("^"+strings.Join(parts, ".*")+"$"))
+	case role != "" && t.Name != "":
+		l = fmt.Sprintf("%s.getByRole(%s, { name: %s, exact: true })", base, jsString(role), jsString(t.Name))
+	case t.ID != "":
+		l = base + ".locator(" + jsString("#"+cssIdent(t.ID)) + ")"
+	default:
+		return ""
+	}
+	if t.Nth != nil {
+		l += fmt.Sprintf(".nth(%d)", *t.Nth)
+	}
+	return l
+}
+
+// specName is the file name the header suggests: the skill's name in
+// lower case, words joined by hyphens.
+func specName(name string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(w)
+	}
+	if b.Len() == 0 {
+		b.WriteString("skill")
+	}
+	return b.String() + ".spec.js"
+}
+
+// oneLine keeps s on one line of a comment or a step's title.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029'
+	}), " ")
+}

@@ -1,0 +1,265 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/selector"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// TestPlaywrightSpec checks the spec's shape without running it: the
+// header says what is lost, elements are found by role and name first,
+// values come from the row, the same skill gives the same bytes, and node
+// parses it.
+func TestPlaywrightSpec(t *testing.T) {
+	s := exportSkill(t, "http://127.0.0.1:9")
+	spec, err := Playwright(s, ExportOptions{CSV: "customers.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Playwright(exportSkill(t, "http://127.0.0.1:9"), ExportOptions{CSV: "customers.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(spec, again) {
+		t.Error("Playwright gave different bytes for the same skill")
+	}
+	want := []string{
+		`const { test, expect } = require("@playwright/test");`,
+		"npx playwright test new-customer.spec.js",
+		"CHROME_PATH",
+		`const ROWS = readRows(process.env.REPRISE_ROWS || path.join(__dirname, "customers.csv"));`,
+		`test.use({ launchOptions: process.env.CHROME_PATH ? { executablePath: process.env.CHROME_PATH } : {} });`,
+		`test.describe.configure({ mode: "serial" });`,
+		"test(`row ${row.n}`",
+		`await page.goto(fillIn("http://127.0.0.1:9/new", row.values));`,
+		`page.getByRole("textbox", { name: "First name", exact: true })`,
+		`.or(page.locator("#first_name"))`,
+		`.or(page.locator("[name=\"first_name\"]"))`,
+		`.or(page.getByLabel("First name", { exact: true }))`,
+		`.fill(fillIn("%first_name%", row.values));`,
+		`const field = page.getByRole("combobox", { name: "Plan", exact: true })`,
+		`await choose(page, field, fillIn("%plan%", row.values));`,
+		`.setChecked(fillIn("%newsletter%", row.values) === "true");`,
+		`.or(page.locator("note-field input"))`,
+		`page.getByRole("button", { name: "Save", exact: true })`,
+		`.or(page.locator("#customer button[type=submit]"))`,
+		`await expect(page).toHaveURL(new RegExp("/customers/"), { timeout: 10000 });`,
+	}
+	for _, l := range lost(s, playwrightChecks) {
+		want = append(want, " * - "+l)
+	}
+	for _, w := range want {
+		if !bytes.Contains(spec, []byte(w)) {
+			t.Errorf("the spec lacks %s", w)
+		}
+	}
+	for _, cell := range []string{"Ada", "ada@example.test", "Met at the fair"} {
+		if bytes.Contains(spec, []byte(cell)) {
+			t.Errorf("the spec holds the CSV's %q: it must read the rows, never inline them", cell)
+		}
+	}
+	if bytes.Contains(spec, []byte(".first().fill")) || bytes.Contains(spec, []byte(".first()\n")) {
+		t.Error("the spec picks the first of several elements: reprise refuses two matches")
+	}
+	nodeCheck(t, spec)
+}
+
+// nodeCheck has node parse the spec, when node is installed.
+func nodeCheck(t *testing.T, spec []byte) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Log("no node on PATH: the spec's syntax is not checked (scripts/deps installs it)")
+		return
+	}
+	file := filepath.Join(t.TempDir(), "export.spec.js")
+	if err := os.WriteFile(file, spec, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(node, "--check", file).CombinedOutput(); err != nil {
+		t.Fatalf("node --check: %v\n%s", err, out)
+	}
+}
+
+// TestPlaywrightSteps checks how each kind of step is written: what
+// Playwright can do as code, what it cannot as a comment that says so, and
+// no text of the skill able to end a comment or a string early.
+func TestPlaywrightSteps(t *testing.T) {
+	s := &skills.Skill{
+		Version: 1,
+		Name:    "every */ step",
+		Parameters: []skills.Parameter{
+			{Name: "size", Column: "Size", Type: "enum"},
+			{Name: "files", Column: "Files", Type: "text"},
+			{Name: "name", Column: "Name", Type: "text"},
+		},
+		Steps: []skills.Step{
+			{Action: "navigate", Value: "https://example.test/login?next=%%2F"},
+			{Action: "fill", Role: "textbox", Label: "Password", Secret: true, Selectors: []skills.Selector{{Strategy: "id", Value: "#pw"}}},
+			{Action: skills.ActionAsk, Prompt: "Which code\ndid the SMS give?", As: "code"},
+			{Action: "fill", Keys: true, Value: "%code%", Target: &selector.Selector{Role: "text_field", Name: "Code *"}},
+			{Action: "select", Role: "radiogroup", Label: "Size", Value: "%size%"},
+			{Action: "upload", Value: "%files%", Selectors: []skills.Selector{{Strategy: "css", Value: "input[type=file]"}, {Strategy: "role+text", Value: "statictext[name='Files']"}}},
+			{Action: "wait", Wait: &skills.Condition{Kind: skills.CondText, Value: "Ready"}},
+			{Action: "click", Role: "button", Label: "Delete */ now\nfor good", Dialog: "dismiss", When: &skills.Check{}},
+			{Action: "submit", Role: "textbox", Label: "Search", Destructive: true, Assert: skills.Conditions{
+				{Kind: skills.CondURLChanged, Timeout: "5s"},
+				{Kind: skills.CondText, Value: "Saved %name%"},
+				{Kind: skills.CondFormReset},
+				{Kind: skills.CondURLContains, Value: "/items/%name%?"},
+			}},
+			{Action: "click", Selectors: []skills.Selector{{Strategy: "xpath", Value: `//a[text()="Next"]`}, {Strategy: "name", Value: `say "hi"`}}},
+		},
+	}
+	spec, err := Playwright(s, ExportOptions{CSV: "/data/rows.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		`readRows(process.env.REPRISE_ROWS || "/data/rows.csv")`,
+		`Exported from the reprise skill "every * / step"`,
+		`await page.goto(fillIn("https://example.test/login?next=%%2F", row.values));`,
+		`// TODO step 2: fill Password: a password.`,
+		`//   await page.getByRole("textbox", { name: "Password", exact: true }).or(page.locator("#pw")).fill(process.env.PASSWORD);`,
+		`// TODO step 3: ask: reprise asks a person "Which code\ndid the SMS give?" here`,
+		`set row.values["code"] here.`,
+		`const field = page.getByRole("textbox", { name: new RegExp("^Code .*$") });`,
+		`await field.pressSequentially(fillIn("%code%", row.values));`,
+		`await choose(page, field, fillIn("%size%", row.values));`,
+		`.setInputFiles(fillIn("%files%", row.values).split(`,
+		`// step 7: wait for text "Ready": not expressed; reprise checks it, this script does not.`,
+		`// step 8: click Delete */ now for good: its when check is not expressed; it runs for every row.`,
+		"dismiss = true;\n      await page.getByRole(\"button\", { name: \"Delete */ now\\nfor good\", exact: true })",
+		`let dismiss = false;`,
+		`const before = page.url();`,
+		`.press("Enter");`,
+		`await expect(page).not.toHaveURL(before, { timeout: 5000 });`,
+		`await expect(page.getByText(fillIn("Saved %name%", row.values)).filter({ visible: true }).first()).toBeVisible();`,
+		`// The check form_reset is not expressed.`,
+		`await expect(page).toHaveURL(new RegExp(fillIn("/items/%name%?", row.values).replace(`,
+		`page.locator("xpath=//a[text()=\"Next\"]")`,
+		`.or(page.locator("[name=\"say \\\"hi\\\"\"]"))`,
+	} {
+		if !bytes.Contains(spec, []byte(w)) {
+			t.Errorf("the spec lacks %s", w)
+		}
+	}
+	if bytes.Contains(spec, []byte("statictext")) {
+		t.Error("the spec names a role Playwright does not know")
+	}
+	nodeCheck(t, spec)
+}
+
+// TestPlaywrightRefuses checks that a step a browser test cannot do is
+// refused with its number, not dropped.
+func TestPlaywrightRefuses(t *testing.T) {
+	s := exportSkill(t, "http://127.0.0.1:9")
+	s.Steps[2].Action = "launch_app"
+	_, err := Playwright(s, ExportOptions{CSV: "customers.csv"})
+	if err == nil || !strings.Contains(err.Error(), "step 3 (launch_app)") {
+		t.Errorf("Playwright with a launch_app step: %v; want an error naming step 3", err)
+	}
+	if _, err := Playwright(exportSkill(t, "http://127.0.0.1:9"), ExportOptions{}); err == nil {
+		t.Error("Playwright with no CSV: no error")
+	}
+}
+
+// TestPlaywrightFilesTheRows runs the exported spec with the real
+// @playwright/test on Chromium against the local form: every row of
+// customers.csv filed once, with the values reprise would have filed.
+func TestPlaywrightFilesTheRows(t *testing.T) {
+	tools := needNode(t, "@playwright/test")
+	if p := os.Getenv("CHROME_PATH"); p != "" {
+		tools.chrome = p
+	}
+	site := newFormSite(t)
+	spec, err := Playwright(exportSkill(t, site.URL), ExportOptions{CSV: "customers.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	csv, err := os.ReadFile(filepath.Join("testdata", "export", "customers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"customers.csv":        csv,
+		"new-customer.spec.js": spec,
+		// Playwright's own default is no sandbox; reprise keeps it on
+		// unless it runs as root, where Chromium cannot start with it.
+		"playwright.config.js": fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0),
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cli := filepath.Join(tools.modules, "@playwright", "test", "cli.js")
+	cmd := exec.CommandContext(ctx, tools.node, cli, "test", "--config", filepath.Join(dir, "playwright.config.js"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NODE_PATH="+tools.modules, "CHROME_PATH="+tools.chrome, "REPRISE_ROWS=")
+	// At the deadline Playwright is interrupted and closes its workers and
+	// their browsers itself: it starts Chromium in a process group of its
+	// own, out of reach of a group kill. If it still runs 10 s later it is
+	// killed, and its worker, cut off, closes the browser as it exits.
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("npx playwright test did not finish in 2 minutes: %v\n%s", err, &out)
+	}
+	if err != nil {
+		t.Fatalf("npx playwright test: %v\n%s", err, &out)
+	}
+	t.Logf("playwright test filed %d rows in %v", len(site.Filed()), time.Since(start).Round(time.Millisecond))
+
+	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
+		t.Fatalf("after the spec ran:\n%s\nits output:\n%s", diff, &out)
+	}
+	filed := map[string]int{}
+	for _, c := range site.Filed() {
+		filed[c["email"]]++
+	}
+	for _, r := range exportRows {
+		if filed[r["email"]] != 1 {
+			t.Errorf("%s filed %d times; want once", r["email"], filed[r["email"]])
+		}
+	}
+	if !strings.Contains(out.String(), "3 passed") {
+		t.Errorf("the run does not report 3 passed tests:\n%s", &out)
+	}
+}
+
+// playwrightConfig runs the spec next to it in one worker, headless, with
+// no retries (a retried row would be filed twice); %t is the sandbox. The
+// global timeout ends a run the test binary left behind (go test -timeout).
+const playwrightConfig = `module.exports = {
+  testDir: __dirname,
+  outputDir: __dirname + "/test-results",
+  workers: 1,
+  retries: 0,
+  reporter: "line",
+  globalTimeout: 100000,
+  use: { headless: true, chromiumSandbox: %t },
+};
+`
