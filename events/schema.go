@@ -8,8 +8,8 @@ package events
 // inventory, a choice control's options), each omitted when empty, so a 1.0
 // step encodes exactly as before and a 1.0 reader that ignores unknown keys
 // reads 1.1. 1.2 adds an element's container and whether a field needed
-// keys (both omitted when empty). 1.3 adds the css selector strategy, which
-// recordings imported from other tools carry. Readers accept any 1.x.
+// keys (both omitted when empty). 1.3 adds the css selector strategy and an
+// effect's url_unknown, which recordings imported from other tools carry. Readers accept any 1.x.
 const SchemaVersion = "1.3"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
@@ -60,6 +60,10 @@ type Effect struct {
 	// URL is the page's address once settled, when it changed; empty when
 	// the page stayed where it was.
 	URL string `json:"url,omitempty" msgpack:"url,omitempty"`
+	// URLUnknown (1.3) says nobody saw where the page went: a recording
+	// imported from a tool that checked only a text after the step. URL
+	// is then empty without meaning the page stayed.
+	URLUnknown bool `json:"url_unknown,omitempty" msgpack:"url_unknown,omitempty"`
 	// Texts are texts that appeared on the page (a banner, an alert, a
 	// heading of the next page), each cut short, at most a few.
 	Texts []string `json:"texts,omitempty" msgpack:"texts,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/reprise-dev/reprise/events"
 )
@@ -226,6 +227,26 @@ func (p *sideProject) command(b *flowBuilder, it element, at string, last bool) 
 			return err
 		}
 		b.absorb("waitForElementPresent and waitForElementVisible: reprise waits for each step's element by itself (up to 10 s), so these waits need no step", it.line)
+	case "assertText", "verifyText", "assertTitle", "verifyTitle":
+		// Right after the click that sends the form, a text the test
+		// checks is what success looked like: the submit's effect, as a
+		// Recorder flow's asserted navigation is.
+		text := c.Value
+		if strings.HasSuffix(name, "Title") {
+			text = c.Target
+		}
+		prev := b.last()
+		if prev == nil || prev.Action != events.ActionClick && prev.Action != events.ActionSubmit || prev.Value != nil || strings.TrimSpace(text) == "" {
+			return refuse("command", "%s has no reprise equivalent here: only a text checked right after the click that sends the form is kept, as its success check", quoteShort(name))
+		}
+		if prev.Effect == nil {
+			// Selenium IDE saw the text, not where the page went.
+			prev.Effect = &events.Effect{URLUnknown: true}
+		}
+		if len(prev.Effect.Texts) < 16 {
+			prev.Effect.Texts = append(prev.Effect.Texts, cut(strings.TrimSpace(text), 500))
+		}
+		b.absorb(name+": the text checked after the click that sends the form is its success check", it.line)
 	case "pause":
 		b.absorb("pause: reprise waits on the page's events, not on time", it.line)
 	case "selectFrame":
@@ -285,4 +306,13 @@ func windowSize(s string) (w, h int, ok bool) {
 // sharesSelector says t finds the element one of sels does.
 func sharesSelector(t *target, sels []events.Selector) bool {
 	return slices.ContainsFunc(t.selectors, func(s events.Selector) bool { return slices.Contains(sels, s) })
+}
+
+// cut shortens s to at most n bytes, on a rune boundary.
+func cut(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -245,7 +246,8 @@ func TestImportSideRefusals(t *testing.T) {
 		{"click opens a window", sideFile(sideURL, open, `{"command": "click", "target": "id=help", "opensWindow": true}`), 7, "tests[0].commands[1].opensWindow", "one tab"},
 		{"close before the end", sideFile(sideURL, open, sideCmd("close", "", ""), typed), 7, "tests[0].commands[1].command", "close before"},
 		{"setWindowSize", sideFile(sideURL, open, sideCmd("setWindowSize", "big", "")), 7, "tests[0].commands[1].target", "1280x800"},
-		{"assertText", sideFile(sideURL, open, typed, sideCmd("assertText", "css=.msg", "Ada Lovelace")), 8, "tests[0].commands[2].command", "--confirm success:"},
+		{"assertText", sideFile(sideURL, open, typed, sideCmd("assertText", "css=.msg", "Ada Lovelace")), 8, "tests[0].commands[2].command", "only a text checked right after the click that sends the form"},
+		{"assertElementPresent", sideFile(sideURL, open, typed, sideCmd("assertElementPresent", "css=.msg", "")), 8, "tests[0].commands[2].command", "--confirm success:"},
 		{"verifyElementPresent", sideFile(sideURL, open, sideCmd("verifyElementPresent", "id=ok", "")), 7, "tests[0].commands[1].command", "--confirm success:"},
 		{"storeText", sideFile(sideURL, open, sideCmd("storeText", "id=total", "zzsecret")), 7, "tests[0].commands[1].command", "no variables"},
 		{"waitForText", sideFile(sideURL, open, sideCmd("waitForText", "id=msg", "Ada Lovelace")), 7, "tests[0].commands[1].command", `"waitForText" has no reprise equivalent`},
@@ -328,4 +330,26 @@ func FuzzImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSideAssertTextIsTheSuccessCheck: a text a test checks right after
+// the click that sends the form is what success looked like there.
+func TestSideAssertTextIsTheSuccessCheck(t *testing.T) {
+	data, err := os.ReadFile("testdata/side/new-customers.side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flows, err := Import([]byte(strings.ReplaceAll(string(data), "{{base}}", "http://crm.example.test")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(flows) != 2 {
+		t.Fatalf("%d flows; want 2", len(flows))
+	}
+	for _, fl := range flows {
+		last := fl.Steps[len(fl.Steps)-1]
+		if last.Action != events.ActionClick || last.Effect == nil || !slices.Equal(last.Effect.Texts, []string{"Customer created"}) {
+			t.Errorf("%s: the last step is %s with effect %+v; want the Save click with the checked text", fl.Title, last.Action, last.Effect)
+		}
+	}
 }

@@ -56,6 +56,9 @@ func (r *Recorder) resume(ctx context.Context, recID string) error {
 	if err != nil {
 		return err
 	}
+	if started.Mode == ModeImport {
+		return errors.New("an import cut short is not resumed: import its file again")
+	}
 	// A source whose peer reconnects after the restart (the browser
 	// extension says hello every few seconds) may need a moment.
 	sources, err := r.cfg.Registry.Select(started.Channels)

@@ -141,6 +141,9 @@ func (g *builder) derive(i int, effects []*events.Effect) Conditions {
 	changed, stayed := 0, 0
 	var urls []string
 	for _, e := range effects {
+		if e.URLUnknown {
+			continue // neither: no condition on the URL unless every one saw it
+		}
 		if e.URL != "" && e.URL != page {
 			changed++
 			urls = append(urls, e.URL)

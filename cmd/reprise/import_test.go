@@ -24,65 +24,132 @@ var importedPattern = regexp.MustCompile(`as (rec_[0-9a-f-]+): (\d+) steps`)
 // files every other row of the CSV exactly once, and exports back to a
 // Recorder flow equal in meaning to the first.
 func TestImportedFlowsReplayOnceAndExportBack(t *testing.T) {
-	if _, err := chromium.Find(); err != nil {
-		t.Skipf("IMPORT TEST SKIPPED: no Chromium on this machine (%v); scripts/deps installs it", err)
-	}
-	site := interoptest.NewSite(t)
-	home, dir := t.TempDir(), t.TempDir()
-	startDaemonProcess(t, home)
-	src := filepath.Join("..", "..", "interop", "testdata", "recorder")
-	var flows []string
-	for _, name := range []string{"new-customer-ada.json", "new-customer-grace.json", "customers.csv"} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "{{base}}", site.URL)), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		flows = append(flows, p)
-	}
-	csv := flows[2]
-	flows = flows[:2]
-
-	out, stderr, err := run(t, home, append([]string{"skill", "import", "--name", "new customer", "--rows", csv}, flows...)...)
-	if err != nil {
-		t.Fatalf("skill import: %v\n%s%s", err, out, stderr)
-	}
-	var recs []string
-	for _, m := range importedPattern.FindAllStringSubmatch(out, -1) {
-		recs = append(recs, m[1])
-		if m[2] != "8" && m[2] != "7" {
-			t.Errorf("imported %s with %s steps; want 8 (Ada) or 7 (Grace, no newsletter click)", m[1], m[2])
-		}
-	}
-	if len(recs) != 2 {
-		t.Fatalf("skill import did not name two recordings:\n%s", out)
-	}
-	for _, want := range []string{"Tab presses", "setViewport", "a click on the field the next step fills", "reprise recordings review " + recs[0]} {
+	rig := newImportRig(t, "recorder", "new-customer-ada.json", "new-customer-grace.json", "customers.csv")
+	out := rig.importFlows(t, 2)
+	for _, want := range []string{"Tab presses", "setViewport", "a click on the field the next step fills", "reprise recordings review " + rig.recs[0]} {
 		if !strings.Contains(out, want) {
 			t.Errorf("skill import's output does not say %q:\n%s", want, out)
 		}
 	}
-	for _, v := range []string{"Met at the fair", "R-100", "ada@example.test"} {
+	shown := rig.reviewAndBuild(t)
+	// Where the flows' Save led is how the skill knows a row was filed.
+	if !regexp.MustCompile(`(?s)action: submit.*destructive: true.*kind: url_(contains|changed)`).MatchString(shown) {
+		t.Errorf("the submit has no success check from the flows' asserted navigation:\n%s", shown)
+	}
+	rig.replayOnce(t, []map[string]string{
+		{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "note": "Kernel, first", "reference": "R-300"},
+		{"first_name": "Margaret", "email": "margaret@example.test", "plan": "basic", "newsletter": "", "note": "Apollo", "reference": "R-400"},
+	})
+
+	// Exported back with Ada's row, the flow means what the first did.
+	exported := filepath.Join(rig.dir, "exported.json")
+	if _, stderr, err := run(t, rig.home, "skill", "export", rig.skill, "--format", "chrome-recorder", "--rows", rig.csv, "--row", "1", "-o", exported); err != nil {
+		t.Fatalf("skill export: %v\n%s", err, stderr)
+	}
+	got, err := os.ReadFile(exported)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(rig.files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := flowMeaning(t, orig), flowMeaning(t, got); !slices.Equal(a, b) {
+		t.Errorf("the export does not mean what the imported flow did:\nimported: %q\nexported: %q", a, b)
+	}
+}
+
+// TestImportedSideProjectReplaysOnce: a Selenium IDE project of two tests
+// (a frame selected for one field, the text checked after Save) builds a
+// skill like two demonstrations, which files the other rows once.
+func TestImportedSideProjectReplaysOnce(t *testing.T) {
+	rig := newImportRig(t, "side", "new-customers.side", "customers.csv")
+	out := rig.importFlows(t, 2)
+	for _, want := range []string{"selectFrame", "assertText: the text checked after the click that sends the form is its success check"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("skill import's output does not say %q:\n%s", want, out)
+		}
+	}
+	shown := rig.reviewAndBuild(t)
+	if !regexp.MustCompile(`(?s)destructive: true.*kind: text, value: Customer created`).MatchString(shown) {
+		t.Errorf("the Save click has no success check from the tests' assertText:\n%s", shown)
+	}
+	rig.replayOnce(t, []map[string]string{
+		{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "reference": "R-300"},
+		{"first_name": "Margaret", "email": "margaret@example.test", "plan": "basic", "newsletter": "", "reference": "R-400"},
+	})
+}
+
+// importRig is a daemon, the form site, and the flows and CSV of one
+// testdata folder of the interop package, with the site's address in them.
+type importRig struct {
+	home, dir, csv, skill string
+	files, recs           []string
+	site                  *interoptest.Site
+}
+
+func newImportRig(t *testing.T, folder string, names ...string) *importRig {
+	t.Helper()
+	if _, err := chromium.Find(); err != nil {
+		t.Skipf("IMPORT TEST SKIPPED: no Chromium on this machine (%v); scripts/deps installs it", err)
+	}
+	r := &importRig{home: t.TempDir(), dir: t.TempDir(), site: interoptest.NewSite(t)}
+	startDaemonProcess(t, r.home)
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join("..", "..", "interop", "testdata", folder, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(r.dir, name)
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "{{base}}", r.site.URL)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".csv") {
+			r.csv = p
+		} else {
+			r.files = append(r.files, p)
+		}
+	}
+	return r
+}
+
+// importFlows runs skill import and returns its output, which must name
+// n recordings and no value of the flows.
+func (r *importRig) importFlows(t *testing.T, n int) string {
+	t.Helper()
+	out, stderr, err := run(t, r.home, append([]string{"skill", "import", "--name", "new customer", "--rows", r.csv}, r.files...)...)
+	if err != nil {
+		t.Fatalf("skill import: %v\n%s%s", err, out, stderr)
+	}
+	for _, m := range importedPattern.FindAllStringSubmatch(out, -1) {
+		r.recs = append(r.recs, m[1])
+	}
+	if len(r.recs) != n {
+		t.Fatalf("skill import named %d recordings; want %d:\n%s", len(r.recs), n, out)
+	}
+	for _, v := range []string{"R-100", "ada@example.test", "Met at the fair"} {
 		if strings.Contains(out+stderr, v) {
 			t.Errorf("a flow's value %q reached the output", v)
 		}
 	}
+	return out
+}
 
-	// The same gate as a demonstration: no skill before a review.
-	build := append([]string{"skill", "build"}, recs...)
-	build = append(build, "--name", "new customer", "--rows", csv)
-	if _, stderr, err := run(t, home, build...); err == nil || !strings.Contains(stderr, "REVIEW_REQUIRED") && !strings.Contains(stderr, "review") {
+// reviewAndBuild checks that no skill is built before a review, reviews
+// each recording, builds the skill and returns what skill show prints.
+func (r *importRig) reviewAndBuild(t *testing.T) string {
+	t.Helper()
+	build := append([]string{"skill", "build"}, r.recs...)
+	build = append(build, "--name", "new customer", "--rows", r.csv)
+	if _, stderr, err := run(t, r.home, build...); err == nil || !strings.Contains(stderr, "review") {
 		t.Fatalf("a skill was built from unreviewed imports: %v\n%s", err, stderr)
 	}
-	for _, id := range recs {
-		if _, stderr, err := run(t, home, "recordings", "review", id); err != nil {
+	for _, id := range r.recs {
+		if _, stderr, err := run(t, r.home, "recordings", "review", id); err != nil {
 			t.Fatalf("review %s: %v\n%s", id, err, stderr)
 		}
 	}
-	out, stderr, err = run(t, home, build...)
+	out, stderr, err := run(t, r.home, build...)
 	if err != nil {
 		t.Fatalf("skill build: %v\n%s%s", err, out, stderr)
 	}
@@ -90,55 +157,35 @@ func TestImportedFlowsReplayOnceAndExportBack(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no skill saved:\n%s", out)
 	}
-	skill := m[1]
-	shown, _, err := run(t, home, "skill", "show", skill)
+	r.skill = m[1]
+	shown, _, err := run(t, r.home, "skill", "show", r.skill)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the skill built from the imported flows:\n%s", shown)
-	// Where the flows' Save led is how the skill knows a row was filed.
-	if !regexp.MustCompile(`(?s)action: submit.*destructive: true.*kind: url_(contains|changed)`).MatchString(shown) {
-		t.Errorf("the submit has no success check from the flows' asserted navigation:\n%s", shown)
-	}
+	return shown
+}
 
-	// The same first-run check: a dry run files nothing.
-	if out, stderr, err := runWithin(t, home, 5*time.Minute, "replay", skill, "--rows", csv, "--dry-run"); err != nil {
+// replayOnce runs the first-run check (a dry run files nothing), then the
+// skill twice: the rows the flows filed by hand are never filed, the
+// others once, as want.
+func (r *importRig) replayOnce(t *testing.T, want []map[string]string) {
+	t.Helper()
+	if out, stderr, err := runWithin(t, r.home, 5*time.Minute, "replay", r.skill, "--rows", r.csv, "--dry-run"); err != nil {
 		t.Fatalf("dry run: %v\n%s%s", err, out, stderr)
 	}
-	if n := len(site.Filed()); n != 0 {
+	if n := len(r.site.Filed()); n != 0 {
 		t.Fatalf("the dry run filed %d customers", n)
 	}
-	// Ada and Grace were filed by hand (the flows): the replay files the
-	// other two, once, and a second run files nothing.
+	var out, stderr string
 	for round := range 2 {
-		out, stderr, err = runWithin(t, home, 5*time.Minute, "replay", skill, "--rows", csv, "--yes")
-		if err != nil {
+		var err error
+		if out, stderr, err = runWithin(t, r.home, 5*time.Minute, "replay", r.skill, "--rows", r.csv, "--yes"); err != nil {
 			t.Fatalf("replay %d: %v\n%s%s", round+1, err, out, stderr)
 		}
 	}
-	want := []map[string]string{
-		{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "note": "Kernel, first", "reference": "R-300"},
-		{"first_name": "Margaret", "email": "margaret@example.test", "plan": "basic", "newsletter": "", "note": "Apollo", "reference": "R-400"},
-	}
-	if diff := interoptest.RowsEqual(site.Filed(), want); diff != "" {
+	if diff := interoptest.RowsEqual(r.site.Filed(), want); diff != "" {
 		t.Fatalf("after two replays:\n%s\nthe last replay said:\n%s%s", diff, out, stderr)
-	}
-
-	// Exported back with Ada's row, the flow means what the first did.
-	exported := filepath.Join(dir, "exported.json")
-	if _, stderr, err := run(t, home, "skill", "export", skill, "--format", "chrome-recorder", "--rows", csv, "--row", "1", "-o", exported); err != nil {
-		t.Fatalf("skill export: %v\n%s", err, stderr)
-	}
-	got, err := os.ReadFile(exported)
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig, err := os.ReadFile(flows[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, b := flowMeaning(t, orig), flowMeaning(t, got); !slices.Equal(a, b) {
-		t.Errorf("the export does not mean what the imported flow did:\nimported: %q\nexported: %q", a, b)
 	}
 }
 
