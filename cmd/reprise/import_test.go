@@ -78,6 +78,20 @@ func TestImportedSideProjectReplaysOnce(t *testing.T) {
 		{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "reference": "R-300"},
 		{"first_name": "Margaret", "email": "margaret@example.test", "plan": "basic", "newsletter": "", "reference": "R-400"},
 	})
+	// The scripts read the CSV from beside them, named from their folder.
+	for format, file := range map[string]string{"playwright": "new-customer.spec.js", "puppeteer-replay": "new-customer.js"} {
+		out := filepath.Join(rig.dir, file)
+		if _, stderr, err := run(t, rig.home, "skill", "export", rig.skill, "--format", format, "--rows", rig.csv, "-o", out); err != nil {
+			t.Fatalf("skill export --format %s: %v\n%s", format, err, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `path.join(__dirname, "customers.csv")`) || !strings.Contains(string(b), "Exactly once") {
+			t.Errorf("the %s export does not read customers.csv beside it or say what it does not do:\n%.600s", format, b)
+		}
+	}
 }
 
 // importRig is a daemon, the form site, and the flows and CSV of one

@@ -133,10 +133,22 @@ func TestBadFlagsAndArgs(t *testing.T) {
 	if err := os.WriteFile(skill, []byte(strings.ReplaceAll(string(tmpl), "{{base}}", "http://127.0.0.1:9")), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	badFlow := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(badFlow, []byte("{\"steps\": [\n  {\"type\": \"navigate\", \"url\": \"https://a.example/\"},\n  {\"type\": \"hover\", \"selectors\": [\"#menu\"]}\n]}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args    []string
 		mention string
 	}{
+		{[]string{"skill", "import"}, "requires at least 1 arg"},
+		{[]string{"skill", "import", filepath.Join(home, "missing.json")}, "no such file"},
+		{[]string{"skill", "import", "/dev/zero"}, "/dev/zero is over"},
+		{[]string{"skill", "import", badFlow}, "bad.json: line 3: steps[1].type: hover has no reprise equivalent"},
+		{[]string{"skill", "import", skill}, "not valid JSON"},
+		{[]string{"skill", "export", "s", "--format", "docx"}, "--format must be one of chrome-recorder, puppeteer-replay, playwright, reprise"},
+		{[]string{"skill", "export", "s", "--format", "playwright"}, "--format playwright needs --rows"},
+		{[]string{"skill", "export", "s", "--format", "chrome-recorder", "--rows", "r.csv", "--row", "0"}, "--row counts data rows from 1"},
 		{[]string{"status", "--format", "xml"}, `--format "xml"`},
 		{[]string{"doctor", "--format", "yaml"}, `--format "yaml"`},
 		{[]string{"daemon", "--log-level", "loud"}, `--log-level "loud"`},

@@ -50,6 +50,11 @@ var Rules = []Rule{
 		Why:  "a skill and its replay know nothing of how steps were recorded or stored",
 	},
 	{
+		From: []string{"interop"},
+		Deny: []string{"capture/...", "replay/...", "store", "embedded", "daemon", "recorder", "skillbook", "client", "cmd/..."},
+		Why:  "interop translates files to and from the trajectory schema and skills: pure logic that the CLI carries to the daemon",
+	},
+	{
 		From: []string{"recordings", "skillbook", "review"},
 		Deny: []string{"recorder", "daemon", "cmd/..."},
 		Why:  "recordings are read through the read model (recordings), not through the recorder's lifecycle",
