@@ -2,7 +2,6 @@ package interop
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -186,55 +185,18 @@ func TestPlaywrightFilesTheRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	csv, err := os.ReadFile(filepath.Join("testdata", "export", "customers.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{
-		"customers.csv":        csv,
+	// Playwright's own default is no sandbox; reprise keeps it on unless
+	// it runs as root, where Chromium cannot start with it.
+	dir := exportDir(t, map[string][]byte{
 		"new-customer.spec.js": spec,
-		// Playwright's own default is no sandbox; reprise keeps it on
-		// unless it runs as root, where Chromium cannot start with it.
 		"playwright.config.js": fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0),
-	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cli := filepath.Join(tools.modules, "@playwright", "test", "cli.js")
-	cmd := exec.CommandContext(ctx, tools.node, cli, "test", "--config", filepath.Join(dir, "playwright.config.js"))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NODE_PATH="+tools.modules, "CHROME_PATH="+tools.chrome, "REPRISE_ROWS=")
-	// At the deadline Playwright is interrupted and closes its workers and
-	// their browsers itself: it starts Chromium in a process group of its
-	// own, out of reach of a group kill. If it still runs 10 s later it is
-	// killed, and its worker, cut off, closes the browser as it exits.
-	cmd.Cancel = func() error {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil {
-			return cmd.Process.Kill()
-		}
-		return nil
-	}
-	cmd.WaitDelay = 10 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	})
 	start := time.Now()
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("npx playwright test did not finish in 2 minutes: %v\n%s", err, &out)
-	}
-	if err != nil {
-		t.Fatalf("npx playwright test: %v\n%s", err, &out)
-	}
+	out := tools.run(t, dir, filepath.Join(tools.modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
 	t.Logf("playwright test filed %d rows in %v", len(site.Filed()), time.Since(start).Round(time.Millisecond))
 
 	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
-		t.Fatalf("after the spec ran:\n%s\nits output:\n%s", diff, &out)
+		t.Fatalf("after the spec ran:\n%s\nits output:\n%s", diff, out)
 	}
 	filed := map[string]int{}
 	for _, c := range site.Filed() {
@@ -245,8 +207,8 @@ func TestPlaywrightFilesTheRows(t *testing.T) {
 			t.Errorf("%s filed %d times; want once", r["email"], filed[r["email"]])
 		}
 	}
-	if !strings.Contains(out.String(), "3 passed") {
-		t.Errorf("the run does not report 3 passed tests:\n%s", &out)
+	if !strings.Contains(out, "3 passed") {
+		t.Errorf("the run does not report 3 passed tests:\n%s", out)
 	}
 }
 

@@ -1,8 +1,6 @@
 package interop
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,17 +16,7 @@ func TestPuppeteerReplayFilesTheRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	csv, err := os.ReadFile(filepath.Join("testdata", "export", "customers.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "customers.csv"), csv, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "replay.js"), script, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir := exportDir(t, map[string][]byte{"replay.js": script})
 	out := tools.run(t, dir, "replay.js")
 	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
 		t.Fatalf("after the export ran:\n%s\nits output:\n%s", diff, out)
@@ -54,13 +42,7 @@ func TestChromeRecorderExportReplays(t *testing.T) {
 	if len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "checkbox") {
 		t.Errorf("notes %q do not say how the checkbox is exported", notes)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "flow.json"), flow, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run.js"), []byte(runFlowJS), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir := exportDir(t, map[string][]byte{"flow.json": flow, "run.js": []byte(runFlowJS)})
 	out := tools.run(t, dir, "run.js", "flow.json")
 	if diff := rowsEqual(site.Filed(), exportRows[1:2]); diff != "" {
 		t.Fatalf("after the flow ran:\n%s\nits output:\n%s", diff, out)

@@ -55,13 +55,39 @@ func (n nodeTools) run(t *testing.T, dir string, args ...string) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, n.node, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NODE_PATH="+n.modules, "CHROME_PATH="+n.chrome)
-	cmd.WaitDelay = 5 * time.Second
+	cmd.Env = append(os.Environ(), "NODE_PATH="+n.modules, "CHROME_PATH="+n.chrome, "REPRISE_ROWS=")
+	// At the deadline the tool is interrupted and closes its browsers
+	// itself (Playwright starts Chromium in a process group of its own, out
+	// of reach of a group kill); 10 s later it is killed.
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// exportDir is a folder holding testdata/export/customers.csv and files.
+func exportDir(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	csv, err := os.ReadFile(filepath.Join("testdata", "export", "customers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["customers.csv"] = csv
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // exportSkill reads testdata/export/customer.yaml for the site at base.

@@ -13,7 +13,6 @@ import (
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/rows"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -51,15 +50,9 @@ demonstrations: what differs between them is a parameter.`,
 				}
 				flows = append(flows, fs...)
 			}
-			req := skillbook.BuildRequest{Name: name}
-			var err error
-			if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
+			req, err := buildRequest(name, nil, confirm, confirmFile, sample)
+			if err != nil {
 				return err
-			}
-			if sample != "" {
-				if req.Header, req.SampleRows, err = readSample(sample); err != nil {
-					return err
-				}
 			}
 			c, err := g.dial()
 			if err != nil {

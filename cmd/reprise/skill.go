@@ -47,18 +47,12 @@ again. The skill saves only when every question is answered.
   --confirm "success:9=text:Customer created"  what shows step 9 worked`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := skillbook.BuildRequest{Name: name, Recordings: args}
 			if strings.TrimSpace(name) == "" {
 				return errors.New("--name is required: what the skill does, such as \"new customer\"")
 			}
-			var err error
-			if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
+			req, err := buildRequest(name, args, confirm, confirmFile, rows)
+			if err != nil {
 				return err
-			}
-			if rows != "" {
-				if req.Header, req.SampleRows, err = readSample(rows); err != nil {
-					return err
-				}
 			}
 			c, err := g.dial()
 			if err != nil {
@@ -188,6 +182,22 @@ func newSkillValidateCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&rows, "rows", "", "a CSV the skill will run on")
 	return cmd
+}
+
+// buildRequest gathers what a build is asked with: the answers given, and
+// the sample CSV's header and rows.
+func buildRequest(name string, recs, confirm []string, confirmFile, sample string) (skillbook.BuildRequest, error) {
+	req := skillbook.BuildRequest{Name: name, Recordings: recs}
+	var err error
+	if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
+		return req, err
+	}
+	if sample != "" {
+		if req.Header, req.SampleRows, err = readSample(sample); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
 }
 
 // readConfirm gathers answers from --confirm flags and --confirm-file.
