@@ -1,0 +1,109 @@
+// Package computer is how a program operates a person's desktop safely
+// (the scope-grant design behind issue 22): one grant at a time binds one
+// window, every action is checked against the grant's revision, the
+// geometry its coordinates were measured on, its budget and its idle
+// expiry, and some windows are refused whatever the options (reprise's
+// own, any while a password is being typed, apps elevated above reprise,
+// the person's deny list). Stop revokes the grant and keeps a program from
+// issuing itself another for 30 s.
+//
+// This file and the broker are portable logic over a Desktop, which each
+// OS provides; nothing here touches the screen.
+package computer
+
+import (
+	"context"
+	"fmt"
+	"image"
+)
+
+// Scopes of a grant.
+const (
+	// ScopeDesktop binds the front window reprise may operate, and may be
+	// rebound to any other such window.
+	ScopeDesktop = "desktop"
+	// ScopeWindow is pinned to one window: rebinding is out of scope.
+	ScopeWindow = "window"
+)
+
+// Capture modes of a grant.
+const (
+	CaptureA11y   = "a11y-only" // the default: the accessibility tree only
+	CapturePixels = "a11y-and-pixels"
+)
+
+// Issuers of a grant.
+const (
+	IssuerAgent = "agent" // a program: refused during Stop's cooldown
+	IssuerUser  = "user"  // the person: clears the cooldown
+)
+
+// Error codes: every refusal is attributable to one.
+const (
+	CodeNoGrant          = "COMPUTER_NO_GRANT"
+	CodeGrantActive      = "COMPUTER_GRANT_ACTIVE"
+	CodeStoppedByUser    = "COMPUTER_STOPPED_BY_USER"
+	CodeOutOfScope       = "COMPUTER_OUT_OF_SCOPE"
+	CodeStaleRevision    = "COMPUTER_STALE_REVISION"
+	CodeStaleBasis       = "COMPUTER_STALE_BASIS"
+	CodeOutOfBounds      = "COMPUTER_OUT_OF_BOUNDS"
+	CodeBudgetExhausted  = "COMPUTER_BUDGET_EXHAUSTED"
+	CodeGrantExpired     = "COMPUTER_GRANT_EXPIRED"
+	CodeRevoked          = "COMPUTER_GRANT_REVOKED"
+	CodeSelfTarget       = "COMPUTER_SELF_TARGET_REFUSED"
+	CodeSecureInput      = "COMPUTER_SECURE_INPUT_REFUSED"
+	CodeDenyListed       = "COMPUTER_TARGET_DENY_LISTED"
+	CodeElevated         = "COMPUTER_TARGET_ELEVATED"
+	CodeNoTarget         = "COMPUTER_NO_TARGET"
+	CodeTargetNotFound   = "COMPUTER_TARGET_NOT_FOUND"
+	CodeElementNotFound  = "COMPUTER_ELEMENT_NOT_FOUND"
+	CodePixelsNotGranted = "COMPUTER_CAPTURE_NOT_GRANTED"
+	CodeInvalid          = "COMPUTER_INVALID_REQUEST"
+	CodeUnsupported      = "COMPUTER_PLATFORM_UNSUPPORTED"
+)
+
+// Error is a refusal with its code. Its message never carries typed text
+// or what a window shows.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+func refuse(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Window is a top-level window as the OS lists it.
+type Window struct {
+	// ID is the OS's handle, as text: an X11 window id, an HWND, a
+	// CGWindowID. It names the window for the grant's lifetime only.
+	ID     string
+	App    string // the process image name without its extension
+	Title  string
+	PID    int
+	Bounds image.Rectangle // screen pixels
+	// Focused says it has the keyboard focus.
+	Focused bool
+	// Integrity is the owning process's Windows integrity level (0
+	// elsewhere); above reprise's own, the window is refused.
+	Integrity int
+}
+
+// Desktop is what the broker needs of the OS.
+type Desktop interface {
+	// Windows lists the top-level windows, front to back.
+	Windows(ctx context.Context) ([]Window, error)
+	// SecureInput says the OS reports secure input (macOS), or the focus
+	// is in a password field: no capture, no input, anywhere.
+	SecureInput(ctx context.Context) (bool, error)
+}
+
+// Target is a window listTargets reports: refused ones with their code
+// and reason, never dropped.
+type Target struct {
+	Window
+	Refused string `json:"refused,omitempty"` // an error code, "" when reprise may operate it
+	Reason  string `json:"reason,omitempty"`
+}
