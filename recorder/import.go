@@ -86,10 +86,13 @@ func (r *Recorder) ImportRecording(ctx context.Context, req ops.ImportRequest) (
 	return sum, nil
 }
 
+// ImportServiceName is the import service's name in `nats micro ls`.
+const ImportServiceName = "reprise-import"
+
 // ServeImport answers events.LocalRecordingsImport for the local CLI.
 func (r *Recorder) ServeImport(nc *nats.Conn) (*ops.Local, error) {
 	return ops.ServeLocal(nc, ops.LocalService{
-		Name: "reprise-import", Description: "stores recordings read from other tools' files, for the local CLI",
+		Name: ImportServiceName, Description: "stores recordings read from other tools' files, for the local CLI",
 		Endpoints: []ops.Endpoint{{Name: "import", Subject: events.LocalRecordingsImport, Timeout: timeoutImport, Handle: func(ctx context.Context, body []byte) ([]byte, error) {
 			var req ops.ImportRequest
 			if err := ops.DecodeLocal("recordings import", body, &req); err != nil {

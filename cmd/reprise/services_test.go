@@ -15,6 +15,7 @@ import (
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/recordings"
 	"github.com/reprise-dev/reprise/skillbook"
 )
@@ -33,8 +34,9 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 			"choices": events.LocalConsentChoices, "forget": events.LocalConsentForget},
 		skillbook.ServiceName: {"build": events.LocalSkillBuild, "draft": events.LocalSkillDraft, "confirm": events.LocalSkillConfirm,
 			"get": events.LocalSkillGet, "list": events.LocalSkillList},
-		recordings.ServiceName: {"list": events.LocalRecordingsList, "frame": events.LocalRecordingsFrame},
-		daemon.ServiceName:     {"status": events.LocalStatus, "pair": events.LocalPair, "replay-key": events.LocalReplayKey},
+		recordings.ServiceName:     {"list": events.LocalRecordingsList, "frame": events.LocalRecordingsFrame},
+		daemon.ServiceName:         {"status": events.LocalStatus, "pair": events.LocalPair, "replay-key": events.LocalReplayKey},
+		recorder.ImportServiceName: {"import": events.LocalRecordingsImport},
 	}
 
 	out, err := natsRun("micro", "ls", "--json")
@@ -50,7 +52,7 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 		names = append(names, s.Name)
 	}
 	slices.Sort(names)
-	wantNames := []string{audit.ServiceName, consent.ServiceName, daemon.ServiceName, recordings.ServiceName, skillbook.ServiceName}
+	wantNames := []string{audit.ServiceName, consent.ServiceName, daemon.ServiceName, recorder.ImportServiceName, recordings.ServiceName, skillbook.ServiceName}
 	slices.Sort(wantNames)
 	if !slices.Equal(names, wantNames) {
 		t.Fatalf("nats micro ls = %v; want one instance of each of %v", names, wantNames)
