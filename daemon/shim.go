@@ -3,10 +3,12 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/chrome"
+	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
@@ -95,6 +97,16 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	skills, err := d.serveSkills(ctx, aud)
 	if err != nil {
 		return err
+	}
+	// Scope grants on this desktop: the daemon's own process and the
+	// terminal that runs it are never targets.
+	grants := &computer.Service{
+		Open:   func() (computer.Desktop, error) { return computer.OpenDesktop("") },
+		Policy: computer.PolicyFromEnv(computer.Parents(os.Getpid())),
+		Audit:  aud, Log: d.log.With("component", "computer"),
+	}
+	if _, err := grants.Serve(d.nc); err != nil {
+		return fmt.Errorf("serve grants: %w", err)
 	}
 	d.ops, err = ops.NewServer(ctx, d.js, &shim{Recorder: d.rec, consent: gate, skills: skills, d: d}, ops.Config{
 		Subject:       events.OpsSubject(d.srv.MachineID()),

@@ -73,6 +73,12 @@ const (
 	LocalConsentDeny    = LocalSubjectPrefix + ".consent.deny"
 	LocalConsentChoices = LocalSubjectPrefix + ".consent.choices"
 	LocalConsentForget  = LocalSubjectPrefix + ".consent.forget"
+	// The scope grants on this desktop (package computer).
+	LocalComputerTargets  = LocalSubjectPrefix + ".computer.targets"
+	LocalComputerGrant    = LocalSubjectPrefix + ".computer.grant"
+	LocalComputerDescribe = LocalSubjectPrefix + ".computer.describe"
+	LocalComputerRevoke   = LocalSubjectPrefix + ".computer.revoke"
+	LocalComputerStop     = LocalSubjectPrefix + ".computer.stop"
 )
 
 // The chrome source's ingest requests, the only subjects the extension

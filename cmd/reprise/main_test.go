@@ -141,6 +141,10 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		args    []string
 		mention string
 	}{
+		{[]string{"stop", "now"}, "unknown command"},
+		{[]string{"computer", "revoke"}, "accepts 1 arg"},
+		{[]string{"computer", "grant", "--budget", "many"}, "invalid argument"},
+		{[]string{"computer", "targets", "--format", "xml"}, `--format "xml"`},
 		{[]string{"skill", "import"}, "requires at least 1 arg"},
 		{[]string{"skill", "import", filepath.Join(home, "missing.json")}, "no such file"},
 		{[]string{"skill", "import", "/dev/zero"}, "/dev/zero is over"},

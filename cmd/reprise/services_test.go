@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/reprise-dev/reprise/audit"
+	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
@@ -37,6 +38,8 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 		recordings.ServiceName:     {"list": events.LocalRecordingsList, "frame": events.LocalRecordingsFrame},
 		daemon.ServiceName:         {"status": events.LocalStatus, "pair": events.LocalPair, "replay-key": events.LocalReplayKey},
 		recorder.ImportServiceName: {"import": events.LocalRecordingsImport},
+		computer.ServiceName: {"targets": events.LocalComputerTargets, "grant": events.LocalComputerGrant, "describe": events.LocalComputerDescribe,
+			"revoke": events.LocalComputerRevoke, "stop": events.LocalComputerStop},
 	}
 
 	out, err := natsRun("micro", "ls", "--json")
@@ -52,7 +55,7 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 		names = append(names, s.Name)
 	}
 	slices.Sort(names)
-	wantNames := []string{audit.ServiceName, consent.ServiceName, daemon.ServiceName, recorder.ImportServiceName, recordings.ServiceName, skillbook.ServiceName}
+	wantNames := []string{audit.ServiceName, computer.ServiceName, consent.ServiceName, daemon.ServiceName, recorder.ImportServiceName, recordings.ServiceName, skillbook.ServiceName}
 	slices.Sort(wantNames)
 	if !slices.Equal(names, wantNames) {
 		t.Fatalf("nats micro ls = %v; want one instance of each of %v", names, wantNames)

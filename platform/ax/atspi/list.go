@@ -37,6 +37,8 @@ type Node struct {
 	Window, App string
 	// Password marks a secret field ("password text").
 	Password bool
+	// Focused says the element has the keyboard focus.
+	Focused bool
 }
 
 // valueRoles are the AT-SPI roles whose text List reads as a Value.
@@ -317,7 +319,7 @@ func (c client) nodes(ctx context.Context, all []walked, title string) []Node {
 			Element: Element{Bus: w.r.Bus, Path: string(w.r.Path), AXPath: w.path,
 				Bounds: image.Rect(w.props.box.X, w.props.box.Y, w.props.box.right(), w.props.box.bottom())},
 			Name: w.props.name, ID: w.props.id, LabelIndex: -1, Parent: parent, Window: title,
-			Password: w.props.role == rolePassword,
+			Password: w.props.role == rolePassword, Focused: has(w.props.states, stateFocused),
 		})
 		me := len(out) - 1
 		for _, kid := range w.kids {

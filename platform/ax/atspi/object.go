@@ -24,6 +24,7 @@ const (
 // AT-SPI states (AtspiStateType), bits of GetState's two words.
 const (
 	stateActive  = 1
+	stateFocused = 12
 	stateShowing = 25
 	stateVisible = 30
 )

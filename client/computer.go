@@ -1,0 +1,46 @@
+package client
+
+import (
+	"context"
+	"time"
+
+	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/events"
+)
+
+const computerTimeout = 15 * time.Second
+
+// Targets lists this desktop's windows, the refused ones with why.
+func (c *Client) Targets(ctx context.Context) ([]computer.Target, error) {
+	var reply struct {
+		Targets []computer.Target `json:"targets"`
+	}
+	err := c.local(ctx, events.LocalComputerTargets, nil, &reply, computerTimeout)
+	return reply.Targets, err
+}
+
+// Grant issues the person's grant on this desktop.
+func (c *Client) Grant(ctx context.Context, req computer.CreateRequest) (computer.GrantReply, error) {
+	var reply computer.GrantReply
+	err := c.local(ctx, events.LocalComputerGrant, req, &reply, computerTimeout)
+	return reply, err
+}
+
+// ActiveGrant describes the active grant; Active is false without one.
+func (c *Client) ActiveGrant(ctx context.Context) (computer.GrantReply, error) {
+	var reply computer.GrantReply
+	err := c.local(ctx, events.LocalComputerDescribe, nil, &reply, computerTimeout)
+	return reply, err
+}
+
+// Revoke ends grant id.
+func (c *Client) Revoke(ctx context.Context, id string) error {
+	return c.local(ctx, events.LocalComputerRevoke, map[string]string{"grant_id": id}, nil, computerTimeout)
+}
+
+// StopComputer is the person's Stop: it answers the grant it revoked, if any.
+func (c *Client) StopComputer(ctx context.Context) (computer.GrantReply, error) {
+	var reply computer.GrantReply
+	err := c.local(ctx, events.LocalComputerStop, nil, &reply, computerTimeout)
+	return reply, err
+}

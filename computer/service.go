@@ -1,0 +1,195 @@
+package computer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
+)
+
+// ServiceName is the grant service's name in `nats micro ls`.
+const ServiceName = "reprise-computer"
+
+// GrantReply is a grant as the CLI sees it.
+type GrantReply struct {
+	Active bool   `json:"active"`
+	ID     string `json:"grant_id,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Issuer string `json:"issuer,omitempty"`
+	// Target is the bound window's app and title.
+	App      string `json:"app,omitempty"`
+	Title    string `json:"title,omitempty"`
+	WindowID string `json:"window_id,omitempty"`
+	Revision uint64 `json:"revision,omitempty"`
+	Capture  string `json:"capture,omitempty"`
+	Budget   int    `json:"budget_left,omitempty"`
+}
+
+// CreateRequest is a grant the person issues from the CLI.
+type CreateRequest struct {
+	Scope    string `json:"scope,omitempty"`
+	WindowID string `json:"window_id,omitempty"`
+	Capture  string `json:"capture,omitempty"`
+	Budget   int    `json:"budget,omitempty"`
+	Idle     string `json:"idle_expiry,omitempty"` // a Go duration
+}
+
+// Service serves the broker to the local CLI. The desktop is opened at the
+// first request that needs it: a daemon without a display still starts.
+type Service struct {
+	Open   func() (Desktop, error)
+	Policy Policy
+	Audit  Auditor
+	Log    *slog.Logger
+
+	once   sync.Once
+	broker *Broker
+	err    error
+}
+
+// Broker returns the one broker of this desktop, opening it once.
+func (s *Service) Broker() (*Broker, error) {
+	s.once.Do(func() {
+		d, err := s.Open()
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.broker = NewBroker(d, s.Policy, s.Audit, nil)
+	})
+	return s.broker, s.err
+}
+
+// Serve answers the computer subjects until nc closes.
+func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
+	if s.Log == nil {
+		s.Log = slog.New(slog.DiscardHandler)
+	}
+	ep := func(name, subject string, h func(context.Context, []byte) (any, error)) ops.Endpoint {
+		return ops.Endpoint{Name: name, Subject: subject, Handle: func(ctx context.Context, body []byte) ([]byte, error) {
+			v, err := h(ctx, body)
+			if err != nil {
+				return nil, wireError(err)
+			}
+			return json.Marshal(v)
+		}}
+	}
+	return ops.ServeLocal(nc, ops.LocalService{
+		Name: ServiceName, Description: "scope grants on this desktop: targets, grant, revoke, stop",
+		Endpoints: []ops.Endpoint{
+			ep("targets", events.LocalComputerTargets, s.targets),
+			ep("grant", events.LocalComputerGrant, s.create),
+			ep("describe", events.LocalComputerDescribe, s.describe),
+			ep("revoke", events.LocalComputerRevoke, s.revoke),
+			ep("stop", events.LocalComputerStop, s.stop),
+		},
+		Logger: s.Log,
+	})
+}
+
+func (s *Service) targets(ctx context.Context, body []byte) (any, error) {
+	if err := ops.DecodeLocal("computer targets", body, &struct{}{}); err != nil {
+		return nil, err
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	ts, err := b.Targets(ctx)
+	if ts == nil {
+		ts = []Target{}
+	}
+	return map[string]any{"targets": ts}, err
+}
+
+func (s *Service) create(ctx context.Context, body []byte) (any, error) {
+	var req CreateRequest
+	if err := ops.DecodeLocal("computer grant", body, &req); err != nil {
+		return nil, err
+	}
+	var idle time.Duration
+	if req.Idle != "" {
+		var err error
+		if idle, err = time.ParseDuration(req.Idle); err != nil || idle <= 0 {
+			return nil, refuse(CodeInvalid, "idle_expiry %q is not a positive duration such as 5m", req.Idle)
+		}
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	// A grant asked for from the CLI is the person's own.
+	g, _, err := b.Create(ctx, GrantRequest{Scope: req.Scope, TargetID: req.WindowID, Issuer: IssuerUser, Capture: req.Capture, Budget: req.Budget, IdleExpiry: idle})
+	if err != nil {
+		return nil, err
+	}
+	return view(g), nil
+}
+
+func (s *Service) describe(_ context.Context, body []byte) (any, error) {
+	if err := ops.DecodeLocal("computer describe", body, &struct{}{}); err != nil {
+		return nil, err
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	g, ok := b.Describe()
+	if !ok {
+		return GrantReply{}, nil
+	}
+	return view(g), nil
+}
+
+func (s *Service) revoke(ctx context.Context, body []byte) (any, error) {
+	var req struct {
+		ID string `json:"grant_id"`
+	}
+	if err := ops.DecodeLocal("computer revoke", body, &req); err != nil {
+		return nil, err
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	return struct{}{}, b.Revoke(ctx, req.ID)
+}
+
+// stop is the person's Stop: it needs no desktop open, so it always works.
+func (s *Service) stop(ctx context.Context, body []byte) (any, error) {
+	if err := ops.DecodeLocal("computer stop", body, &struct{}{}); err != nil {
+		return nil, err
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return GrantReply{}, nil // no desktop, no grant: nothing to stop
+	}
+	g, ok := b.Describe()
+	b.Stop(ctx)
+	if !ok {
+		return GrantReply{}, nil
+	}
+	return view(g), nil
+}
+
+func view(g Grant) GrantReply {
+	return GrantReply{Active: true, ID: g.ID, Scope: g.Scope, Issuer: g.Issuer, App: g.Target.App, Title: g.Target.Title,
+		WindowID: g.Target.ID, Revision: g.Revision, Capture: g.Capture, Budget: g.Budget}
+}
+
+// wireError sends a refusal with its COMPUTER_ code; anything else is the
+// services' INTERNAL.
+func wireError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return ops.Errorf(e.Code, "%s", e.Message)
+	}
+	return err
+}
