@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -158,7 +159,7 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 	value := "fillIn(" + jsString(st.Value) + ", row.values)"
 	switch st.Action {
 	case events.ActionNavigate:
-		act = append(act, "await page.goto(fillIn("+jsString(cmpOr(st.Value, st.URL))+", row.values));")
+		act = append(act, "await page.goto(fillIn("+jsString(cmp.Or(st.Value, st.URL))+", row.values));")
 	case events.ActionFill, events.ActionSelect, events.ActionClick, events.ActionSubmit, events.ActionUpload:
 		loc, err := locator(st)
 		if err != nil {

@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -108,7 +109,7 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 		}
 		switch st.Action {
 		case events.ActionNavigate:
-			url, err := fill(cmpOr(st.URL, st.Value))
+			url, err := fill(cmp.Or(st.URL, st.Value))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", ref, err)
 			}
@@ -129,7 +130,7 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 			if native(st) {
 				m := map[string]string{}
 				for _, o := range st.Options {
-					m[o.Label] = cmpOr(o.Value, o.Label)
+					m[o.Label] = cmp.Or(o.Value, o.Label)
 				}
 				if len(m) > 0 {
 					ex.choices[len(ex.flow.Steps)] = m
@@ -276,12 +277,5 @@ func cssIdent(s string) string {
 
 // cssString escapes s for a double-quoted CSS string.
 func cssString(s string) string { return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) }
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
 
 func ptr[T any](v T) *T { return &v }

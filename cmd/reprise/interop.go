@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -80,19 +81,15 @@ demonstrations: what differs between them is a parameter.`,
 				if err != nil {
 					return fmt.Errorf("draft the skill: %w", err)
 				}
-				for _, n := range draft.Notes {
-					fmt.Fprintf(out, "note: %s\n", n)
-				}
-				for i, q := range draft.Questions {
-					fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
-				}
+				printNotes(out, draft.Notes)
+				printQuestions(out, draft.Questions)
 			}
 			ids := strings.Join(req.Recordings, " ")
 			fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
 			for _, id := range req.Recordings {
 				fmt.Fprintf(out, "  reprise recordings review %s\n", id)
 			}
-			build := "  reprise skill build " + ids + " --name " + shellQuote(cmpOr(strings.TrimSpace(name), "NAME"))
+			build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(name), "NAME"))
 			if sample != "" {
 				build += " --rows " + shellQuote(sample)
 			}
@@ -226,11 +223,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -64,14 +66,10 @@ again. The skill saves only when every question is answered.
 				return err
 			}
 			out := cmd.OutOrStdout()
-			for _, n := range reply.Notes {
-				fmt.Fprintf(out, "note: %s\n", n)
-			}
+			printNotes(out, reply.Notes)
 			if !reply.Saved {
 				fmt.Fprintf(out, "%d question(s) before the skill can be saved:\n", len(reply.Questions))
-				for i, q := range reply.Questions {
-					fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
-				}
+				printQuestions(out, reply.Questions)
 				fmt.Fprintln(out, "answer each with --confirm KEY=ANSWER as the question says (or one a line in --confirm-file), and build again")
 				return fmt.Errorf("skill not saved: %d question(s) open", len(reply.Questions))
 			}
@@ -182,6 +180,19 @@ func newSkillValidateCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&rows, "rows", "", "a CSV the skill will run on")
 	return cmd
+}
+
+// printNotes and printQuestions show a draft as build and import both do.
+func printNotes(out io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+}
+
+func printQuestions(out io.Writer, qs []ops.Question) {
+	for i, q := range qs {
+		fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
+	}
 }
 
 // buildRequest gathers what a build is asked with: the answers given, and
