@@ -65,3 +65,17 @@ const puppeteer = require("puppeteer-core");
   } finally { await browser.close(); }
 })().catch((e) => { console.error(e.message); process.exit(1); });
 `
+
+// TestRecorderNavigatesWhereReplayDoes: a navigate step goes to its value,
+// as the executor does, not to the page the step was recorded on.
+func TestRecorderNavigatesWhereReplayDoes(t *testing.T) {
+	s := exportSkill(t, "http://shop.example.test")
+	s.Steps[0].URL = "http://shop.example.test/before"
+	flow, _, err := ChromeRecorder(s, map[string]string{"first_name": "A", "email": "a@example.test", "plan": "Basic", "newsletter": "false", "note": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(flow), `"url": "http://shop.example.test/new"`) || strings.Contains(string(flow), "/before") {
+		t.Errorf("the exported navigate does not go to the step's value:\n%s", flow)
+	}
+}

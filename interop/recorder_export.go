@@ -109,7 +109,7 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 		}
 		switch st.Action {
 		case events.ActionNavigate:
-			url, err := fill(cmp.Or(st.URL, st.Value))
+			url, err := fill(cmp.Or(st.Value, st.URL))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", ref, err)
 			}
