@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 )
@@ -54,25 +55,35 @@ func (w *watcher) heard() []bool {
 	return slices.Clone(w.told)
 }
 
-// quiet waits until RECORDINGS holds n messages and CAPTURE none.
-func quiet(t *testing.T, js jetstream.JetStream, n uint64) {
+// quiet waits until RECORDINGS holds n messages, CAPTURE none, and the
+// account's store usage has caught up with what its streams hold: a
+// stream's count drops before the account hears of the removal, and a
+// limit taken from a usage not yet lowered would leave room for a step.
+func quiet(t *testing.T, srv *embedded.Server, js jetstream.JetStream, n uint64) {
 	t.Helper()
 	ctx := context.Background()
+	acc, err := srv.NATS().LookupAccount(embedded.AccountShim)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deadline := time.Now().Add(time.Minute)
 	for {
-		rec, err := js.Stream(ctx, events.StreamRecordings)
-		if err != nil {
-			t.Fatal(err)
+		var rec, capt, held uint64
+		for s := range js.ListStreams(ctx).Info() {
+			held += s.State.Bytes
+			switch s.Config.Name {
+			case events.StreamRecordings:
+				rec = s.State.Msgs
+			case events.StreamCapture:
+				capt = s.State.Msgs
+			}
 		}
-		capt, err := js.Stream(ctx, events.StreamCapture)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.CachedInfo().State.Msgs >= n && capt.CachedInfo().State.Msgs == 0 {
+		used := acc.JetStreamUsage().Store
+		if rec >= n && capt == 0 && used == held {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("RECORDINGS %d messages, CAPTURE %d after a minute; want %d and none", rec.CachedInfo().State.Msgs, capt.CachedInfo().State.Msgs, n)
+			t.Fatalf("RECORDINGS %d messages, CAPTURE %d, %d bytes used for %d held after a minute; want %d, none, equal", rec, capt, used, held, n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -108,7 +119,7 @@ func TestSourceIsToldTheStoreFails(t *testing.T) {
 	// Once they are redacted into RECORDINGS, nothing else is written: the
 	// store's size stands still while its limit comes down to it (a
 	// forward after it would free CAPTURE's room for the next steps).
-	quiet(t, js, 3) // started and the two steps
+	quiet(t, srv, js, 3) // started and the two steps
 	if err := srv.FollowDisk(0); err != nil {
 		t.Fatal(err)
 	}

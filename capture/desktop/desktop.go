@@ -12,10 +12,13 @@ import (
 	"github.com/reprise-dev/reprise/events"
 )
 
-// Defaults for PipelineOptions.
+// Defaults for PipelineOptions. An accessibility lookup takes tens of
+// milliseconds on an idle machine but several hundred on a busy one, on a
+// window just opened; a lookup cut short loses the element's label, and a
+// step without it no longer joins the same step of another demonstration.
 const (
 	DefaultQueueSize     = 1024
-	DefaultEnrichTimeout = 200 * time.Millisecond
+	DefaultEnrichTimeout = time.Second
 )
 
 // Frames gives the newest frame grabbed at or before t, already PNG-encoded.

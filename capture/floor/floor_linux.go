@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/capture/desktop"
 	"github.com/reprise-dev/reprise/capture/x11"
 	"github.com/reprise-dev/reprise/platform/ax/atspi"
 	"github.com/reprise-dev/reprise/platform/screen"
@@ -51,7 +52,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	} else {
 		s.log.Warn("desktop steps get no frames", "err", err)
 	}
-	if ax, err := atspi.New(atspi.Options{Display: s.display, Logger: s.log}); err == nil {
+	if ax, err := atspi.New(atspi.Options{Display: s.display, Logger: s.log, Timeout: desktop.DefaultEnrichTimeout}); err == nil {
 		rec.closeAfter(ax.Close)
 		opts.Enricher = ax
 	} else {
