@@ -17,6 +17,10 @@ type Action struct {
 	// Point is window-relative, with Basis what it was measured on.
 	Point *image.Point
 	Basis *Basis
+	// Keyboard addresses the keys to whatever has the focus in the bound
+	// window (typing, a chord, the clipboard): refused unless that window
+	// has the keyboard focus right before the input.
+	Keyboard bool
 	// Revision is the grant revision the caller last saw; 0 when it gave
 	// none. Either way a revision that moved under the caller refuses.
 	Revision uint64
@@ -74,8 +78,8 @@ func (b *Broker) check(ctx context.Context, g *grant, act Action) (Window, error
 	if act.Kind == "" {
 		return Window{}, refuse(CodeInvalid, "an action needs a kind")
 	}
-	if (act.UID == "") == (act.Point == nil) {
-		return Window{}, refuse(CodeInvalid, "an action is addressed by an element uid or by a point with its basis, one of them")
+	if n := btoi(act.UID != "") + btoi(act.Point != nil) + btoi(act.Keyboard); n != 1 {
+		return Window{}, refuse(CodeInvalid, "an action is addressed by an element uid, by a point with its basis, or to the keyboard focus: one of them")
 	}
 	before := g.Revision
 	w, err := b.remeasure(ctx, g)
@@ -84,6 +88,12 @@ func (b *Broker) check(ctx context.Context, g *grant, act Action) (Window, error
 	}
 	if g.Revision != before || act.Revision != 0 && act.Revision != g.Revision {
 		return Window{}, refuse(CodeStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
+	}
+	if act.Keyboard {
+		if !w.Focused {
+			return Window{}, refuse(CodeNotFocused, "window %s (%s) does not have the keyboard focus: keys would go to another window", w.ID, w.App)
+		}
+		return w, nil
 	}
 	if act.UID != "" {
 		rev, ok := uidRevision(g.ID, act.UID)
@@ -203,4 +213,11 @@ func actFields(a Action, result string) map[string]string {
 		f["text_length"] = strconv.Itoa(a.TextLen)
 	}
 	return f
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -243,6 +243,32 @@ func (b *Broker) Describe() (Grant, bool) {
 	return b.active.Grant, true
 }
 
+// Done returns the channel closed when grant id ends (Stop, Revoke,
+// expiry, its window closing): what holds the grant aborts on it.
+func (b *Broker) Done(id string) (<-chan struct{}, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	g, err := b.current(id)
+	if err != nil {
+		return nil, err
+	}
+	return g.abort, nil
+}
+
+// Note audits something a holder of grant id did that is not input to a
+// window (a clipboard read or write): content-free fields only.
+func (b *Broker) Note(ctx context.Context, id, kind string, fields map[string]string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	g, err := b.current(id)
+	if err != nil {
+		return err
+	}
+	g.last = b.now()
+	b.record(ctx, kind, g.Grant, fields)
+	return nil
+}
+
 // Revoke ends grant id.
 func (b *Broker) Revoke(ctx context.Context, id string) error {
 	b.mu.Lock()

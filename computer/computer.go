@@ -57,6 +57,7 @@ const (
 	CodeNoTarget         = "COMPUTER_NO_TARGET"
 	CodeTargetNotFound   = "COMPUTER_TARGET_NOT_FOUND"
 	CodeElementNotFound  = "COMPUTER_ELEMENT_NOT_FOUND"
+	CodeNotFocused       = "COMPUTER_TARGET_NOT_FOCUSED"
 	CodePixelsNotGranted = "COMPUTER_CAPTURE_NOT_GRANTED"
 	CodeInvalid          = "COMPUTER_INVALID_REQUEST"
 	CodeUnsupported      = "COMPUTER_PLATFORM_UNSUPPORTED"

@@ -28,5 +28,14 @@ type Input interface {
 	Close() error
 }
 
+// Mouse is pointer input finer than Click: a drag presses, moves and
+// releases; a wheel turns by notches (dy > 0 down, dx > 0 right) where the
+// pointer is. XTEST has it; where an Input lacks it, callers refuse.
+type Mouse interface {
+	Move(x, y int) error
+	Button(button int, down bool) error
+	Scroll(dx, dy int) error
+}
+
 // ErrNoInput is returned where this build has no synthetic input.
 var ErrNoInput = errors.New("desktop input is not supported on " + runtime.GOOS + " yet")

@@ -23,6 +23,8 @@ const (
 	xMotionNotify  = 6
 )
 
+var _ Mouse = (*xinput)(nil)
+
 // xinput is Input through the XTEST extension.
 type xinput struct {
 	conn  *xgb.Conn
@@ -105,6 +107,38 @@ func (x *xinput) Click(px, py, button int) error {
 	x.fake(xMotionNotify, 0, int16(px), int16(py))
 	x.fake(xButtonPress, byte(button), 0, 0)
 	x.fake(xButtonRelease, byte(button), 0, 0)
+	return x.sync()
+}
+
+func (x *xinput) Move(px, py int) error {
+	x.fake(xMotionNotify, 0, int16(px), int16(py))
+	return x.sync()
+}
+
+func (x *xinput) Button(button int, down bool) error {
+	typ := byte(xButtonRelease)
+	if down {
+		typ = xButtonPress
+	}
+	x.fake(typ, byte(button), 0, 0)
+	return x.sync()
+}
+
+// Scroll turns the wheel: X11 has no wheel events, only buttons 4 and 5
+// (up, down) and 6 and 7 (left, right), one click a notch.
+func (x *xinput) Scroll(dx, dy int) error {
+	turn := func(n int, neg, pos byte) {
+		b := pos
+		if n < 0 {
+			b, n = neg, -n
+		}
+		for range n {
+			x.fake(xButtonPress, b, 0, 0)
+			x.fake(xButtonRelease, b, 0, 0)
+		}
+	}
+	turn(dy, 4, 5)
+	turn(dx, 6, 7)
 	return x.sync()
 }
 

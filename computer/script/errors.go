@@ -1,0 +1,85 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/reprise-dev/reprise/computer"
+)
+
+// The scriptable-tool design's error codes: a script tells refusals apart
+// by err.code, and every message starts with the code.
+const (
+	PermissionDenied       = "PermissionDenied"
+	CaptureFailed          = "CaptureFailed"
+	InputFailed            = "InputFailed"
+	BackgroundUnavailable  = "BackgroundUnavailable"
+	WindowNotFound         = "WindowNotFound"
+	InvalidTarget          = "InvalidTarget"
+	InvalidKey             = "InvalidKey"
+	InvalidCoordinateFrame = "InvalidCoordinateFrame"
+	StaleRef               = "StaleRef"
+	AxUnsupported          = "AxUnsupported"
+	AxFailed               = "AxFailed"
+	Timeout                = "Timeout"
+	Closed                 = "Closed"
+	Internal               = "Internal"
+)
+
+// Error is a failure a script sees as a thrown Error with .code, and with
+// .grantCode when the grant broker refused (a COMPUTER_ code).
+type Error struct {
+	Code      string
+	GrantCode string
+	Message   string
+}
+
+func (e *Error) Error() string {
+	if e.GrantCode != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.GrantCode)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func fail(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// grantCodes say which design code a broker refusal is, by what the script
+// was doing: a revision that moved under coordinates is a frame gone
+// stale, under an element ref a stale ref.
+func fromBroker(err error, coords bool) *Error {
+	var ce *computer.Error
+	if !errors.As(err, &ce) {
+		var se *Error
+		if errors.As(err, &se) {
+			return se
+		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return fail(Timeout, "%v", err)
+		}
+		return fail(Internal, "%v", err)
+	}
+	code := PermissionDenied
+	switch ce.Code {
+	case computer.CodeStaleBasis, computer.CodeOutOfBounds:
+		code = InvalidCoordinateFrame
+	case computer.CodeStaleRevision:
+		code = StaleRef
+		if coords {
+			code = InvalidCoordinateFrame
+		}
+	case computer.CodeElementNotFound:
+		code = StaleRef
+	case computer.CodeTargetNotFound, computer.CodeNoTarget:
+		code = WindowNotFound
+	case computer.CodeNotFocused:
+		code = BackgroundUnavailable
+	case computer.CodeInvalid:
+		code = InvalidTarget
+	case computer.CodeUnsupported:
+		code = InputFailed
+	}
+	return &Error{Code: code, GrantCode: ce.Code, Message: ce.Message}
+}
