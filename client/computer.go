@@ -1,11 +1,14 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"time"
 
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/computer/script"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 const computerTimeout = 15 * time.Second
@@ -43,4 +46,21 @@ func (c *Client) StopComputer(ctx context.Context) (computer.GrantReply, error) 
 	var reply computer.GrantReply
 	err := c.local(ctx, events.LocalComputerStop, nil, &reply, computerTimeout)
 	return reply, err
+}
+
+// RunScript runs a desktop script through the active grant. A refusal
+// before the run is the error; a script that failed is the reply's Error.
+func (c *Client) RunScript(ctx context.Context, req script.RunRequest) (script.RunReply, error) {
+	var reply script.RunReply
+	timeout := cmp.Or(req.Timeout, script.DefaultTimeout)
+	err := c.local(ctx, events.LocalComputerRun, req, &reply, min(timeout, script.MaxTimeout)+15*time.Second)
+	return reply, err
+}
+
+// ComputerRun sends COMPUTER_RUN, the wire op a platform runs a desktop
+// script with; refused without the person's grant.
+func (c *Client) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (ops.ComputerRunResult, error) {
+	var out ops.ComputerRunResult
+	err := c.call(ctx, ops.TypeComputerRun, req, &out, script.MaxTimeout+15*time.Second)
+	return out, err
 }

@@ -48,6 +48,11 @@ type Service struct {
 	Policy Policy
 	Audit  Auditor
 	Log    *slog.Logger
+	// Run, if set, serves `reprise computer run` through the broker: the
+	// daemon plugs in package script, so this one stays free of the JS
+	// engine. RunTimeout bounds one request.
+	Run        func(ctx context.Context, b *Broker, body []byte) (any, error)
+	RunTimeout time.Duration
 
 	once   sync.Once
 	broker *Broker
@@ -73,7 +78,7 @@ func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
 		s.Log = slog.New(slog.DiscardHandler)
 	}
 	ep := func(name, subject string, h func(context.Context, []byte) (any, error)) ops.Endpoint {
-		return ops.Endpoint{Name: name, Subject: subject, Handle: func(ctx context.Context, body []byte) ([]byte, error) {
+		return ops.Endpoint{Name: name, Subject: subject, Timeout: s.timeout(name), Handle: func(ctx context.Context, body []byte) ([]byte, error) {
 			v, err := h(ctx, body)
 			if err != nil {
 				return nil, wireError(err)
@@ -81,17 +86,35 @@ func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
 			return json.Marshal(v)
 		}}
 	}
+	eps := []ops.Endpoint{
+		ep("targets", events.LocalComputerTargets, s.targets),
+		ep("grant", events.LocalComputerGrant, s.create),
+		ep("describe", events.LocalComputerDescribe, s.describe),
+		ep("revoke", events.LocalComputerRevoke, s.revoke),
+		ep("stop", events.LocalComputerStop, s.stop),
+	}
+	if s.Run != nil {
+		eps = append(eps, ep("run", events.LocalComputerRun, s.run))
+	}
 	return ops.ServeLocal(nc, ops.LocalService{
-		Name: ServiceName, Description: "scope grants on this desktop: targets, grant, revoke, stop",
-		Endpoints: []ops.Endpoint{
-			ep("targets", events.LocalComputerTargets, s.targets),
-			ep("grant", events.LocalComputerGrant, s.create),
-			ep("describe", events.LocalComputerDescribe, s.describe),
-			ep("revoke", events.LocalComputerRevoke, s.revoke),
-			ep("stop", events.LocalComputerStop, s.stop),
-		},
-		Logger: s.Log,
+		Name: ServiceName, Description: "scope grants on this desktop: targets, grant, revoke, stop, run",
+		Endpoints: eps, Logger: s.Log,
 	})
+}
+
+func (s *Service) timeout(endpoint string) time.Duration {
+	if endpoint == "run" {
+		return s.RunTimeout
+	}
+	return 0
+}
+
+func (s *Service) run(ctx context.Context, body []byte) (any, error) {
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	return s.Run(ctx, b, body)
 }
 
 func (s *Service) targets(ctx context.Context, body []byte) (any, error) {

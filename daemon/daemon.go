@@ -15,6 +15,7 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/chrome"
+	"github.com/reprise-dev/reprise/computer/script"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/flock"
@@ -71,6 +72,7 @@ type Daemon struct {
 	rec        *recorder.Recorder
 	recs       *recordings.Reader // the read model of RECORDINGS and FRAMES
 	ops        *ops.Server
+	runner     *script.Runner // the desktop scripts' runtime
 	closeOnce  sync.Once
 }
 
@@ -250,6 +252,9 @@ func (d *Daemon) Close() {
 		}
 		if d.browser != nil {
 			d.browser.Close()
+		}
+		if d.runner != nil {
+			_ = d.runner.Close()
 		}
 		d.consent.close()
 		d.audit.close()

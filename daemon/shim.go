@@ -3,12 +3,12 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/chrome"
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/computer/script"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
@@ -22,10 +22,15 @@ type shim struct {
 	*recorder.Recorder
 	consent *consentGate
 	skills  *skillbook.Service
+	grants  *computer.Service
+	runner  *script.Runner
 	d       *Daemon
 }
 
-var _ ops.Service = (*shim)(nil)
+var (
+	_ ops.Service         = (*shim)(nil)
+	_ ops.ComputerService = (*shim)(nil)
+)
 
 // RequestConsent implements REQUEST_RECORDING_CONSENT.
 func (s *shim) RequestConsent(ctx context.Context, req ops.ConsentRequest) (ops.ConsentResult, error) {
@@ -98,17 +103,12 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 	if err != nil {
 		return err
 	}
-	// Scope grants on this desktop: the daemon's own process and the
-	// terminal that runs it are never targets.
-	grants := &computer.Service{
-		Open:   func() (computer.Desktop, error) { return computer.OpenDesktop("") },
-		Policy: computer.PolicyFromEnv(computer.Parents(os.Getpid())),
-		Audit:  aud, Log: d.log.With("component", "computer"),
+	grants, runner, err := d.serveComputer(aud)
+	if err != nil {
+		return err
 	}
-	if _, err := grants.Serve(d.nc); err != nil {
-		return fmt.Errorf("serve grants: %w", err)
-	}
-	d.ops, err = ops.NewServer(ctx, d.js, &shim{Recorder: d.rec, consent: gate, skills: skills, d: d}, ops.Config{
+	d.runner = runner
+	d.ops, err = ops.NewServer(ctx, d.js, &shim{Recorder: d.rec, consent: gate, skills: skills, grants: grants, runner: runner, d: d}, ops.Config{
 		Subject:       events.OpsSubject(d.srv.MachineID()),
 		MaxConcurrent: maxConcurrent,
 		Timeout:       3 * time.Minute,

@@ -79,6 +79,7 @@ const (
 	LocalComputerDescribe = LocalSubjectPrefix + ".computer.describe"
 	LocalComputerRevoke   = LocalSubjectPrefix + ".computer.revoke"
 	LocalComputerStop     = LocalSubjectPrefix + ".computer.stop"
+	LocalComputerRun      = LocalSubjectPrefix + ".computer.run"
 )
 
 // The chrome source's ingest requests, the only subjects the extension

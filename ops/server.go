@@ -36,6 +36,12 @@ type CopilotService interface {
 	DryRunReplay(ctx context.Context, req DryRunRequest) (DryRunResult, error)
 }
 
+// ComputerService is what a shim serves of COMPUTER_RUN; a Service
+// without it answers UNKNOWN_TYPE.
+type ComputerService interface {
+	ComputerRun(ctx context.Context, req ComputerRunRequest) (ComputerRunResult, error)
+}
+
 // RepliesBucket keeps each request id's first answer.
 const RepliesBucket = "OPS_REPLIES"
 
@@ -227,6 +233,11 @@ func (s *Server) dispatch(ctx context.Context, env Envelope) (reply []byte, keep
 		default:
 			return call(s, ctx, env, TypeDryRunResult, cs.DryRunReplay)
 		}
+	case TypeComputerRun:
+		if cs, ok := s.svc.(ComputerService); ok {
+			return call(s, ctx, env, TypeComputerResult, cs.ComputerRun)
+		}
+		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is not served by this shim", env.Type)), true
 	case TypeLocalLLM:
 		return EncodeError(env.ID, Errorf(CodeInterpretationMissing, "LOCAL_LLM_COMPLETION needs a local model, which this shim does not serve yet")), true
 	}

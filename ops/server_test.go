@@ -130,6 +130,7 @@ func TestMalformedRequests(t *testing.T) {
 		{`{"type":"START_RECORDING","id":"a3","extra":1}`, CodeInvalidRequest, "a3"},
 		{`{"type":"FLY","id":"a4","payload":{}}`, CodeUnknownType, "a4"},
 		{`{"type":"INTERPRET_TURN","id":"a5","payload":{}}`, CodeUnknownType, "a5"},
+		{`{"type":"COMPUTER_RUN","id":"a10","payload":{"code":"1"}}`, CodeUnknownType, "a10"},
 		{`{"type":"START_RECORDING","id":"a6","payload":[]}`, CodeInvalidRequest, "a6"},
 		{`{"type":"START_RECORDING","id":"a7","payload":{"mode":1}}`, CodeInvalidRequest, "a7"},
 		{`{"type":"START_RECORDING","id":"a8","payload":{"channels":"floor"}}`, CodeInvalidRequest, "a8"},
@@ -147,6 +148,34 @@ func TestMalformedRequests(t *testing.T) {
 	// And it still serves.
 	if env := request(t, nc, `{"type":"STOP_RECORDING","id":"ok1","payload":{"recording_id":"rec_1"}}`); env.Type != TypeSummary {
 		t.Fatalf("valid request after malformed ones answered %s %s", env.Type, env.Payload)
+	}
+}
+
+// computerShim serves COMPUTER_RUN by echoing the code.
+type computerShim struct{ *fakeService }
+
+func (computerShim) ComputerRun(_ context.Context, req ComputerRunRequest) (ComputerRunResult, error) {
+	return ComputerRunResult{Return: req.Code, ReadOnly: req.ReadOnly}, nil
+}
+
+func TestComputerRunPayloads(t *testing.T) {
+	h := newHarness(t, computerShim{&fakeService{}}, Config{})
+	nc := h.client(t)
+	for _, body := range []string{
+		`{"type":"COMPUTER_RUN","id":"c1","payload":{"code":1}}`,
+		`{"type":"COMPUTER_RUN","id":"c2","payload":{"code":"x","bogus":true}}`,
+		`{"type":"COMPUTER_RUN","id":"c3","payload":{"code":"x","timeout_seconds":"5"}}`,
+		`{"type":"COMPUTER_RUN","id":"c4","payload":{"code":"x","read_only":"yes"}}`,
+		`{"type":"COMPUTER_RUN","id":"c5","payload":[]}`,
+	} {
+		if got := errorCode(t, request(t, nc, body)); got != CodeInvalidRequest {
+			t.Errorf("%s answered %s; want %s", body, got, CodeInvalidRequest)
+		}
+	}
+	env := request(t, nc, `{"type":"COMPUTER_RUN","id":"c6","payload":{"code":"desktop.windows()","read_only":true}}`)
+	var res ComputerRunResult
+	if env.Type != TypeComputerResult || json.Unmarshal(env.Payload, &res) != nil || res.Return != "desktop.windows()" || !res.ReadOnly {
+		t.Fatalf("a well-formed COMPUTER_RUN answered %s %s", env.Type, env.Payload)
 	}
 }
 

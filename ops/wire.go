@@ -23,6 +23,9 @@ const (
 	TypeClarifyPrompt  = "CLARIFY_PROMPT"
 	TypeDryRunReplay   = "DRY_RUN_REPLAY"
 	TypeLocalLLM       = "LOCAL_LLM_COMPLETION"
+	// TypeComputerRun runs a desktop script through the active scope
+	// grant (issue 22); refused without one.
+	TypeComputerRun = "COMPUTER_RUN"
 )
 
 // Reply types.
@@ -38,6 +41,7 @@ const (
 	TypeQuestions      = "CLARIFY_QUESTIONS"
 	TypeInterpretation = "INTERPRETATION"
 	TypeDryRunResult   = "DRY_RUN_RESULT"
+	TypeComputerResult = "COMPUTER_RUN_RESULT"
 )
 
 // Error codes.
@@ -224,4 +228,43 @@ type DryRunRow struct {
 // DryRunResult is DRY_RUN_RESULT's payload.
 type DryRunResult struct {
 	Rows []DryRunRow `json:"rows"`
+}
+
+// ComputerRunRequest is COMPUTER_RUN's payload: JavaScript run by the
+// desktop runtime through the grant the person issued (GrantID, if given,
+// must be it).
+type ComputerRunRequest struct {
+	GrantID  string `json:"grant_id,omitempty"`
+	Code     string `json:"code"`
+	ReadOnly bool   `json:"read_only,omitempty"`
+	// TimeoutSeconds is the run's budget: 1 to 300, 120 when 0.
+	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
+}
+
+// ComputerRunResult is COMPUTER_RUN_RESULT's payload: what the run
+// printed, the screenshots it wrote (paths on the shim's machine), its
+// return value, and the script's error if it failed.
+type ComputerRunResult struct {
+	Output      []string          `json:"output,omitempty"`
+	Screenshots []ComputerShot    `json:"screenshots,omitempty"`
+	Return      string            `json:"return,omitempty"`
+	ReadOnly    bool              `json:"read_only"`
+	Error       *ComputerRunError `json:"error,omitempty"`
+}
+
+// ComputerShot is a screenshot a run wrote.
+type ComputerShot struct {
+	Path   string `json:"path"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Target string `json:"target"`
+}
+
+// ComputerRunError is a script's failure: a code of the scriptable-tool
+// design (InvalidCoordinateFrame, StaleRef...) and, when the grant broker
+// refused, its COMPUTER_ code.
+type ComputerRunError struct {
+	Code      string `json:"code"`
+	GrantCode string `json:"grant_code,omitempty"`
+	Message   string `json:"message"`
 }

@@ -141,6 +141,6 @@ func newComputerCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(targets, grant, status, revoke)
+	cmd.AddCommand(targets, grant, status, revoke, newComputerRunCmd(g))
 	return cmd
 }

@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // TestComputerGrantAndStop: the daemon lists a real X desktop's windows
@@ -75,4 +80,88 @@ func regexpLine(out, pattern string) bool {
 		}
 	}
 	return false
+}
+
+// TestComputerRunThroughTheDaemon: `reprise computer run` and the
+// COMPUTER_RUN wire op share the daemon's runtime over the grant: both
+// refused without one; with the person's grant a script reads the window,
+// takes a screenshot and sets a field; a read-only run throws on input.
+func TestComputerRunThroughTheDaemon(t *testing.T) {
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	t.Setenv("DISPLAY", d.Display)
+	app := exec.Command("zenity", "--entry", "--title", "Notes", "--text", "Note")
+	app.Env = d.Env()
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = app.Process.Kill(); _ = app.Wait() })
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if _, err := d.Window(ctx, "Notes"); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	startDaemonProcess(t, home)
+	c, err := client.Dial(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	dir := t.TempDir()
+	file := func(name, code string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(code), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+
+	var refused *ops.Error
+	if _, err := c.ComputerRun(ctx, ops.ComputerRunRequest{Code: "desktop.windows()"}); !errors.As(err, &refused) || refused.Code != "COMPUTER_NO_GRANT" {
+		t.Fatalf("COMPUTER_RUN without a grant: %v; want COMPUTER_NO_GRANT", err)
+	}
+	list := file("list.js", "desktop.windows()")
+	if _, stderr, err := run(t, home, "computer", "run", list); err == nil || !strings.Contains(stderr, "COMPUTER_NO_GRANT") {
+		t.Fatalf("computer run without a grant: %v\n%s", err, stderr)
+	}
+	if _, stderr, err := run(t, home, "computer", "grant", "--pixels"); err != nil {
+		t.Fatalf("grant: %v\n%s", err, stderr)
+	}
+	fill := file("fill.js", `const w = desktop.window({title: "Notes"});
+print(w.title, w.app);
+w.screenshot();
+const box = await wait(() => w.find({role: "textbox"})[0], {timeout: 20000});
+box.setValue("hello");
+globalThis.mark = 42;
+return box.value();`)
+	out, stderr, err := run(t, home, "computer", "run", fill)
+	if err != nil || !strings.Contains(out, "Notes zenity\n") || !regexpLine(out, `^screenshot of 0x[0-9a-f]+: .+\.png \(\d+x\d+\)$`) || !strings.HasSuffix(out, "hello\n") {
+		t.Fatalf("computer run: %v\n%s%s", err, out, stderr)
+	}
+	ro := exec.Command(binary, "computer", "run", "--read-only", "-")
+	ro.Env = append(os.Environ(), "REPRISE_HOME="+home)
+	ro.Stdin = strings.NewReader(`desktop.type("x")`)
+	if b, err := ro.CombinedOutput(); err == nil || !strings.Contains(string(b), "PermissionDenied") || !strings.Contains(string(b), "read-only") {
+		t.Fatalf("a read-only run that types: %v\n%s", err, b)
+	}
+	// The wire op runs in the same runtime, through the same grant.
+	res, err := c.ComputerRun(ctx, ops.ComputerRunRequest{Code: `return [mark, desktop.window({title: "Notes"}).find({role: "textbox"})[0].value()]`, TimeoutSeconds: 30})
+	if err != nil || res.Error != nil || res.Return != `[42,"hello"]` {
+		t.Fatalf("COMPUTER_RUN: %+v, %v", res, err)
+	}
+	res, err = c.ComputerRun(ctx, ops.ComputerRunRequest{Code: `desktop.click(5, 5)`})
+	if err != nil || res.Error == nil || res.Error.Code != "InvalidCoordinateFrame" {
+		t.Fatalf("COMPUTER_RUN clicking with no desktop screenshot: %+v, %v; want InvalidCoordinateFrame", res, err)
+	}
+	if _, err := c.ComputerRun(ctx, ops.ComputerRunRequest{Code: "1", TimeoutSeconds: 301}); !errors.As(err, &refused) || refused.Code != ops.CodeInvalidRequest {
+		t.Fatalf("COMPUTER_RUN with a timeout over 300 s: %v", err)
+	}
+	if _, stderr, err := run(t, home, "computer", "run", "--timeout", "0s", list); err == nil || !strings.Contains(stderr, "--timeout") {
+		t.Fatalf("a zero timeout: %v\n%s", err, stderr)
+	}
+	if _, stderr, err := run(t, home, "computer", "run", filepath.Join(dir, "missing.js")); err == nil || !strings.Contains(stderr, "read the script") {
+		t.Fatalf("a missing script: %v\n%s", err, stderr)
+	}
 }

@@ -199,6 +199,18 @@ func (r *Runtime) elementAt(x, y int) goja.Value {
 	return goja.Null()
 }
 
+// focusedElement is desktop.focusedElement(): the element of the granted
+// window that has the keyboard focus, or null.
+func (r *Runtime) focusedElement() goja.Value {
+	s := r.snapshot(r.grant().Target.ID)
+	for i, n := range s.nodes {
+		if n.Focused {
+			return r.elObject(s, i)
+		}
+	}
+	return goja.Null()
+}
+
 // live checks that an element's snapshot is still one of the last two
 // and that its window has not changed since (the grant's revision).
 func (r *Runtime) live(s *snapshot, i int) {
@@ -224,7 +236,7 @@ func (r *Runtime) elObject(s *snapshot, i int) goja.Value {
 	b := n.Bounds
 	o := r.value(map[string]any{
 		"ref": s.refs[i], "role": n.Role, "nativeRole": n.Role, "title": n.Name,
-		"enabled": true, "focused": false, "childCount": kids, "password": n.Password,
+		"enabled": true, "focused": n.Focused, "childCount": kids, "password": n.Password,
 	}).ToObject(r.vm)
 	el := func(j int) goja.Value {
 		if j < 0 {

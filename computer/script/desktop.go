@@ -130,10 +130,7 @@ func (r *Runtime) desktopObject() *goja.Object {
 	_ = d.Set("capabilities", func() goja.Value { return r.value(r.capabilities()) })
 	r.inputMethods(d, func() string { return desktopTarget })
 	_ = d.Set("elementAt", func(x, y int) goja.Value { return r.elementAt(x, y) })
-	_ = d.Set("focusedElement", func() goja.Value {
-		r.throw(fail(AxUnsupported, "focusedElement: this tree does not report focus; use win.find() and El.focused"))
-		return nil
-	})
+	_ = d.Set("focusedElement", r.focusedElement)
 	_ = d.Set("clipboard", r.clipboardObject())
 	return d
 }

@@ -30,9 +30,9 @@ const (
 // Error is a failure a script sees as a thrown Error with .code, and with
 // .grantCode when the grant broker refused (a COMPUTER_ code).
 type Error struct {
-	Code      string
-	GrantCode string
-	Message   string
+	Code      string `json:"code"`
+	GrantCode string `json:"grant_code,omitempty"`
+	Message   string `json:"message"`
 }
 
 func (e *Error) Error() string {

@@ -103,7 +103,11 @@ func (d *fakeDesktop) List(_ context.Context, window string, _ int) ([]ax.Node, 
 	}
 	return []ax.Node{
 		n("panel", "", -1, image.Rect(100, 100, 400, 300), false),
-		n("textbox", "Name", 0, image.Rect(120, 120, 300, 140), false),
+		func() ax.Node {
+			f := n("textbox", "Name", 0, image.Rect(120, 120, 300, 140), false)
+			f.Focused = true
+			return f
+		}(),
 		n("textbox", "Secret", 0, image.Rect(120, 150, 300, 170), true),
 		n("button", "Save", 0, image.Rect(120, 200, 200, 230), false),
 	}, nil

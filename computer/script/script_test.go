@@ -302,6 +302,9 @@ func TestClipboardAndCapabilities(t *testing.T) {
 	if got := f.run(t, `desktop.focusedWindow().title`); got != "Form" {
 		t.Errorf("focusedWindow: %s", got)
 	}
+	if got := f.run(t, `desktop.focusedElement().title`); got != "Name" {
+		t.Errorf("focusedElement: %s", got)
+	}
 	if got := f.run(t, `desktop.elementAt(130, 210).title`); got != "Save" {
 		t.Errorf("elementAt: %s", got)
 	}

@@ -65,4 +65,6 @@ type Node struct {
 	Path string
 	// Password marks a secret field.
 	Password bool
+	// Focused says it has the keyboard focus, where the tree tells.
+	Focused bool
 }

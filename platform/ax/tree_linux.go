@@ -74,6 +74,7 @@ func (a ATSPI) List(ctx context.Context, window string, limit int) ([]Node, erro
 			Element: Element{Role: n.Role, Handle: n.Element},
 			Name:    n.Name, ID: n.ID, Value: n.Value, Label: n.LabelIndex, Parent: n.Parent,
 			Bounds: n.Bounds, Window: n.Window, App: n.App, Path: n.AXPath, Password: n.Password,
+			Focused: n.Focused,
 		}
 	}
 	return out, nil

@@ -351,6 +351,7 @@ func (c client) nodes(ctx context.Context, all []walked, title string) []Node {
 	for k, name := range c.names(ctx, unlisted) {
 		out[unnamed[k]].Name = name
 	}
+	nameByPosition(out, func(i int) string { return all[src[i]].props.role })
 	texts := make([]string, len(fields))
 	reqs := make([]req, len(fields))
 	for k, i := range fields {
@@ -366,6 +367,49 @@ func (c client) nodes(ctx context.Context, all []walked, title string) []Node {
 		out[i].Label = out[i].Name
 	}
 	return out
+}
+
+// nameByPosition names the fields that name themselves nowhere by the
+// label beside them, as labelOf does for Find: searched under the field's
+// ancestors nearest first, so a label in its own group wins.
+func nameByPosition(out []Node, role func(int) string) {
+	last := make([]int, len(out)) // the last index of each subtree (out is depth first)
+	for i := range out {
+		last[i] = i
+	}
+	for i := len(out) - 1; i > 0; i-- {
+		if p := out[i].Parent; p >= 0 && last[i] > last[p] {
+			last[p] = last[i]
+		}
+	}
+	cache := map[int][]labelBox{}
+	labelsUnder := func(a int) []labelBox {
+		if ls, ok := cache[a]; ok {
+			return ls
+		}
+		var ls []labelBox
+		for j := a + 1; j <= last[a]; j++ {
+			if role(j) == roleLabel {
+				b := out[j].Bounds
+				ls = append(ls, labelBox{Name: out[j].Name, Box: rect{b.Min.X, b.Min.Y, b.Dx(), b.Dy()}})
+			}
+		}
+		cache[a] = ls
+		return ls
+	}
+	for i := range out {
+		if out[i].Name != "" || out[i].LabelIndex >= 0 || !fieldRoles[role(i)] {
+			continue
+		}
+		b := out[i].Bounds
+		box := rect{b.Min.X, b.Min.Y, b.Dx(), b.Dy()}
+		for a := out[i].Parent; a >= 0; a = out[a].Parent {
+			if l := nearestLabel(box, labelsUnder(a)); l != "" {
+				out[i].Name = l
+				break
+			}
+		}
+	}
 }
 
 // processImage names app's process: the base name of its executable, else

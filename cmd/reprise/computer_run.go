@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/computer/script"
+)
+
+// newComputerRunCmd is `reprise computer run SCRIPT.js`: the script runs in
+// the daemon's persistent runtime, through the active grant.
+func newComputerRunCmd(g *globals) *cobra.Command {
+	var req script.RunRequest
+	cmd := &cobra.Command{
+		Use:   "run SCRIPT.js",
+		Short: "Run JavaScript against this desktop through the active grant (- reads stdin)",
+		Long: `Run JavaScript with top-level await in the daemon's persistent desktop runtime:
+desktop.windows/window/focusedWindow/displays/capabilities, screenshot, click,
+doubleClick, move, drag, scroll, type, press, win.ax/find/ref and their
+elements, desktop.clipboard, wait, assert, print. Every capture and input goes
+through the active grant (reprise computer grant); --read-only runs throw on
+input. Globals, screenshot frames and element refs last as long as the grant.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if req.Timeout < script.MinTimeout || req.Timeout > script.MaxTimeout {
+				return fmt.Errorf("--timeout %s: give %s to %s", req.Timeout, script.MinTimeout, script.MaxTimeout)
+			}
+			code, err := readScript(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			req.Code = code
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			reply, err := c.RunScript(cmd.Context(), req)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			for _, line := range reply.Output {
+				fmt.Fprintln(out, line)
+			}
+			for _, s := range reply.Screenshots {
+				fmt.Fprintf(out, "screenshot of %s: %s (%dx%d)\n", s.Target, s.Path, s.Width, s.Height)
+			}
+			if reply.Error != nil {
+				return fmt.Errorf("%w", reply.Error)
+			}
+			if reply.Return != "" {
+				fmt.Fprintln(out, reply.Return)
+			} else if len(reply.Output) == 0 && len(reply.Screenshots) == 0 {
+				fmt.Fprintln(out, "Ran computer code")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&req.ReadOnly, "read-only", false, "allow screenshots and reads only: input, element changes, raising windows and clipboard writes throw")
+	cmd.Flags().DurationVar(&req.Timeout, "timeout", script.DefaultTimeout, "the run's budget (1s to 5m)")
+	cmd.Flags().StringVar(&req.GrantID, "grant", "", "run only if this grant is the active one")
+	return cmd
+}
+
+// readScript reads the script file, or stdin for "-".
+func readScript(stdin io.Reader, path string) (string, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(stdin, 1<<20+1))
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the script: %w", err)
+	}
+	if len(b) > 1<<20 {
+		return "", fmt.Errorf("the script is over 1 MiB")
+	}
+	return string(b), nil
+}

@@ -1,0 +1,218 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"image/png"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/internal/xvfb"
+)
+
+// startForm opens a zenity form on d and returns its X window id as
+// xdotool names it; the form's output (what OK filed) goes to the file out.
+func startForm(t *testing.T, d *xvfb.Desktop, out string) string {
+	t.Helper()
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command("zenity", "--forms", "--title", "New customer", "--add-entry", "First Name", "--add-entry", "Email")
+	cmd.Env, cmd.Stdout = d.Env(), f
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("zenity is not installed? run scripts/deps: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-done })
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	id, err := d.Window(ctx, "New customer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// formTarget is the form as the broker lists it.
+func formTarget(t *testing.T, b *computer.Broker) computer.Target {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		ts, err := b.Targets(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tg := range ts {
+			if tg.Title == "New customer" {
+				return tg
+			}
+		}
+	}
+	t.Fatal("the form is not listed")
+	return computer.Target{}
+}
+
+// conformance is one script of the suite and what it must give: a return
+// value, or an error code (with the grant's code when the broker refused).
+type conformance struct {
+	name      string
+	code      string
+	readOnly  bool
+	want      string // the return value, when no error is wanted
+	wantCode  string
+	wantGrant string
+	before    func(t *testing.T) // done to the desktop before the script
+}
+
+// TestConformanceX11 runs the scripted runtime against a real X desktop:
+// Xvfb, a GTK form on the accessibility bus, XTEST input, xclip. Each
+// script is a rule of the scriptable-tool design or of the grants.
+func TestConformanceX11(t *testing.T) {
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	filed := filepath.Join(t.TempDir(), "filed")
+	formID := startForm(t, d, filed)
+	desk, err := computer.OpenDesktop(d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := computer.NewBroker(desk, computer.Policy{Self: []int{os.Getpid()}}, nil, nil)
+	ctx := t.Context()
+	g, _, err := b.Create(ctx, computer.GrantRequest{TargetID: formTarget(t, b).ID, Capture: computer.CapturePixels, Issuer: computer.IssuerUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plat := Open(d.Display, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { _ = plat.Close() })
+	if plat.Screen == nil || plat.Input == nil || plat.Tree == nil {
+		t.Fatalf("the X11 platform opened without its parts: %+v", plat)
+	}
+	r := New(b, g.ID, plat, t.TempDir())
+
+	suite := []conformance{
+		{name: "the form's fields appear on the accessibility bus",
+			code: `w = desktop.window({title: "new customer"});
+				return wait(() => w.find({role: "textbox"}).length, {timeout: 20000})`, want: "2"},
+		{name: "windows() lists the form, bound, with its app",
+			code: `const f = desktop.windows({title: "New customer"})[0]; return [f.app, f.bound, f.bounds.width > 0].join()`,
+			want: "zenity,true,true"},
+		{name: "a field found by its label is set and read back through AX",
+			code: `first = w.find({role: "textbox", title: "First Name"})[0]; first.setValue("Ada"); return first.value()`, want: "Ada"},
+		{name: "ax() shows the fields with refs",
+			code: `const tree = w.ax(); return /textbox "Email".*\[ref=e\d+\]/.test(tree) && /push button|button "OK"/.test(tree)`, want: "true"},
+		{name: "a read-only run throws on input and types nothing", readOnly: true,
+			code: `w.screenshot(); w.type("nope")`, wantCode: PermissionDenied},
+		{name: "a click needs a screenshot of the same target",
+			code: `desktop.click(10, 10)`, wantCode: InvalidCoordinateFrame},
+		{name: "a click at the Email field's centre, read from a screenshot, then typing, fills it",
+			code: `const shot = w.screenshot();
+				const email = w.find({role: "textbox", title: "Email"})[0];
+				const b = email.bounds();
+				w.click(b.x - w.bounds.x + (b.width >> 1), b.y - w.bounds.y + (b.height >> 1));
+				w.type("ada@example.org");
+				return wait(() => w.find({role: "textbox", title: "Email"})[0].value() === "ada@example.org", {timeout: 5000})`,
+			want: "true"},
+		{name: "the window moves between the screenshot and the click",
+			code:     `w.screenshot(); moved = true`,
+			wantCode: "",
+			want:     "true"},
+		{name: "... and the click is refused as a stale frame",
+			before: func(t *testing.T) {
+				if _, err := d.Xdotool(ctx, "windowmove", "--sync", formID, "300", "200"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			code: `w.click(5, 5)`, wantCode: InvalidCoordinateFrame},
+		{name: "refs two snapshots old are stale",
+			code: `const old = w.find({role: "textbox"})[0].ref; w.ax(); w.ax(); w.ref(old)`, wantCode: StaleRef},
+		{name: "the clipboard round-trips through xclip",
+			code: `desktop.clipboard.write("reprise clip"); return wait(() => desktop.clipboard.read() === "reprise clip", {timeout: 5000})`, want: "true"},
+		{name: "the OK button pressed through AX files the form",
+			code: `w.find({role: "button", title: "OK"})[0].press(); return "pressed"`, want: "pressed"},
+	}
+	for _, c := range suite {
+		if c.before != nil {
+			c.before(t)
+		}
+		res, err := r.Run(ctx, c.code, Options{ReadOnly: c.readOnly, Timeout: 60 * time.Second})
+		var e *Error
+		switch {
+		case c.wantCode == "" && err != nil:
+			t.Fatalf("%s: %v", c.name, err)
+		case c.wantCode == "" && res.Return != c.want:
+			t.Fatalf("%s: returned %q; want %q", c.name, res.Return, c.want)
+		case c.wantCode != "" && (!errors.As(err, &e) || e.Code != c.wantCode):
+			t.Fatalf("%s: %v; want %s", c.name, err, c.wantCode)
+		}
+		t.Logf("ok: %s", c.name)
+	}
+	read := func() string { b, _ := os.ReadFile(filed); return strings.TrimSpace(string(b)) }
+	for deadline := time.Now().Add(10 * time.Second); read() == "" && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := read(); got != "Ada|ada@example.org" {
+		t.Fatalf("the form filed %q; want Ada|ada@example.org and nothing typed by the read-only run", got)
+	}
+}
+
+// TestScreenshotsOnXvfbKeepOnlyTheGrantedWindow: a real grab of the
+// desktop keeps the form's pixels and blanks the rest.
+func TestScreenshotsOnXvfbKeepOnlyTheGrantedWindow(t *testing.T) {
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	startForm(t, d, filepath.Join(t.TempDir(), "filed"))
+	desk, err := computer.OpenDesktop(d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := computer.NewBroker(desk, computer.Policy{}, nil, nil)
+	form := formTarget(t, b)
+	g, _, err := b.Create(t.Context(), computer.GrantRequest{TargetID: form.ID, Capture: computer.CapturePixels, Issuer: computer.IssuerUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plat := Open(d.Display, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { _ = plat.Close() })
+	r := New(b, g.ID, plat, t.TempDir())
+	res, err := r.Run(t.Context(), `return [desktop.screenshot(), desktop.window("`+form.ID+`").bounds]`, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(res.Screenshots[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounds := g.Target.Bounds
+	lit, outside := 0, 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 7 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 7 {
+			r, gg, bb, _ := img.At(x, y).RGBA()
+			if r|gg|bb == 0 {
+				continue
+			}
+			if x >= bounds.Min.X && x < bounds.Max.X && y >= bounds.Min.Y && y < bounds.Max.Y {
+				lit++
+			} else {
+				outside++
+			}
+		}
+	}
+	if lit == 0 || outside != 0 {
+		t.Fatalf("the desktop shot has %d lit samples in the form and %d outside it; want some and none", lit, outside)
+	}
+}

@@ -1,0 +1,71 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/computer/script"
+	"github.com/reprise-dev/reprise/ops"
+)
+
+// serveComputer serves scope grants on this desktop and the scripted
+// runtime over them: the daemon's own process and the terminal that runs
+// it are never targets.
+func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script.Runner, error) {
+	log := d.log.With("component", "computer")
+	runner := &script.Runner{
+		Open: func() script.Platform { return script.Open("", log) },
+		Dir:  filepath.Join(os.TempDir(), "reprise-computer"),
+	}
+	grants := &computer.Service{
+		Open:   func() (computer.Desktop, error) { return computer.OpenDesktop("") },
+		Policy: computer.PolicyFromEnv(computer.Parents(os.Getpid())),
+		Audit:  aud, Log: log,
+		Run: func(ctx context.Context, b *computer.Broker, body []byte) (any, error) {
+			var req script.RunRequest
+			if err := ops.DecodeLocal("computer run", body, &req); err != nil {
+				return nil, err
+			}
+			return runner.Run(ctx, b, req)
+		},
+		RunTimeout: script.MaxTimeout + 10*time.Second,
+	}
+	if _, err := grants.Serve(d.nc); err != nil {
+		return nil, nil, fmt.Errorf("serve grants: %w", err)
+	}
+	return grants, runner, nil
+}
+
+// ComputerRun implements COMPUTER_RUN: a platform's script, run through
+// the grant the person issued; without one it is refused.
+func (s *shim) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (ops.ComputerRunResult, error) {
+	if req.TimeoutSeconds < 0 || req.TimeoutSeconds > int(script.MaxTimeout/time.Second) {
+		return ops.ComputerRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "timeout_seconds must be 1 to %d, or 0 for %d", int(script.MaxTimeout/time.Second), int(script.DefaultTimeout/time.Second))
+	}
+	b, err := s.grants.Broker()
+	if err != nil {
+		return ops.ComputerRunResult{}, ops.Errorf(computer.CodeUnsupported, "this shim has no desktop to run on: %v", err)
+	}
+	reply, err := s.runner.Run(ctx, b, script.RunRequest{GrantID: req.GrantID, Code: req.Code, ReadOnly: req.ReadOnly,
+		Timeout: time.Duration(req.TimeoutSeconds) * time.Second})
+	if err != nil {
+		var ce *computer.Error
+		if errors.As(err, &ce) {
+			return ops.ComputerRunResult{}, ops.Errorf(ce.Code, "%s", ce.Message)
+		}
+		return ops.ComputerRunResult{}, err
+	}
+	out := ops.ComputerRunResult{Output: reply.Output, Return: reply.Return, ReadOnly: reply.ReadOnly}
+	for _, sh := range reply.Screenshots {
+		out.Screenshots = append(out.Screenshots, ops.ComputerShot(sh))
+	}
+	if e := reply.Error; e != nil {
+		out.Error = &ops.ComputerRunError{Code: e.Code, GrantCode: e.GrantCode, Message: e.Message}
+	}
+	return out, nil
+}
