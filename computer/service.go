@@ -48,6 +48,9 @@ type Service struct {
 	Policy Policy
 	Audit  Auditor
 	Log    *slog.Logger
+	// Notifier, if set, tells the person when a grant begins, moves and
+	// ends.
+	Notifier Notifier
 	// Run, if set, serves `reprise computer run` through the broker: the
 	// daemon plugs in package script, so this one stays free of the JS
 	// engine. RunTimeout bounds one request.
@@ -67,7 +70,11 @@ func (s *Service) Broker() (*Broker, error) {
 			s.err = err
 			return
 		}
-		s.broker = NewBroker(d, s.Policy, s.Audit, nil)
+		audit := s.Audit
+		if s.Notifier != nil {
+			audit = notifying{next: s.Audit, n: s.Notifier, log: s.logger()}
+		}
+		s.broker = NewBroker(d, s.Policy, audit, nil)
 	})
 	return s.broker, s.err
 }
@@ -100,6 +107,13 @@ func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
 		Name: ServiceName, Description: "scope grants on this desktop: targets, grant, revoke, stop, run",
 		Endpoints: eps, Logger: s.Log,
 	})
+}
+
+func (s *Service) logger() *slog.Logger {
+	if s.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Log
 }
 
 func (s *Service) timeout(endpoint string) time.Duration {

@@ -25,7 +25,7 @@ func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script
 	grants := &computer.Service{
 		Open:   func() (computer.Desktop, error) { return computer.OpenDesktop("") },
 		Policy: computer.PolicyFromEnv(computer.Parents(os.Getpid())),
-		Audit:  aud, Log: log,
+		Audit:  aud, Log: log, Notifier: computer.NewNotifier(),
 		Run: func(ctx context.Context, b *computer.Broker, body []byte) (any, error) {
 			var req script.RunRequest
 			if err := ops.DecodeLocal("computer run", body, &req); err != nil {
