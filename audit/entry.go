@@ -38,6 +38,20 @@ const (
 	KindSkillBuilt        = "skill.built"
 	KindReplayRun         = "replay.run"
 	KindReplayRow         = "replay.row"
+	// Scope grants on the desktop (package computer): every grant, rebind
+	// and action, content-free.
+	KindGrantCreated       = "computer.grant.created"
+	KindGrantRebound       = "computer.grant.rebound"
+	KindGrantRebindRefused = "computer.grant.rebind_refused"
+	KindGrantRevoked       = "computer.grant.revoked"
+	KindGrantStopped       = "computer.grant.stopped"
+	KindGrantExpired       = "computer.grant.expired"
+	KindGrantBudgetSpent   = "computer.grant.budget_spent"
+	KindGrantTargetClosed  = "computer.grant.target_closed"
+	KindComputerStopped    = "computer.stopped"
+	KindComputerAction     = "computer.action"
+	KindClipboardRead      = "computer.clipboard.read"
+	KindClipboardWrite     = "computer.clipboard.write"
 	// KindCheckpointLost is written by the daemon when it starts and finds
 	// the chain's remembered head missing or not its own: a tail cut off
 	// before then could no longer be seen, and Verify says so for good.
@@ -58,22 +72,50 @@ const (
 	FieldMode        = "mode"         // a code
 	FieldReason      = "reason"       // a code, such as "expired"; never prose
 	FieldOutcome     = "outcome"      // a code, such as "committed"
+	FieldGrantID     = "grant_id"     // an id token
+	FieldScope       = "scope"        // a code: desktop or window
+	FieldIssuer      = "issuer"       // a code: user or agent
+	FieldTargetApp   = "target_app"   // the bound window's app, as a code
+	FieldCapture     = "capture"      // a code: a11y-only or a11y-and-pixels
+	FieldBudget      = "budget"       // a decimal number
+	FieldAction      = "action"       // a code, such as "click"
+	FieldResult      = "result"       // a code: ok or the refusal's
+	FieldUID         = "uid"          // an element uid, as a code
+	FieldRole        = "role"         // a code, such as "textbox"
+	FieldTextLength  = "text_length"  // a decimal number: typed text by length only
+	FieldWhy         = "why"          // a code
 )
 
 // allowed is each kind's allow-list of fields.
 var allowed = map[string][]string{
-	KindConsentIssued:     {FieldMode, FieldRoute, FieldChannels},
-	KindConsentUsed:       {FieldRecordingID, FieldMode, FieldRoute, FieldChannels},
-	KindConsentRefused:    {FieldMode, FieldRoute, FieldChannels, FieldReason},
-	KindRecordingStarted:  {FieldRecordingID, FieldMode, FieldRoute, FieldChannels},
-	KindRecordingStopped:  {FieldRecordingID, FieldStepCount, FieldReason},
-	KindRecordingReviewed: {FieldRecordingID, FieldStepCount, FieldCount, FieldOutcome},
-	KindRecordingEvicted:  {FieldRecordingID, FieldReason},
-	KindSkillBuilt:        {FieldSkillID, FieldRevision, FieldCount, FieldStepCount, FieldRoute, FieldOutcome},
-	KindReplayRun:         {FieldRunID, FieldCount, FieldMode, FieldOutcome},
-	KindReplayRow:         {FieldRunID, FieldRow, FieldOutcome, FieldReason},
-	KindCheckpointLost:    {FieldReason, FieldCount},
+	KindConsentIssued:      {FieldMode, FieldRoute, FieldChannels},
+	KindConsentUsed:        {FieldRecordingID, FieldMode, FieldRoute, FieldChannels},
+	KindConsentRefused:     {FieldMode, FieldRoute, FieldChannels, FieldReason},
+	KindRecordingStarted:   {FieldRecordingID, FieldMode, FieldRoute, FieldChannels},
+	KindRecordingStopped:   {FieldRecordingID, FieldStepCount, FieldReason},
+	KindRecordingReviewed:  {FieldRecordingID, FieldStepCount, FieldCount, FieldOutcome},
+	KindRecordingEvicted:   {FieldRecordingID, FieldReason},
+	KindSkillBuilt:         {FieldSkillID, FieldRevision, FieldCount, FieldStepCount, FieldRoute, FieldOutcome},
+	KindReplayRun:          {FieldRunID, FieldCount, FieldMode, FieldOutcome},
+	KindReplayRow:          {FieldRunID, FieldRow, FieldOutcome, FieldReason},
+	KindCheckpointLost:     {FieldReason, FieldCount},
+	KindGrantCreated:       grantFields,
+	KindGrantRebound:       grantFields,
+	KindGrantRebindRefused: grantFields,
+	KindGrantRevoked:       grantFields,
+	KindGrantStopped:       grantFields,
+	KindGrantExpired:       grantFields,
+	KindGrantBudgetSpent:   grantFields,
+	KindGrantTargetClosed:  grantFields,
+	KindComputerStopped:    {},
+	KindComputerAction:     grantFields,
+	KindClipboardRead:      grantFields,
+	KindClipboardWrite:     grantFields,
 }
+
+// grantFields are what a scope grant's entries may carry.
+var grantFields = []string{FieldGrantID, FieldScope, FieldIssuer, FieldTargetApp, FieldRevision, FieldCapture,
+	FieldBudget, FieldAction, FieldResult, FieldUID, FieldRole, FieldTextLength, FieldWhy}
 
 // Kinds returns every kind of entry, sorted.
 func Kinds() []string {
@@ -151,12 +193,12 @@ func checkValue(field, v string) error {
 		return fmt.Errorf("value must be 1 to %d bytes", maxFieldLen)
 	}
 	switch field {
-	case FieldRecordingID, FieldRunID, FieldSkillID:
+	case FieldRecordingID, FieldRunID, FieldSkillID, FieldGrantID:
 		if !events.ValidToken(v) {
 			return errors.New("value must be an id: no dots, wildcards, spaces or control characters")
 		}
 		return nil
-	case FieldStepCount, FieldRow, FieldCount, FieldRevision:
+	case FieldStepCount, FieldRow, FieldCount, FieldRevision, FieldBudget, FieldTextLength:
 		for _, c := range []byte(v) {
 			if c < '0' || c > '9' {
 				return errors.New("value must be a decimal number")

@@ -42,6 +42,8 @@ func TestCheckFieldsAccepts(t *testing.T) {
 		{KindRecordingStopped, map[string]string{FieldRecordingID: "rec_6f1c-42", FieldStepCount: "120", FieldReason: "user_stopped"}},
 		{KindReplayRow, map[string]string{FieldRunID: "run_9", FieldRow: "0", FieldOutcome: "unknown", FieldReason: "read_back_mismatch"}},
 		{KindSkillBuilt, nil},
+		{KindComputerAction, map[string]string{FieldGrantID: "grant_0a1b", FieldScope: "desktop", FieldIssuer: "agent", FieldTargetApp: "google-chrome",
+			FieldRevision: "3", FieldAction: "set_value", FieldResult: "computer_secure_input_refused", FieldUID: "3-1-x9", FieldRole: "textbox", FieldTextLength: "12"}},
 	}
 	for _, tc := range tests {
 		if err := CheckFields(tc.kind, tc.fields); err != nil {
@@ -55,9 +57,11 @@ func TestCheckFieldsAccepts(t *testing.T) {
 func TestAllowListsUseKnownFields(t *testing.T) {
 	known := map[string]bool{FieldRecordingID: true, FieldRunID: true, FieldChannels: true, FieldStepCount: true,
 		FieldRow: true, FieldCount: true, FieldRoute: true, FieldMode: true, FieldReason: true, FieldOutcome: true,
-		FieldSkillID: true, FieldRevision: true}
-	if got := len(Kinds()); got != 11 {
-		t.Errorf("len(Kinds()) = %d; want 11", got)
+		FieldSkillID: true, FieldRevision: true,
+		FieldGrantID: true, FieldScope: true, FieldIssuer: true, FieldTargetApp: true, FieldCapture: true, FieldBudget: true,
+		FieldAction: true, FieldResult: true, FieldUID: true, FieldRole: true, FieldTextLength: true, FieldWhy: true}
+	if got := len(Kinds()); got != 23 {
+		t.Errorf("len(Kinds()) = %d; want 23", got)
 	}
 	for _, k := range Kinds() {
 		for _, f := range AllowedFields(k) {

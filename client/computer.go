@@ -64,3 +64,16 @@ func (c *Client) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (o
 	err := c.call(ctx, ops.TypeComputerRun, req, &out, script.MaxTimeout+15*time.Second)
 	return out, err
 }
+
+// HoldGrant takes a program's grant for a replay on this desktop: refused
+// during Stop's cooldown and while another grant is active.
+func (c *Client) HoldGrant(ctx context.Context, req computer.HoldRequest) (computer.GrantReply, error) {
+	var reply computer.GrantReply
+	err := c.local(ctx, events.LocalComputerHold, req, &reply, computerTimeout)
+	return reply, err
+}
+
+// Allow authorizes one input under grant id right before it is sent.
+func (c *Client) Allow(ctx context.Context, id string, in computer.Intent) error {
+	return c.local(ctx, events.LocalComputerAllow, computer.AllowRequest{GrantID: id, Intent: in}, nil, computerTimeout)
+}

@@ -21,6 +21,11 @@ type Action struct {
 	// window (typing, a chord, the clipboard): refused unless that window
 	// has the keyboard focus right before the input.
 	Keyboard bool
+	// Element addresses an accessibility action on an element of the bound
+	// window that the caller's own tree resolved (the replay executor's
+	// selector model): the window's refusals, the budget and the audit
+	// apply; no geometry is involved.
+	Element bool
 	// Revision is the grant revision the caller last saw; 0 when it gave
 	// none. Either way a revision that moved under the caller refuses.
 	Revision uint64
@@ -78,22 +83,28 @@ func (b *Broker) check(ctx context.Context, g *grant, act Action) (Window, error
 	if act.Kind == "" {
 		return Window{}, refuse(CodeInvalid, "an action needs a kind")
 	}
-	if n := btoi(act.UID != "") + btoi(act.Point != nil) + btoi(act.Keyboard); n != 1 {
-		return Window{}, refuse(CodeInvalid, "an action is addressed by an element uid, by a point with its basis, or to the keyboard focus: one of them")
+	if n := btoi(act.UID != "") + btoi(act.Point != nil) + btoi(act.Keyboard) + btoi(act.Element); n != 1 {
+		return Window{}, refuse(CodeInvalid, "an action is addressed by an element uid, by a point with its basis, to the keyboard focus, or to an element the caller resolved: one of them")
 	}
 	before := g.Revision
 	w, err := b.remeasure(ctx, g)
 	if err != nil {
 		return Window{}, err
 	}
-	if g.Revision != before || act.Revision != 0 && act.Revision != g.Revision {
+	if act.Revision != 0 && act.Revision != g.Revision {
 		return Window{}, refuse(CodeStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
+	}
+	if act.Element {
+		return w, nil
 	}
 	if act.Keyboard {
 		if !w.Focused {
 			return Window{}, refuse(CodeNotFocused, "window %s (%s) does not have the keyboard focus: keys would go to another window", w.ID, w.App)
 		}
 		return w, nil
+	}
+	if g.Revision != before {
+		return Window{}, refuse(CodeStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
 	}
 	if act.UID != "" {
 		rev, ok := uidRevision(g.ID, act.UID)
@@ -150,6 +161,11 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 			b.record(ctx, "computer.grant.rebound", g.Grant, map[string]string{"why": "target_closed"})
 			return t.Window, nil
 		}
+	}
+	if g.Target.ID == "" {
+		// An unbound grant waits for a window; it was never bound to one
+		// that closed.
+		return Window{}, refuse(CodeNoTarget, "no window reprise may operate is open")
 	}
 	b.closeLocked(ctx, "computer.grant.target_closed")
 	return Window{}, refuse(CodeNoTarget, "window %s closed and no other window reprise may operate is open: grant %s is revoked", g.Target.ID, g.ID)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"image"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,6 +29,9 @@ type GrantRequest struct {
 	Capture    string        // CaptureA11y (default) or CapturePixels
 	Budget     int           // input actions before the grant closes
 	IdleExpiry time.Duration // how long without an action before it closes
+	// Unbound issues a desktop grant bound to no window yet: each action
+	// binds the window it lands in (a replay, whose app may not be up).
+	Unbound bool
 }
 
 // Grant is the active grant as callers see it.
@@ -138,9 +142,12 @@ func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan st
 	if req.Issuer == IssuerUser {
 		b.stoppedAt = time.Time{}
 	}
-	w, err := b.pick(ctx, req.TargetID)
-	if err != nil {
-		return Grant{}, nil, err
+	var w Window
+	if !req.Unbound || req.Scope != ScopeDesktop {
+		var err error
+		if w, err = b.pick(ctx, req.TargetID); err != nil {
+			return Grant{}, nil, err
+		}
 	}
 	id, err := newGrantID()
 	if err != nil {
@@ -305,11 +312,30 @@ func (b *Broker) record(ctx context.Context, kind string, g Grant, extra map[str
 	if b.audit == nil {
 		return
 	}
-	f := map[string]string{"grant_id": g.ID, "scope": g.Scope, "issuer": g.Issuer, "target_app": g.Target.App, "revision": strconv.FormatUint(g.Revision, 10)}
+	f := map[string]string{"grant_id": g.ID, "scope": g.Scope, "issuer": g.Issuer, "target_app": auditCode(g.Target.App), "revision": strconv.FormatUint(g.Revision, 10)}
 	for k, v := range extra {
-		f[k] = v
+		f[k] = auditCode(v)
 	}
 	_ = b.audit.Append(ctx, kind, f)
+}
+
+// auditCode is v as the audit log takes a value: a lower-case code of
+// [a-z0-9_-], at most 64 bytes ("Google Chrome" -> "google-chrome", a
+// refusal's COMPUTER_ code lower-cased, a uid's dots as dashes).
+func auditCode(v string) string {
+	b := []byte(strings.ToLower(v))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	if len(b) == 0 {
+		return "unknown"
+	}
+	return string(b)
 }
 
 func codeOf(err error) string {

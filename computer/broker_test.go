@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/audit"
 )
 
 // fakeDesktop is a desktop whose windows and secure-input state the test
@@ -36,9 +38,18 @@ func (d *fakeDesktop) set(f func(ws []Window) []Window) {
 	d.windows = f(d.windows)
 }
 
-type auditLog struct{ entries []map[string]string }
+// auditLog keeps the entries, and refuses any the daemon's audit log
+// would refuse (its allow-list of kinds, fields and value shapes).
+type auditLog struct {
+	entries []map[string]string
+	refused []error
+}
 
 func (a *auditLog) Append(_ context.Context, kind string, f map[string]string) error {
+	if err := audit.CheckFields(kind, f); err != nil {
+		a.refused = append(a.refused, err)
+		return err
+	}
 	e := map[string]string{"kind": kind}
 	for k, v := range f {
 		e[k] = v
@@ -65,6 +76,11 @@ func rig(t *testing.T) (*Broker, *fakeDesktop, *clock, *auditLog) {
 	}}
 	c := &clock{t: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
 	a := &auditLog{}
+	t.Cleanup(func() {
+		for _, err := range a.refused {
+			t.Errorf("the audit log would refuse an entry: %v", err)
+		}
+	})
 	p := Policy{Self: []int{100}, Apps: []string{"payroll"}, Integrity: 2}
 	return NewBroker(d, p, a, c.now), d, c, a
 }

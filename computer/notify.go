@@ -17,6 +17,9 @@ type Notifier interface {
 // person need not see (each action is audited, not announced).
 func noticeOf(kind string, f map[string]string) (summary, body string) {
 	app := f["target_app"]
+	if app == "" || app == "unknown" {
+		app = "this desktop" // a replay's grant, bound as its steps land
+	}
 	switch kind {
 	case "computer.grant.created":
 		return "reprise may operate " + app, "A " + f["scope"] + " grant (" + f["capture"] + ") is active. Run `reprise stop` to end it."

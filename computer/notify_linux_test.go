@@ -73,7 +73,7 @@ func TestGrantsAreAnnounced(t *testing.T) {
 	if !slices.Equal(shown, []string{"reprise: reprise may operate gedit", "reprise: reprise stopped"}) || !slices.Equal(replaces, []uint32{0, 7}) {
 		t.Fatalf("notifications %q replacing %v; want the grant and its stop, the second replacing the first", shown, replaces)
 	}
-	if len(audit.entries) != 3 || audit.entries[1]["result"] != CodeNotFocused {
+	if len(audit.entries) != 3 || audit.entries[1]["result"] != auditCode(CodeNotFocused) {
 		t.Fatalf("audit %v; want created, the refused action, stopped", audit.entries)
 	}
 }

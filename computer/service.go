@@ -1,6 +1,7 @@
 package computer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,6 +100,8 @@ func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
 		ep("describe", events.LocalComputerDescribe, s.describe),
 		ep("revoke", events.LocalComputerRevoke, s.revoke),
 		ep("stop", events.LocalComputerStop, s.stop),
+		ep("hold", events.LocalComputerHold, s.hold),
+		ep("allow", events.LocalComputerAllow, s.allow),
 	}
 	if s.Run != nil {
 		eps = append(eps, ep("run", events.LocalComputerRun, s.run))
@@ -168,6 +171,69 @@ func (s *Service) create(ctx context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	return view(g), nil
+}
+
+// HoldRequest is a program's grant for a replay: desktop scope, bound to
+// whichever window each step lands in.
+type HoldRequest struct {
+	Budget int    `json:"budget,omitempty"`
+	Idle   string `json:"idle_expiry,omitempty"` // a Go duration
+	Pixels bool   `json:"pixels,omitempty"`
+}
+
+// ReplayBudget and ReplayIdle are a replay's grant when it asks for no
+// other: a replay waits for the person to leave the machine alone, so its
+// idle expiry is longer than a person's grant.
+const (
+	ReplayBudget = 100000
+	ReplayIdle   = 30 * time.Minute
+)
+
+// hold issues a program's grant: refused during Stop's cooldown and while
+// another grant is active.
+func (s *Service) hold(ctx context.Context, body []byte) (any, error) {
+	var req HoldRequest
+	if err := ops.DecodeLocal("computer hold", body, &req); err != nil {
+		return nil, err
+	}
+	idle := ReplayIdle
+	if req.Idle != "" {
+		var err error
+		if idle, err = time.ParseDuration(req.Idle); err != nil || idle <= 0 {
+			return nil, refuse(CodeInvalid, "idle_expiry %q is not a positive duration such as 5m", req.Idle)
+		}
+	}
+	capture := CaptureA11y
+	if req.Pixels {
+		capture = CapturePixels
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := b.Create(ctx, GrantRequest{Scope: ScopeDesktop, Issuer: IssuerAgent, Capture: capture, Budget: cmp.Or(req.Budget, ReplayBudget), IdleExpiry: idle, Unbound: true})
+	if err != nil {
+		return nil, err
+	}
+	return view(g), nil
+}
+
+// AllowRequest asks for one input under a held grant.
+type AllowRequest struct {
+	GrantID string `json:"grant_id"`
+	Intent
+}
+
+func (s *Service) allow(ctx context.Context, body []byte) (any, error) {
+	var req AllowRequest
+	if err := ops.DecodeLocal("computer allow", body, &req); err != nil {
+		return nil, err
+	}
+	b, err := s.Broker()
+	if err != nil {
+		return nil, err
+	}
+	return struct{}{}, b.Allow(ctx, req.GrantID, req.Intent)
 }
 
 func (s *Service) describe(_ context.Context, body []byte) (any, error) {

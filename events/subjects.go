@@ -80,6 +80,8 @@ const (
 	LocalComputerRevoke   = LocalSubjectPrefix + ".computer.revoke"
 	LocalComputerStop     = LocalSubjectPrefix + ".computer.stop"
 	LocalComputerRun      = LocalSubjectPrefix + ".computer.run"
+	LocalComputerHold     = LocalSubjectPrefix + ".computer.hold"
+	LocalComputerAllow    = LocalSubjectPrefix + ".computer.allow"
 )
 
 // The chrome source's ingest requests, the only subjects the extension

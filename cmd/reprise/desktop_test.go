@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -173,5 +174,66 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 		show, _, _ := run(t, home, "recordings", "show", recs[0])
 		t.Logf("skill:\n%s\nrecording:\n%s", sk, show)
 		t.Fatalf("the app filed %q after the two demonstrated; want exactly %q\nreplay said:\n%s", got[2:], want, b)
+	}
+	// The replay held the desktop's grant: every input was authorized and
+	// audited, by length only, and the grant was released at the end.
+	audit, _, err := run(t, home, "audit", "tail", "-n", "200")
+	if err != nil || !strings.Contains(audit, "computer.grant.created") || !strings.Contains(audit, "computer.action") || !strings.Contains(audit, "computer.grant.revoked") {
+		t.Fatalf("audit of the replay's grant: %v\n%s", err, audit)
+	}
+	if strings.Contains(audit, "name3@example.org") || strings.Contains(audit, "Name3") {
+		t.Fatalf("a row's value reached the audit log:\n%s", audit)
+	}
+
+	// The person presses Stop mid-run: the replay ends, the row in flight
+	// is reported unknown, nothing more is filed, and for 30 s no replay
+	// may take the desktop again, until the person grants it themselves.
+	rows = "First Name,Email\n"
+	for i := 1; i <= 40; i++ {
+		rows += fmt.Sprintf("Late%d,late%d@example.org\n", i, i)
+	}
+	long := filepath.Join(dir, "long.csv")
+	os.WriteFile(long, []byte(rows), 0o600)
+	late := exec.CommandContext(ctx, binary, "replay", "desktop-customer", "--rows", long)
+	late.Env = append(os.Environ(), "REPRISE_HOME="+home)
+	late.Stdin = strings.NewReader("y\n")
+	var lateOut bytes.Buffer
+	late.Stdout, late.Stderr = &lateOut, &lateOut
+	if err := late.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- late.Wait() }()
+	for n := 0; n < 9; { // two rows of the long run filed
+		select {
+		case err := <-exited:
+			t.Fatalf("the long replay ended before Stop: %v\n%s", err, lateOut.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		b, _ := os.ReadFile(f.out)
+		n = len(strings.Fields(string(b)))
+	}
+	if out, stderr, err := run(t, home, "stop"); err != nil || !strings.Contains(out, "revoked") {
+		t.Fatalf("stop: %v\n%s%s", err, out, stderr)
+	}
+	if err := <-exited; err == nil {
+		t.Fatalf("the replay went on after Stop:\n%s", lateOut.String())
+	}
+	filed := len(f.lines(t, 9))
+	if filed >= 7+40 || !strings.Contains(lateOut.String(), "COMPUTER_") {
+		t.Fatalf("after Stop the app holds %d customers; want the long run cut short by the grant\n%s", filed, lateOut.String())
+	}
+	if !strings.Contains(lateOut.String(), "unknown") {
+		t.Errorf("the row in flight at Stop is not reported unknown:\n%s", lateOut.String())
+	}
+	runID := regexp.MustCompile(`run (run_\w+):`).FindStringSubmatch(lateOut.String())
+	if runID == nil {
+		t.Fatalf("no run id in:\n%s", lateOut.String())
+	}
+	if _, stderr, err := run(t, home, "replay", "desktop-customer", "--rows", long, "--resume", runID[1]); err == nil || !strings.Contains(stderr, "COMPUTER_STOPPED_BY_USER") {
+		t.Errorf("a replay within Stop's cooldown: %v\n%s", err, stderr)
+	}
+	if len(f.lines(t, filed)) != filed {
+		t.Errorf("something was filed after Stop")
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/reprise-dev/reprise/internal/progress"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/desktop"
 	"github.com/reprise-dev/reprise/replay/hub"
 	"github.com/reprise-dev/reprise/replay/pick"
 	"github.com/reprise-dev/reprise/replay/report"
@@ -203,8 +204,18 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
 		skillDir = filepath.Dir(skillRef)
 	}
+	var guard desktop.Guard
+	if kind, _ := pick.Kind(f.executor, skill); kind == pick.Desktop {
+		g, release, err := holdDesktop(ctx, c, log)
+		if err != nil {
+			return err
+		}
+		defer release()
+		guard = g
+	}
 	exec, err := pick.New(ctx, skill, pick.Options{
-		Kind: f.executor,
+		Kind:  f.executor,
+		Guard: guard,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
 			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows),
 			SkillDir: skillDir, Passphrase: keychainSecret},

@@ -38,8 +38,41 @@ type Options struct {
 	Recorded func(ctx context.Context, ref string) ([]byte, error)
 	Screen   func() (image.Image, error)
 	// OCR, with Screen, reads a field filled by input back from the screen.
-	OCR    func(ctx context.Context, png []byte) (string, error)
+	OCR func(ctx context.Context, png []byte) (string, error)
+	// Guard, if set, authorizes every input right before it is sent.
+	Guard  Guard
 	Logger *slog.Logger
+}
+
+// Guard authorizes each input right before it reaches the desktop: the
+// scope grant (package computer) refuses reprise's own windows, the
+// person's deny list, any window while a password is being typed, and
+// everything once the person pressed Stop. A refusal ends the replay with
+// nothing sent.
+type Guard interface {
+	Allow(ctx context.Context, in Intent) error
+}
+
+// Intent is one input about to be sent, addressed as the executor sends
+// it.
+type Intent struct {
+	Kind     string
+	Window   string       // the step's window title, when it names one
+	Point    *image.Point // screen coordinates of pointer input
+	Keyboard bool         // keys to whatever has the focus
+	TextLen  int          // typed text, by length only
+	Role     string
+}
+
+// allow asks the guard, if any.
+func (e *Executor) allow(ctx context.Context, st replay.Step, in Intent) error {
+	if e.o.Guard == nil {
+		return nil
+	}
+	if err := e.o.Guard.Allow(ctx, in); err != nil {
+		return fmt.Errorf("step %d (%s): refused by the scope grant: %w", st.Index+1, in.Kind, err)
+	}
+	return nil
 }
 
 // Executor replays desktop steps. It is not safe for concurrent use.
@@ -109,6 +142,9 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 		return e.expect(ctx, st)
 	case events.ActionClick, events.ActionFill, events.ActionSubmit, events.ActionRun, events.ActionCopy, events.ActionPaste:
 	case events.ActionFocusWindow:
+		if err := e.allow(ctx, st, Intent{Kind: "focus_window", Window: st.Floor.ActiveWindow}); err != nil {
+			return replay.Outcome{}, err
+		}
 		if err := e.o.Input.Activate(st.Floor.ActiveWindow); err != nil {
 			return failed("step %d: %v", st.Index+1, err), nil
 		}
@@ -122,7 +158,7 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 		return replay.Outcome{OK: true, Selector: -1}, nil
 	}
 	if st.Action == events.ActionRun || st.Action == events.ActionCopy || st.Action == events.ActionPaste {
-		return e.chord(st)
+		return e.chord(ctx, st)
 	}
 	// The target first, then the recorded role and label, then the floor:
 	// each hands on what it tried.
@@ -168,6 +204,15 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step, tried []replay.Att
 // false when el will not take the action (the next strategy may).
 func (e *Executor) act(ctx context.Context, st replay.Step, el ax.Element, tried []replay.Attempt) (replay.Outcome, bool, error) {
 	out := replay.Outcome{OK: true, Via: replay.ViaAX, Selector: -1, Tried: tried}
+	if !(st.Action == events.ActionClick && el.Role == "textbox") {
+		in := Intent{Kind: st.Action, Window: st.Floor.ActiveWindow, Role: el.Role}
+		if st.Action == events.ActionFill {
+			in.TextLen = len([]rune(st.Value))
+		}
+		if err := e.allow(ctx, st, in); err != nil {
+			return replay.Outcome{}, true, err
+		}
+	}
 	var err error
 	switch st.Action {
 	case events.ActionFill:
@@ -217,6 +262,9 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 	x, y := st.Floor.Cursor[0], st.Floor.Cursor[1]
 	defer e.sent()
 	if w := st.Floor.ActiveWindow; w != "" {
+		if err := e.allow(ctx, st, Intent{Kind: "focus_window", Window: w}); err != nil {
+			return replay.Outcome{}, err
+		}
 		if err := e.o.Input.Activate(w); err != nil {
 			return failed("step %d (%s %s): the recorded window is not there: %v", st.Index+1, st.Action, st.Label, err), nil
 		}
@@ -226,6 +274,13 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 		return failed("step %d (%s %s): %s; not clicking blind", st.Index+1, st.Action, st.Label, why), nil
 	}
 	x, y = at.X, at.Y
+	in := Intent{Kind: st.Action, Point: &at}
+	if st.Action == events.ActionFill {
+		in.TextLen = len([]rune(st.Value)) // typed into the field this click focuses
+	}
+	if err := e.allow(ctx, st, in); err != nil {
+		return replay.Outcome{}, err
+	}
 	if err := e.o.Input.Click(x, y, 1); err != nil {
 		return replay.Outcome{}, fmt.Errorf("click: %w", err)
 	}
@@ -449,10 +504,13 @@ const (
 	fieldReadCap = 30 * time.Second
 )
 
-func (e *Executor) chord(st replay.Step) (replay.Outcome, error) {
+func (e *Executor) chord(ctx context.Context, st replay.Step) (replay.Outcome, error) {
 	c, err := keys.ParseChord(st.Value)
 	if err != nil {
 		return failed("step %d: %v", st.Index+1, err), nil
+	}
+	if err := e.allow(ctx, st, Intent{Kind: "press_keys", Keyboard: true}); err != nil {
+		return replay.Outcome{}, err
 	}
 	defer e.sent()
 	if err := e.o.Input.Press(c); err != nil {

@@ -2,6 +2,8 @@ package desktop
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,5 +148,60 @@ func TestDestructiveStepIsProvedByItsEffect(t *testing.T) {
 		if !tc.committed && !strings.Contains(out.Error, "nothing shows it was filed") {
 			t.Errorf("%s: error %q; want it to say nothing shows the row was filed", tc.name, out.Error)
 		}
+	}
+}
+
+// refusingGuard allows what its filter allows, and keeps every intent.
+type refusingGuard struct {
+	mu      sync.Mutex
+	seen    []Intent
+	refuses func(Intent) bool
+}
+
+func (g *refusingGuard) Allow(_ context.Context, in Intent) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seen = append(g.seen, in)
+	if g.refuses(in) {
+		return errors.New("COMPUTER_TARGET_DENY_LISTED: its title is on the deny list")
+	}
+	return nil
+}
+
+// TestEveryInputAsksTheGuardFirst: each input is put to the guard before
+// it is sent, with the typed text by length only; a refusal ends the
+// replay with nothing sent.
+func TestEveryInputAsksTheGuardFirst(t *testing.T) {
+	form := &formAX{text: map[string]string{}}
+	in := &personInput{}
+	g := &refusingGuard{refuses: func(in Intent) bool { return in.Kind == "click" && in.Role == "button" }}
+	ex, err := New(Options{AX: form, Input: in, Guard: g, Quiet: time.Millisecond, FindTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	fill := replay.Step{Index: 0, Step: skills.Step{Action: "fill", Role: "textbox", Label: "First Name", Value: "Ada", Floor: skills.Floor{ActiveWindow: "New customer"}}}
+	if out, err := ex.Do(ctx, fill); err != nil || !out.OK {
+		t.Fatalf("an allowed fill: %+v, %v", out, err)
+	}
+	chord := replay.Step{Index: 1, Step: skills.Step{Action: "run", Value: "ctrl+s"}}
+	if out, err := ex.Do(ctx, chord); err != nil || !out.OK {
+		t.Fatalf("an allowed chord: %+v, %v", out, err)
+	}
+	ok := replay.Step{Index: 2, Step: skills.Step{Action: "click", Role: "button", Label: "OK", Destructive: true, Floor: skills.Floor{ActiveWindow: "New customer"}}}
+	_, err = ex.Do(ctx, ok)
+	if err == nil || !strings.Contains(err.Error(), "COMPUTER_TARGET_DENY_LISTED") || !strings.Contains(err.Error(), "step 3") {
+		t.Fatalf("a refused click: %v; want the replay ended with the grant's code", err)
+	}
+	if form.text["First Name"] != "Ada" {
+		t.Fatal("the refused click was sent: the form was filed")
+	}
+	want := []Intent{
+		{Kind: "fill", Window: "New customer", TextLen: 3, Role: "textbox"},
+		{Kind: "press_keys", Keyboard: true},
+		{Kind: "click", Window: "New customer", Role: "button"},
+	}
+	if !slices.Equal(g.seen, want) {
+		t.Fatalf("the guard was asked %+v; want %+v", g.seen, want)
 	}
 }

@@ -44,7 +44,10 @@ type Options struct {
 	// desktop executor sends input to a recorded point only where the
 	// screen still looks as in the skill's first source recording; nil
 	// sends it without that check.
-	Frame  func(ctx context.Context, recID, ref string) ([]byte, error)
+	Frame func(ctx context.Context, recID, ref string) ([]byte, error)
+	// Guard, if set, authorizes every desktop input right before it is
+	// sent (the scope grant the replay holds).
+	Guard  desktop.Guard
 	Logger *slog.Logger
 }
 
@@ -88,7 +91,7 @@ func New(ctx context.Context, skill *skills.Skill, o Options) (replay.Executor, 
 	if err != nil {
 		return nil, fmt.Errorf("desktop replay: %w", err)
 	}
-	do := desktop.Options{Input: in, Logger: log}
+	do := desktop.Options{Input: in, Guard: o.Guard, Logger: log}
 	if tree, closeAX, err := ax.Open("", log); err == nil {
 		do.AX = tree
 		context.AfterFunc(ctx, func() { _ = closeAX() })

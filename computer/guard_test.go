@@ -1,0 +1,81 @@
+package computer
+
+import (
+	"context"
+	"image"
+	"testing"
+)
+
+// TestReplayGrantAllowsWhereInputLands: a replay's unbound grant binds the
+// window each input lands in (by title, under the point, else the
+// focused one), refuses the windows any grant refuses, and ends with
+// Stop; a program's grant waits out the cooldown.
+func TestReplayGrantAllowsWhereInputLands(t *testing.T) {
+	b, d, c, a := rig(t)
+	ctx := context.Background()
+	g, _, err := b.Create(ctx, GrantRequest{Issuer: IssuerAgent, Unbound: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Target.ID != "" {
+		t.Fatalf("an unbound grant bound %s", g.Target.ID)
+	}
+	for _, tc := range []struct {
+		name string
+		in   Intent
+		want string // a code, or "" for allowed
+		to   string // the window then bound
+	}{
+		{"a fill in the step's window, by title", Intent{Kind: "fill", Window: "notes.txt - gedit", TextLen: 4, Role: "textbox"}, "", "0x5"},
+		{"a title the step recorded in part", Intent{Kind: "click", Window: "Calculator"}, "", "0x6"},
+		{"a click under a point", Intent{Kind: "click", Point: &image.Point{X: 850, Y: 620}}, "", "0x5"},
+		{"reprise's own terminal", Intent{Kind: "click", Window: "reprise replay"}, CodeSelfTarget, "0x5"},
+		{"a keychain prompt", Intent{Kind: "fill", Window: "Unlock Keyring", TextLen: 8}, CodeDenyListed, "0x5"},
+		{"an elevated installer", Intent{Kind: "click", Window: "Installer"}, CodeElevated, "0x5"},
+		{"keys to the focused window, which is reprise's terminal", Intent{Kind: "press_keys", Keyboard: true}, CodeSelfTarget, "0x5"},
+		{"an intent without a kind", Intent{Window: "Calculator"}, CodeInvalid, "0x5"},
+	} {
+		err := b.Allow(ctx, g.ID, tc.in)
+		if code(err) != tc.want && !(tc.want == "" && err == nil) {
+			t.Errorf("%s: %v; want %q", tc.name, err, tc.want)
+		}
+		if now, _ := b.Describe(); now.Target.ID != tc.to {
+			t.Errorf("%s: bound to %s; want %s", tc.name, now.Target.ID, tc.to)
+		}
+	}
+	// A password being typed refuses everything.
+	d.mu.Lock()
+	d.secure = true
+	d.mu.Unlock()
+	if err := b.Allow(ctx, g.ID, Intent{Kind: "click", Window: "Calculator"}); code(err) != CodeSecureInput {
+		t.Errorf("input while a password is typed: %v", err)
+	}
+	d.mu.Lock()
+	d.secure = false
+	d.mu.Unlock()
+	b.Stop(ctx)
+	if err := b.Allow(ctx, g.ID, Intent{Kind: "click", Window: "Calculator"}); code(err) != CodeNoGrant {
+		t.Errorf("input after Stop: %v; want %s", err, CodeNoGrant)
+	}
+	if _, _, err := b.Create(ctx, GrantRequest{Issuer: IssuerAgent, Unbound: true}); code(err) != CodeStoppedByUser {
+		t.Errorf("a replay's grant within the cooldown: %v", err)
+	}
+	c.t = c.t.Add(StopCooldown)
+	if _, _, err := b.Create(ctx, GrantRequest{Issuer: IssuerAgent, Unbound: true}); err != nil {
+		t.Errorf("a replay's grant after the cooldown: %v", err)
+	}
+	results := map[string]int{}
+	typed := 0
+	for _, e := range a.entries {
+		if e["kind"] == "computer.action" {
+			results[e["result"]]++
+			if e["text_length"] != "" {
+				typed++
+			}
+		}
+	}
+	if results["ok"] != 3 || results[auditCode(CodeSelfTarget)] != 2 || results[auditCode(CodeDenyListed)] != 1 ||
+		results[auditCode(CodeElevated)] != 1 || results[auditCode(CodeSecureInput)] != 1 || typed != 2 {
+		t.Errorf("audited actions %v (%d typed); want the 3 allowed and each refusal, typed text by length", results, typed)
+	}
+}
