@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package computer
 
@@ -13,3 +13,6 @@ func OpenDesktop(string) (Desktop, error) {
 
 // Parents is not read on this OS yet.
 func Parents(int) []int { return nil }
+
+// ownIntegrity: integrity levels are Windows'.
+func ownIntegrity() int { return 0 }

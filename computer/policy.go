@@ -52,6 +52,7 @@ func PolicyFromEnv(parents []int) Policy {
 		SelfTitles: []string{"reprise review", "reprise consent", "reprise:"},
 		Apps:       splitList(os.Getenv(EnvProtectedApps)),
 		Titles:     splitList(os.Getenv(EnvProtectedTitles)),
+		Integrity:  ownIntegrity(),
 	}
 }
 
