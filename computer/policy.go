@@ -66,11 +66,19 @@ func splitList(s string) []string {
 	return out
 }
 
+// TitleWithheld stands for a title the OS would not tell (macOS without
+// Screen Recording permission): such a window is refused, since the deny
+// list cannot be checked against it.
+const TitleWithheld = "(title withheld)"
+
 // Refuse says why w may not be a target: a code and a reason, or "".
 func (p Policy) Refuse(w Window) (code, reason string) {
 	title, app := strings.ToLower(w.Title), strings.ToLower(w.App)
 	if slices.Contains(p.Self, w.PID) && w.PID != 0 {
 		return CodeSelfTarget, "a window of reprise itself, or of the terminal running it"
+	}
+	if w.Title == TitleWithheld {
+		return CodeDenyListed, "its title is withheld (grant reprise Screen Recording), so the deny list cannot be checked"
 	}
 	for _, t := range p.SelfTitles {
 		if t != "" && strings.Contains(title, strings.ToLower(t)) {
