@@ -1,4 +1,4 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package computer
 
@@ -10,10 +10,9 @@ import (
 
 type noNotifier struct{}
 
-// NewNotifier returns a notifier that reports it cannot: toast
-// notifications on Windows need a registered app id, not built yet.
+// NewNotifier returns a notifier that reports it cannot.
 func NewNotifier() Notifier { return noNotifier{} }
 
 func (noNotifier) Notify(context.Context, string, string) error {
-	return errors.New("desktop notifications are not built for " + runtime.GOOS + " yet")
+	return errors.New("desktop notifications are not built for " + runtime.GOOS)
 }

@@ -39,7 +39,8 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 		daemon.ServiceName:         {"status": events.LocalStatus, "pair": events.LocalPair, "replay-key": events.LocalReplayKey},
 		recorder.ImportServiceName: {"import": events.LocalRecordingsImport},
 		computer.ServiceName: {"targets": events.LocalComputerTargets, "grant": events.LocalComputerGrant, "describe": events.LocalComputerDescribe,
-			"revoke": events.LocalComputerRevoke, "stop": events.LocalComputerStop},
+			"revoke": events.LocalComputerRevoke, "stop": events.LocalComputerStop, "run": events.LocalComputerRun,
+			"hold": events.LocalComputerHold, "allow": events.LocalComputerAllow},
 	}
 
 	out, err := natsRun("micro", "ls", "--json")

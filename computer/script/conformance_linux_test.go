@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,13 +64,12 @@ func formTarget(t *testing.T, b *computer.Broker) computer.Target {
 // conformance is one script of the suite and what it must give: a return
 // value, or an error code (with the grant's code when the broker refused).
 type conformance struct {
-	name      string
-	code      string
-	readOnly  bool
-	want      string // the return value, when no error is wanted
-	wantCode  string
-	wantGrant string
-	before    func(t *testing.T) // done to the desktop before the script
+	name     string
+	code     string
+	readOnly bool
+	want     string // the return value, when no error is wanted
+	wantCode string
+	before   func(t *testing.T) // done to the desktop before the script
 }
 
 // TestConformanceX11 runs the scripted runtime against a real X desktop:
@@ -215,4 +215,87 @@ func TestScreenshotsOnXvfbKeepOnlyTheGrantedWindow(t *testing.T) {
 	if lit == 0 || outside != 0 {
 		t.Fatalf("the desktop shot has %d lit samples in the form and %d outside it; want some and none", lit, outside)
 	}
+}
+
+// TestConformanceX11Refusals: the grant's refusals as a script meets them
+// on a real desktop: a deny-listed window listed with its code and never
+// bound, the budget spent, the idle expiry, and a password field that
+// stops every capture.
+func TestConformanceX11Refusals(t *testing.T) {
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	startForm(t, d, filepath.Join(t.TempDir(), "filed"))
+	keyring := exec.Command("zenity", "--entry", "--title", "Unlock Keyring", "--text", "Password")
+	keyring.Env = d.Env()
+	if err := keyring.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = keyring.Process.Kill(); _ = keyring.Wait() })
+	if _, err := d.Window(t.Context(), "Unlock Keyring"); err != nil {
+		t.Fatal(err)
+	}
+	desk, err := computer.OpenDesktop(d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	b := computer.NewBroker(desk, computer.Policy{Self: []int{os.Getpid()}}, nil, now)
+	form := formTarget(t, b)
+	plat := Open(d.Display, slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { _ = plat.Close() })
+	ctx := t.Context()
+	grant := func(budget int) *Runtime {
+		t.Helper()
+		g, _, err := b.Create(ctx, computer.GrantRequest{TargetID: form.ID, Capture: computer.CapturePixels, Issuer: computer.IssuerUser, Budget: budget, IdleExpiry: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return New(b, g.ID, plat, t.TempDir())
+	}
+	expect := func(r *Runtime, code, wantCode, wantGrant string) {
+		t.Helper()
+		_, err := r.Run(ctx, code, Options{Timeout: 30 * time.Second})
+		var e *Error
+		if !errors.As(err, &e) || e.Code != wantCode || wantGrant != "" && e.GrantCode != wantGrant {
+			t.Fatalf("%s: %v; want %s (%s)", code, err, wantCode, wantGrant)
+		}
+	}
+
+	r := grant(2)
+	res, err := r.Run(ctx, `return desktop.windows({title: "unlock"})[0].refused`, Options{})
+	if err != nil || res.Return != computer.CodeDenyListed {
+		t.Fatalf("the keyring prompt listed as %q (%v); want refused %s", res.Return, err, computer.CodeDenyListed)
+	}
+	expect(r, `desktop.window({title: "Unlock Keyring"}).screenshot()`, PermissionDenied, computer.CodeDenyListed)
+	// Two actions of two, then the grant is spent.
+	if _, err := r.Run(ctx, `w = desktop.window({title: "New customer"}); w.screenshot(); w.click(3, 3); w.click(4, 4)`, Options{}); err != nil {
+		t.Fatalf("two clicks on a budget of two: %v", err)
+	}
+	expect(r, `w.click(5, 5)`, PermissionDenied, "")
+	// Idle past the expiry: the grant is gone at the next look.
+	r = grant(10)
+	mu.Lock()
+	clock = clock.Add(2 * time.Minute)
+	mu.Unlock()
+	expect(r, `desktop.windows()`, PermissionDenied, computer.CodeGrantExpired)
+	// A password field takes the focus: no capture anywhere until it closes.
+	r = grant(10)
+	pw := exec.Command("zenity", "--password", "--title", "Sign in")
+	pw.Env = d.Env()
+	if err := pw.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = pw.Process.Kill(); _ = pw.Wait() }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if secure, err := desk.SecureInput(ctx); err == nil && secure {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the password field never had the focus")
+		}
+	}
+	expect(r, `desktop.window({title: "New customer"}).screenshot()`, PermissionDenied, computer.CodeSecureInput)
 }

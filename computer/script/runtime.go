@@ -110,17 +110,24 @@ func (r *Runtime) Run(ctx context.Context, code string, opts Options) (Result, e
 	if err != nil {
 		return Result{}, fromBroker(err, false)
 	}
+	// The run's budget interrupts the engine wherever it is. The grant
+	// ending (Stop, revoke, expiry, its window closing, its budget spent)
+	// fails every host call from then on and ends waits, but lets an
+	// action that already went through finish its statement: a run is
+	// not reported aborted after its last action succeeded.
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fail(Timeout, "computer code execution timed out after %dms", timeout.Milliseconds()))
 	defer cancel()
-	r.run = &run{ctx: ctx, readOnly: opts.ReadOnly, res: Result{ReadOnly: opts.ReadOnly}}
+	hostCtx, hostCancel := context.WithCancel(ctx)
+	defer hostCancel()
+	r.run = &run{ctx: hostCtx, readOnly: opts.ReadOnly, res: Result{ReadOnly: opts.ReadOnly}}
 	defer func() { r.run = nil }()
 	r.vm.ClearInterrupt()
 	stop := context.AfterFunc(ctx, func() { r.vm.Interrupt(context.Cause(ctx)) })
 	go func() {
 		select {
 		case <-done:
-			cancel()
-		case <-ctx.Done():
+			hostCancel()
+		case <-hostCtx.Done():
 		}
 	}()
 	v, err := r.eval(code)
@@ -129,7 +136,7 @@ func (r *Runtime) Run(ctx context.Context, code string, opts Options) (Result, e
 	if err != nil {
 		select {
 		case <-done:
-			return res, fail(Closed, "the grant ended (Stop, revoke, expiry or its window closed): the run was aborted")
+			return res, fail(Closed, "the grant ended (Stop, revoke, expiry, its budget spent or its window closed): the run was aborted")
 		default:
 		}
 		if ctx.Err() != nil {
