@@ -1,10 +1,8 @@
 package computer
 
 import (
-	"context"
 	"image"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -13,33 +11,6 @@ import (
 
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
-
-// openApp starts a zenity dialog on d titled title, ended with the test,
-// and returns its X window id as xdotool names it.
-func openApp(t *testing.T, d *xvfb.Desktop, args ...string) (*exec.Cmd, string) {
-	t.Helper()
-	cmd := exec.Command("zenity", args...)
-	cmd.Env = d.Env()
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("zenity is not installed? run scripts/deps: %v", err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-done })
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	title := args[len(args)-1]
-	for i, a := range args {
-		if a == "--title" {
-			title = args[i+1]
-		}
-	}
-	id, err := d.Window(ctx, title)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmd, id
-}
 
 // ownWindow maps a window that says it belongs to this process.
 func ownWindow(t *testing.T, display, title string) {
@@ -98,8 +69,8 @@ func TestGrantsUnderXvfb(t *testing.T) {
 	xvfb.PrivateSessionBus(t)
 	d := xvfb.Start(t)
 	d.StartA11yBus(t)
-	notes, notesID := openApp(t, d, "--entry", "--title", "Notes", "--text", "Note")
-	openApp(t, d, "--entry", "--title", "Unlock Keyring", "--text", "Keyring")
+	notes, notesID := d.Zenity(t, nil, "--entry", "--title", "Notes", "--text", "Note")
+	d.Zenity(t, nil, "--entry", "--title", "Unlock Keyring", "--text", "Keyring")
 	ownWindow(t, d.Display, "reprise test window")
 	desk, err := OpenDesktop(d.Display)
 	if err != nil {
@@ -155,7 +126,7 @@ func TestGrantsUnderXvfb(t *testing.T) {
 	}
 
 	// A password field takes the focus: no capture and no input anywhere.
-	pw, _ := openApp(t, d, "--password", "--title", "Sign in")
+	pw, _ := d.Zenity(t, nil, "--password", "--title", "Sign in")
 	waitFor(t, "the password field seen as focused", func() bool {
 		secure, err := desk.SecureInput(ctx)
 		return err == nil && secure

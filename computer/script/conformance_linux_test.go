@@ -1,12 +1,10 @@
 package script
 
 import (
-	"context"
 	"errors"
 	"image/png"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,20 +24,7 @@ func startForm(t *testing.T, d *xvfb.Desktop, out string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cmd := exec.Command("zenity", "--forms", "--title", "New customer", "--add-entry", "First Name", "--add-entry", "Email")
-	cmd.Env, cmd.Stdout = d.Env(), f
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("zenity is not installed? run scripts/deps: %v", err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-done })
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	id, err := d.Window(ctx, "New customer")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, id := d.Zenity(t, f, "--forms", "--title", "New customer", "--add-entry", "First Name", "--add-entry", "Email")
 	return id
 }
 
@@ -226,15 +211,7 @@ func TestConformanceX11Refusals(t *testing.T) {
 	d := xvfb.Start(t)
 	d.StartA11yBus(t)
 	startForm(t, d, filepath.Join(t.TempDir(), "filed"))
-	keyring := exec.Command("zenity", "--entry", "--title", "Unlock Keyring", "--text", "Password")
-	keyring.Env = d.Env()
-	if err := keyring.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = keyring.Process.Kill(); _ = keyring.Wait() })
-	if _, err := d.Window(t.Context(), "Unlock Keyring"); err != nil {
-		t.Fatal(err)
-	}
+	d.Zenity(t, nil, "--entry", "--title", "Unlock Keyring", "--text", "Password")
 	desk, err := computer.OpenDesktop(d.Display)
 	if err != nil {
 		t.Fatal(err)
@@ -283,12 +260,7 @@ func TestConformanceX11Refusals(t *testing.T) {
 	expect(r, `desktop.windows()`, PermissionDenied, computer.CodeGrantExpired)
 	// A password field takes the focus: no capture anywhere until it closes.
 	r = grant(10)
-	pw := exec.Command("zenity", "--password", "--title", "Sign in")
-	pw.Env = d.Env()
-	if err := pw.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = pw.Process.Kill(); _ = pw.Wait() }()
+	d.Zenity(t, nil, "--password", "--title", "Sign in")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if secure, err := desk.SecureInput(ctx); err == nil && secure {
 			break
