@@ -144,13 +144,7 @@ func (r *Runtime) windowObject(t computer.Target, bound string) *goja.Object {
 	r.inputMethods(o, func() string { return id })
 	_ = o.Set("raise", func() goja.Value {
 		r.writable("raise()")
-		w := r.bind(id)
-		if r.plat.Input == nil {
-			r.throw(fail(InputFailed, "no input on this OS"))
-		}
-		if err := r.plat.Input.Activate(w.Title); err != nil {
-			r.throw(fail(InputFailed, "raise %s: %v", id, err))
-		}
+		r.raise(r.bind(id))
 		return goja.Undefined()
 	})
 	_ = o.Set("ax", func(opts goja.Value) goja.Value { return r.axText(id, opts) })

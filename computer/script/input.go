@@ -281,7 +281,15 @@ func (r *Runtime) uncovered(bound computer.Window, sp image.Point, delivery stri
 	}
 }
 
+// raise brings the granted window w to the front: input like any other,
+// so the broker authorizes it (and spends the budget) first.
 func (r *Runtime) raise(w computer.Window) {
+	if r.plat.Input == nil {
+		r.throw(fail(InputFailed, "no input on this OS"))
+	}
+	if _, err := r.broker.Authorize(r.run.ctx, r.grantID, computer.Action{Kind: "raise", Element: true}); err != nil {
+		r.throw(fromBroker(err, false))
+	}
 	if err := r.plat.Input.Activate(w.Title); err != nil {
 		r.throw(fail(InputFailed, "raise %s: %v", w.ID, err))
 	}

@@ -137,6 +137,10 @@ func TestScreenshotsShowOnlyTheGrantedWindow(t *testing.T) {
 	if got := f.d.got(); !slices.Equal(got, []string{"click 380,280 1"}) {
 		t.Fatalf("a foreground click raised the form and reached %q", got)
 	}
+	// Raising is input too: the broker authorized it, and the click.
+	if g, _ := f.b.Describe(); g.Budget != computer.DefaultBudget-2 {
+		t.Fatalf("budget left %d after a raise and a click; want %d", g.Budget, computer.DefaultBudget-2)
+	}
 }
 
 func TestCaptureNeedsPixelsAndNoSecureInput(t *testing.T) {
