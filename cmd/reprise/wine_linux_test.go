@@ -97,6 +97,20 @@ func (w *winDaemon) xdo(t *testing.T, steps ...[]string) {
 	}
 }
 
+// formShows waits until custform's -fields file says want ("first|email").
+func formShows(t *testing.T, fields, want string) {
+	t.Helper()
+	var got []byte
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if got, _ = os.ReadFile(fields); string(got) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the form shows %q after 20 s; want %q", got, want)
+		}
+	}
+}
+
 // TestWindowsRecordBuildReplayUnderWine is the Windows desktop floor end to
 // end, reprise.exe under Wine: a person (xdotool) files two customers in a
 // plain Win32 form (internal/wine/custform), each recorded by the daemon
@@ -108,8 +122,9 @@ func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
 	w := startWindowsDaemon(t, "cli")
 	form := wine.Build(t, "./internal/wine/custform")
 	filed, ready := filepath.Join(w.dir, "filed.txt"), filepath.Join(w.dir, "form-ready")
-	formLog := filepath.Join(w.dir, "form.log")
-	w.d.Start(t, form, "-out", wine.WinPath(filed), "-ready", wine.WinPath(ready), "-log", wine.WinPath(formLog))
+	formLog, fields := filepath.Join(w.dir, "form.log"), filepath.Join(w.dir, "fields")
+	w.d.Start(t, form, "-out", wine.WinPath(filed), "-ready", wine.WinPath(ready), "-log", wine.WinPath(formLog),
+		"-fields", wine.WinPath(fields))
 	at := map[string][2]string{}
 	for deadline := time.Now().Add(30 * time.Second); len(at) < 3; time.Sleep(100 * time.Millisecond) {
 		b, _ := os.ReadFile(ready)
@@ -142,13 +157,17 @@ func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
 			t.Fatalf("record start: %v\n%s\ndaemon:\n%s", err, out, wine.ReadLog(w.logs))
 		}
 		time.Sleep(500 * time.Millisecond) // a frame of the form before the first click
+		// The person waits to see what they typed before reaching for the
+		// mouse: a busy Wine delivers keys later than pointer moves.
 		w.xdo(t,
 			[]string{"mousemove", at["first"][0], at["first"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
-			[]string{"type", "--delay", "30", row[0]},
+			[]string{"type", "--delay", "30", row[0]})
+		formShows(t, fields, row[0]+"|")
+		w.xdo(t,
 			[]string{"mousemove", at["email"][0], at["email"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
-			[]string{"type", "--delay", "30", row[1]},
-			[]string{"mousemove", at["ok"][0], at["ok"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
-		)
+			[]string{"type", "--delay", "30", row[1]})
+		formShows(t, fields, row[0]+"|"+row[1])
+		w.xdo(t, []string{"mousemove", at["ok"][0], at["ok"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"})
 		if got := lines(i + 1); len(got) != i+1 {
 			t.Fatalf("the form filed %q; want %d customers", got, i+1)
 		}

@@ -16,7 +16,33 @@ import (
 var (
 	procFindWindowEx = win32.User32.NewProc("FindWindowExW")
 	procMoveWindow   = win32.User32.NewProc("MoveWindow")
+	procSendMessage  = win32.User32.NewProc("SendMessageW")
 )
+
+const (
+	wmGetText       = 0x000D
+	wmGetTextLength = 0x000E
+	emGetSel        = 0x00B0
+)
+
+// NotepadState is what notepad's edit control holds: its text and the
+// selection, "sel START END" then the text on the next line. A test
+// playing a person waits on it, as a person waits to see what they typed
+// before reaching for the mouse: a busy Wine delivers keys later than
+// pointer moves, and a click sent before the keys land reorders them.
+func NotepadState(notepad windows.HWND) string {
+	class, _ := windows.UTF16PtrFromString("Edit")
+	edit, _, _ := procFindWindowEx.Call(uintptr(notepad), 0, uintptr(unsafe.Pointer(class)), 0)
+	if edit == 0 {
+		return ""
+	}
+	n, _, _ := procSendMessage.Call(edit, wmGetTextLength, 0, 0)
+	buf := make([]uint16, n+1)
+	procSendMessage.Call(edit, wmGetText, n+1, uintptr(unsafe.Pointer(&buf[0])))
+	var start, end uint32
+	procSendMessage.Call(edit, emGetSel, uintptr(unsafe.Pointer(&start)), uintptr(unsafe.Pointer(&end)))
+	return fmt.Sprintf("sel %d %d\n%s", start, end, windows.UTF16ToString(buf))
+}
 
 // OpenNotepad starts notepad and returns it once its window is visible,
 // moved to x, y and sized w by h, so that a test knows where to click.

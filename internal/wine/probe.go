@@ -29,7 +29,10 @@ type Recorded struct {
 // from the X server, which Wine does not flag as injected):
 //
 //	clicks notepad's text area at 300,250, types "Hi there", presses
-//	Return, then ctrl+a, and right-clicks the desktop at 900,600.
+//	Return, then ctrl+a, and right-clicks the desktop at 900,600,
+//
+// each time waiting, as a person would, to see the last action land in
+// notepad before the next.
 func NotepadSession(t testing.TB, args ...string) Recorded {
 	t.Helper()
 	began := time.Now()
@@ -37,8 +40,9 @@ func NotepadSession(t testing.TB, args ...string) Recorded {
 	d := NewDesktop(t, x.Display) // skips loudly when scripts/wine has not run
 	exe := Build(t, "./internal/wine/hookprobe")
 	dir := t.TempDir()
-	out, stop := filepath.Join(dir, "steps.jsonl"), filepath.Join(dir, "stop")
-	cmd := d.Command(t, WinPath(exe), append([]string{"-notepad", "-out", WinPath(out), "-stop", WinPath(stop), "-for", "90s"}, args...)...)
+	out, stop, state := filepath.Join(dir, "steps.jsonl"), filepath.Join(dir, "stop"), filepath.Join(dir, "state")
+	cmd := d.Command(t, WinPath(exe), append([]string{"-notepad", "-state", WinPath(state), "-out", WinPath(out),
+		"-stop", WinPath(stop), "-for", "90s"}, args...)...)
 	logs := LogFile(t)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -81,14 +85,30 @@ func NotepadSession(t testing.TB, args ...string) Recorded {
 			t.Fatal(err)
 		}
 	}
+	// notepadShows waits until notepad's state (wine.NotepadState) is want.
+	notepadShows := func(want string) {
+		t.Helper()
+		var got []byte
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if got, _ = os.ReadFile(state); string(got) == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("notepad holds %q after 20 s; want %q", got, want)
+			}
+		}
+	}
 	xdo("windowactivate", "--sync", win)
 	xdo("mousemove", "--window", win, "300", "250")
 	time.Sleep(200 * time.Millisecond)
 	xdo("click", "1")
 	time.Sleep(600 * time.Millisecond) // past the double-click time
 	xdo("type", "--delay", "30", "Hi there")
+	notepadShows("sel 8 8\nHi there")
 	xdo("key", "Return")
+	notepadShows("sel 10 10\nHi there\r\n")
 	xdo("key", "ctrl+a")
+	notepadShows("sel 0 10\nHi there\r\n")
 	xdo("mousemove", "--window", win, "900", "600")
 	time.Sleep(200 * time.Millisecond)
 	xdo("click", "3")

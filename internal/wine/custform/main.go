@@ -7,7 +7,9 @@
 // fields and puts the focus back in First Name, ready for the next one.
 // The -ready file it writes once the form is up says where each control's
 // centre is on the screen, a line each: "first X Y", "email X Y", "ok X Y".
-// With -log it logs the mouse and key messages it gets and the commands its
+// With -fields it keeps a file holding what the fields show ("first|email"),
+// rewritten on every change, which a test playing a person waits on before
+// it moves on (a person sees what they typed). With -log it logs the mouse and key messages it gets and the commands its
 // controls send, which a failing test prints (it showed clicks landing on
 // OK that replay meant for First Name).
 //
@@ -50,12 +52,13 @@ const (
 	wmCommand    = 0x0111
 	idOK         = 1
 	bnClicked    = 0
+	enChange     = 0x0300
 )
 
 // The form's controls, and where OK files to.
 var (
 	first, email windows.HWND
-	out          string
+	out, fields  string
 	debugLog     *os.File
 )
 
@@ -65,6 +68,7 @@ func main() {
 	flag.StringVar(&out, "out", "", "file each OK appends a line to")
 	ready := flag.String("ready", "", "file to write once the form is up")
 	logTo := flag.String("log", "", "file to log the form's input and commands to")
+	flag.StringVar(&fields, "fields", "", "file to keep what the fields show in")
 	flag.Parse()
 	if *logTo != "" {
 		f, err := os.Create(*logTo)
@@ -88,6 +92,9 @@ func wndProc(h windows.HWND, msg uint32, wParam, lParam uintptr) uintptr {
 			file()
 			return 0
 		}
+		if wParam>>16 == enChange {
+			showFields()
+		}
 	case wmDestroy:
 		procPostQuitMessage.Call(0)
 		return 0
@@ -100,6 +107,18 @@ func text(h windows.HWND) string {
 	var buf [512]uint16
 	n, _, _ := procGetWindowTextW.Call(uintptr(h), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
 	return windows.UTF16ToString(buf[:n])
+}
+
+// showFields rewrites the -fields file (whole, by a rename) with what the
+// fields show.
+func showFields() {
+	if fields == "" {
+		return
+	}
+	tmp := fields + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text(first)+"|"+text(email)), 0o600); err == nil {
+		_ = os.Rename(tmp, fields)
+	}
 }
 
 // file appends the customer and clears the form for the next one.

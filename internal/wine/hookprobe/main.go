@@ -7,10 +7,11 @@
 // Windows half of the winhook and floor tests, run under Wine while a
 // Linux-side test plays the person with xdotool.
 //
-//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected] [-notepad] [-floor]
+//	hookprobe -out Z:\tmp\steps.jsonl -for 20s [-injected] [-notepad [-state FILE]] [-floor]
 //
 // With -notepad it first starts notepad with its window at 100,80 (600 by
-// 400). It writes "ready" as the first line once the hooks are in place,
+// 400), and with -state it keeps FILE holding notepad's text and selection
+// (wine.NotepadState), which the person's side waits on. It writes "ready" as the first line once the hooks are in place,
 // and stops early when the file named by -stop exists.
 package main
 
@@ -29,6 +30,8 @@ import (
 	"github.com/reprise-dev/reprise/capture/winhook"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/wine"
+
+	"golang.org/x/sys/windows"
 )
 
 // lineSink writes each step as a JSON line.
@@ -57,21 +60,25 @@ func main() {
 	injected := flag.Bool("injected", false, "record injected input too")
 	notepad := flag.Bool("notepad", false, "start notepad at 100,80 first")
 	whole := flag.Bool("floor", false, "record with the whole floor (frames, enrichment), not the hooks alone")
+	state := flag.String("state", "", "with -notepad, file to keep notepad's text and selection in")
 	flag.Parse()
-	if err := run(*out, *stop, *dur, *injected, *notepad, *whole); err != nil {
+	if err := run(*out, *stop, *state, *dur, *injected, *notepad, *whole); err != nil {
 		fmt.Fprintln(os.Stderr, "hookprobe:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, stop string, dur time.Duration, injected, notepad, whole bool) error {
+func run(out, stop, state string, dur time.Duration, injected, notepad, whole bool) error {
 	if notepad {
-		cmd, _, err := wine.OpenNotepad(100, 80, 600, 400)
+		cmd, hwnd, err := wine.OpenNotepad(100, 80, 600, 400)
 		if cmd != nil {
 			defer cmd.Process.Kill()
 		}
 		if err != nil {
 			return err
+		}
+		if state != "" {
+			go keepState(state, hwnd)
 		}
 	}
 	f, err := os.Create(out)
@@ -112,4 +119,17 @@ func run(out, stop string, dur time.Duration, injected, notepad, whole bool) err
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
 	return sink.enc.Encode(map[string]any{"stats": hooks.Stats()})
+}
+
+// keepState rewrites path whenever notepad's text or selection changes.
+func keepState(path string, notepad windows.HWND) {
+	last := "\x00"
+	for ; ; time.Sleep(50 * time.Millisecond) {
+		if now := wine.NotepadState(notepad); now != last {
+			tmp := path + ".tmp"
+			if os.WriteFile(tmp, []byte(now), 0o600) == nil && os.Rename(tmp, path) == nil {
+				last = now
+			}
+		}
+	}
 }
