@@ -45,6 +45,13 @@ func (c *Client) Skill(ctx context.Context, id string, revision uint64) (skillbo
 	return reply, err
 }
 
+// Pending runs op on a skill's proposed revision (skillbook.PendingGet...).
+func (c *Client) Pending(ctx context.Context, req skillbook.PendingRequest) (skillbook.PendingReply, error) {
+	var reply skillbook.PendingReply
+	err := c.local(ctx, events.LocalSkillPending, req, &reply, skillTimeout)
+	return reply, err
+}
+
 // ReplayKey returns the daemon's replay key: the salt of every run's
 // dedupe keys (rows.DedupeKey), the same for every run.
 func (c *Client) ReplayKey(ctx context.Context) ([]byte, error) {

@@ -40,6 +40,9 @@ type Config struct {
 	// LocalModel is a vision model on this machine (an OpenAI-compatible
 	// endpoint such as Ollama), for the local_vlm route; off unless set.
 	LocalModel LocalModelConfig `json:"local_model"`
+	// Model is the model replay asks where a skill lets one decide (ai:
+	// on_miss, every_run); without it, the local model; off unless set.
+	Model ModelConfig `json:"model"`
 }
 
 // LocalModelConfig names a local OpenAI-compatible model server.
@@ -139,6 +142,9 @@ func (c Config) Validate() error {
 		if m.Model == "" {
 			return errors.New("local_model.model is empty: name the model the server runs (such as llava)")
 		}
+	}
+	if err := c.Model.validate(); err != nil {
+		return err
 	}
 	if l := c.Platform.Listen; l != "" {
 		if _, _, err := net.SplitHostPort(l); err != nil {

@@ -15,6 +15,8 @@ func TestParseConfig(t *testing.T) {
 		`{"platform": {"remote_url": "tls://platform.example:7422", "remote_credentials": "/x.creds"}}`,
 		`{"platform": {"listen": "0.0.0.0:7422"}}`,
 		`{"local_model": {"base_url": "http://127.0.0.1:11434/v1", "model": "llava"}}`,
+		`{"model": {"provider": "openai", "base_url": "http://127.0.0.1:8080/v1", "model": "qwen"}}`,
+		`{"model": {"provider": "anthropic", "model": "claude-sonnet-4-5"}}`,
 	}
 	for _, in := range good {
 		if _, err := ParseConfig([]byte(in)); err != nil {
@@ -41,6 +43,9 @@ func TestParseConfig(t *testing.T) {
 		{`{"local_model": {"base_url": "ftp://x", "model": "llava"}}`, "local_model.base_url"},
 		{`{"local_model": {"base_url": "http://127.0.0.1:11434/v1"}}`, "local_model.model"},
 		{`{"local_model": {"model": "llava"}}`, "local_model.base_url"},
+		{`{"model": {"provider": "gemini", "model": "x"}}`, "model.provider"},
+		{`{"model": {"provider": "openai"}}`, "model.model"},
+		{`{"model": {"provider": "openai", "model": "m", "api_key": "sk"}}`, "api_key"},
 		{`{"local_model": {"base_url": "http://h", "model": "m", "key": "k"}}`, "key"},
 	}
 	for _, tc := range bad {

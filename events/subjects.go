@@ -68,6 +68,9 @@ const (
 	LocalSkillConfirm   = LocalSubjectPrefix + ".skill.confirm"
 	LocalSkillGet       = LocalSubjectPrefix + ".skill.get"
 	LocalSkillList      = LocalSubjectPrefix + ".skill.list"
+	// LocalSkillPending proposes, reads, accepts or drops a skill's
+	// proposed revision (one a model healed).
+	LocalSkillPending = LocalSubjectPrefix + ".skill.pending"
 	LocalConsentList    = LocalSubjectPrefix + ".consent.list"
 	LocalConsentApprove = LocalSubjectPrefix + ".consent.approve"
 	LocalConsentDeny    = LocalSubjectPrefix + ".consent.deny"

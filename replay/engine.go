@@ -102,6 +102,11 @@ type RowResult struct {
 	Output string   `msgpack:"-"`
 	// Refused says a site refused a page of the row.
 	Refused bool `msgpack:"refused,omitempty"`
+	// Healed says what a model changed for the row's steps to go through;
+	// ModelCalls and Tokens count what the model cost the row.
+	Healed     []string `msgpack:"healed,omitempty"`
+	ModelCalls int      `msgpack:"model_calls,omitempty"`
+	Tokens     int      `msgpack:"tokens,omitempty"`
 }
 
 // Result is a run's report.
@@ -522,6 +527,7 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 	var kept RowResult
 	done := func(rr RowResult) (RowResult, error) {
 		rr.Notes, rr.Files, rr.Output, rr.Refused = kept.Notes, kept.Files, kept.Output, kept.Refused
+		rr.Healed, rr.ModelCalls, rr.Tokens = kept.Healed, kept.ModelCalls, kept.Tokens
 		return rr, nil
 	}
 	steps := e.Plan.Skill.Steps
@@ -564,6 +570,9 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 			kept.Files = append(kept.Files, o.Files...)
 			kept.Output = cmp.Or(o.Output, kept.Output)
 			kept.Refused = kept.Refused || o.Refused
+			kept.Healed = append(kept.Healed, o.Healed...)
+			kept.ModelCalls += o.ModelCalls
+			kept.Tokens += o.Tokens
 		}
 		if out.OK && dry && steps[i-1].Destructive {
 			// What follows a submit is on the page the commit leads to,
@@ -578,6 +587,14 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		reason := out.Error
 		if out.PageMessage != "" && !strings.Contains(reason, out.PageMessage) {
 			reason += ": the page says: " + out.PageMessage
+		}
+		if !started && !st.Destructive && out.Sent && !dry {
+			// A model's action left the page before the row's submit:
+			// what it sent cannot be proved, so the row may be filed.
+			if err := e.log.write(ctx, r.N, EvStarted, e.markID(r.N, "started"), &RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID}); err != nil {
+				return RowResult{}, err
+			}
+			started = true
 		}
 		if started && !(st.Destructive && out.NotFiled()) {
 			mark := RowMark{Row: r.N, Key: r.Key, SkillID: e.Plan.SkillID, Reason: out.Error}

@@ -19,6 +19,8 @@ const (
 	ViaDOM    = "dom"    // a DOM selector matched exactly one visible element
 	ViaAX     = "ax"     // the accessibility path did
 	ViaVisual = "visual" // a model grounded it on a live screenshot
+	ViaModel  = "model"  // a model chose it from the page's elements (ai: on_miss, every_run)
+	ViaCache  = "cache"  // the replay cache: what a model chose before, on this host
 	ViaFloor  = "floor"  // synthetic input at the recorded point (no element found)
 	ViaNone   = ""       // the step needs no element (navigate, a wait)
 )
@@ -39,6 +41,11 @@ type Step struct {
 	Artifacts string
 	// Last says this is the row's last step.
 	Last bool
+	// Template is the skill's step as written, its placeholders kept, and
+	// Values the row's values by parameter: what a model is told and how
+	// its placeholders are filled. In memory only, never in the log.
+	Template skills.Step
+	Values   map[string]string
 }
 
 // Mask replaces every row value the step's target and checks were filled
@@ -91,6 +98,15 @@ type Outcome struct {
 	Refused bool `json:"refused,omitempty" msgpack:"refused,omitempty"`
 	// Skipped says the step's when did not hold: it did nothing.
 	Skipped bool `json:"skipped,omitempty" msgpack:"skipped,omitempty"`
+	// Missed says the step failed because its element was not found (no
+	// selector matched exactly one): a model may find it (ai: on_miss).
+	Missed bool `json:"missed,omitempty" msgpack:"missed,omitempty"`
+	// Healed says what a model changed for the step to go through, for
+	// the report; elements by role and name, typed text by placeholder.
+	Healed []string `json:"healed,omitempty" msgpack:"healed,omitempty"`
+	// ModelCalls and Tokens count the model requests the step cost.
+	ModelCalls int `json:"model_calls,omitempty" msgpack:"model_calls,omitempty"`
+	Tokens     int `json:"tokens,omitempty" msgpack:"tokens,omitempty"`
 	// Committed says a destructive step ran and its assert held.
 	Committed bool `json:"committed,omitempty" msgpack:"committed,omitempty"`
 	// Sent says a destructive step may have reached the site: a request

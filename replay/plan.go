@@ -74,6 +74,7 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 	st := p.Skill.Steps[index] // a copy; its pointers are copied below before a change
 	var err error
 	values := p.values(r)
+	template := st
 	expand := func(s *string) {
 		if err == nil && *s != "" {
 			*s, err = skills.Expand(*s, values)
@@ -116,7 +117,8 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("step %d of row %d: %w", index+1, n, err)
 	}
-	s := Step{Row: n, Index: index, Step: st, DryRun: dryRun, Filled: filled, Last: index == len(p.Skill.Steps)-1}
+	s := Step{Row: n, Index: index, Step: st, DryRun: dryRun, Filled: filled, Last: index == len(p.Skill.Steps)-1,
+		Template: template, Values: values}
 	if p.Artifacts != "" {
 		s.Artifacts = filepath.Join(p.Artifacts, fmt.Sprintf("row-%d", n))
 	}

@@ -136,7 +136,9 @@ func (b *Book) List(ctx context.Context) ([]Entry, error) {
 	}
 	var ids []string
 	for k := range keys.Keys() {
-		ids = append(ids, k)
+		if idPattern.MatchString(k) { // not a proposal (Propose)
+			ids = append(ids, k)
+		}
 	}
 	slices.Sort(ids)
 	out := make([]Entry, 0, len(ids))

@@ -127,7 +127,8 @@ func (s *Service) Serve(nc *nats.Conn) error {
 	ep := func(name, subject string, h func(context.Context, []byte) ([]byte, error)) ops.Endpoint {
 		return ops.Endpoint{Name: name, Subject: subject, Timeout: timeout, Handle: h}
 	}
-	eps := []ops.Endpoint{ep("build", events.LocalSkillBuild, s.build), ep("get", events.LocalSkillGet, s.get), ep("list", events.LocalSkillList, s.list)}
+	eps := []ops.Endpoint{ep("build", events.LocalSkillBuild, s.build), ep("get", events.LocalSkillGet, s.get), ep("list", events.LocalSkillList, s.list),
+		ep("pending", events.LocalSkillPending, s.pending)}
 	if s.Fetch != nil {
 		eps = append(eps, ep("draft", events.LocalSkillDraft, s.draft))
 	}

@@ -30,6 +30,9 @@ type Skill struct {
 	// Ignore lists the CSV columns no step uses, by the person's answer:
 	// every column of the sample CSV is a parameter's or is listed here.
 	Ignore []Ignored `yaml:"ignore,omitempty"`
+	// AI says how much a model decides for the steps that set none of
+	// their own: never (the default), on_miss or every_run (see AIFor).
+	AI string `yaml:"ai,omitempty"`
 	// Browser sets up the browser a web skill replays in.
 	Browser *Browser `yaml:"browser,omitempty"`
 	Steps   []Step   `yaml:"steps"`
@@ -133,6 +136,8 @@ type Step struct {
 	// Output names the file this step downloads as the row's output: the
 	// report links it, and a row whose step downloads nothing fails.
 	Output bool `yaml:"output,omitempty"`
+	// AI overrides the skill's AI for this step.
+	AI string `yaml:"ai,omitempty"`
 }
 
 // Option is one choice of a choice control.

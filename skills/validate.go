@@ -109,6 +109,9 @@ func (s *Skill) Validate() error {
 		}
 		columns[ig.Column] = true
 	}
+	if err := validAI("ai", s.AI); err != nil {
+		return err
+	}
 	if err := s.Browser.validate(); err != nil {
 		return err
 	}
@@ -170,6 +173,9 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 			return fieldErr(at+".action", "is missing")
 		}
 		return fieldErr(at+".action", "unknown action %s", quoteShort(st.Action))
+	}
+	if err := validAI(at+".ai", st.AI); err != nil {
+		return err
 	}
 	for i, sel := range st.Selectors {
 		sat := fmt.Sprintf("%s.selectors[%d]", at, i)

@@ -32,7 +32,7 @@ import (
 type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
 	hub, hubKey                                                      string
-	again, dryRun, yes, show                                         bool
+	again, dryRun, yes, show, acceptHealed                           bool
 	ignoreColumns                                                    []string
 	parallel                                                         int
 }
@@ -74,6 +74,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab of the browser (1-16; see the README for when more than 1 is safe)")
 	fl.StringVar(&f.hub, "hub", "", "file the rows on a hub's workers: its NATS URLs, comma separated, with the credentials it issued (see the README)")
 	fl.StringVar(&f.hubKey, "hub-key", "", "with --hub: the hub key file, made on first use (default: hub.key in the data dir); copy it to every worker")
+	fl.BoolVar(&f.acceptHealed, "accept-healed", false, "save what a model changed for rows to go through (ai: on_miss) as the skill's next revision, without asking")
 	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
@@ -196,6 +197,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
+	kind, _ := pick.Kind(f.executor, skill)
+	heals, err := startHealing(home, cfg, skillID, skillRef, skill, doc, kind)
+	if err != nil {
+		return err
+	}
 	if err := pruneRuns(filepath.Join(home, "runs"), cfg.KeepRuns, plan.RunID); err != nil {
 		return err
 	}
@@ -205,7 +211,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		skillDir = filepath.Dir(skillRef)
 	}
 	var guard desktop.Guard
-	if kind, _ := pick.Kind(f.executor, skill); kind == pick.Desktop {
+	if kind == pick.Desktop {
 		g, release, err := holdDesktop(ctx, c, log)
 		if err != nil {
 			return err
@@ -236,6 +242,16 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
+	if heals != nil {
+		if exec, err = heals.wrap(exec); err != nil {
+			return err
+		}
+		for i := range others {
+			if others[i], err = heals.wrap(others[i]); err != nil {
+				return err
+			}
+		}
+	}
 	for i, x := range append([]replay.Executor{exec}, others...) {
 		stop, err := replay.ServeWorker(ctx, js, plan, i, x, log)
 		if err != nil {
@@ -263,6 +279,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if res != nil {
 		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
 			err = werr
+		}
+		if heals != nil {
+			if herr := heals.propose(ctx, c, out, res, f.acceptHealed); herr != nil && err == nil {
+				err = herr
+			}
 		}
 	}
 	if err != nil {
@@ -386,7 +407,7 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	for _, r := range res.Rows {
 		// The report numbers steps from 1, as every message does.
 		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via,
-			Output: r.Output, Files: r.Files, Notes: r.Notes})
+			Output: r.Output, Files: r.Files, Notes: r.Notes, Healed: r.Healed, ModelCalls: r.ModelCalls, Tokens: r.Tokens})
 	}
 	committed, failed, skipped, unknown := report.Summary(rs)
 	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)
@@ -400,6 +421,9 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(out, "  row %d: %s\n", r.N, n)
+		}
+		for _, h := range r.Healed {
+			fmt.Fprintf(out, "  row %d healed: %s\n", r.N, h)
 		}
 		if r.Output != "" {
 			fmt.Fprintf(out, "  row %d output: %s\n", r.N, r.Output)

@@ -19,7 +19,7 @@ func newSkillCmd(g *globals) *cobra.Command {
 		Use:   "skill",
 		Short: "Build skills from reviewed recordings or imported flows, and list, show, export and check them",
 	}
-	cmd.AddCommand(newSkillBuildCmd(g), newSkillImportCmd(g), newSkillListCmd(g), newSkillShowCmd(g), newSkillExportCmd(g), newSkillValidateCmd())
+	cmd.AddCommand(newSkillBuildCmd(g), newSkillImportCmd(g), newSkillListCmd(g), newSkillShowCmd(g), newSkillAcceptCmd(g), newSkillExportCmd(g), newSkillValidateCmd())
 	return cmd
 }
 
@@ -122,16 +122,29 @@ func newSkillListCmd(g *globals) *cobra.Command {
 // with a row in words.
 func newSkillShowCmd(g *globals) *cobra.Command {
 	var revision uint64
+	var pending bool
 	cmd := &cobra.Command{
 		Use:   "show SKILL",
-		Short: "Print a skill's YAML",
+		Short: "Print a skill's YAML (--pending: the revision a model's healing proposed)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if pending && revision != 0 {
+				return errors.New("--pending and --revision together: the proposal is not a saved version yet")
+			}
 			c, err := g.dial()
 			if err != nil {
 				return err
 			}
 			defer c.Close()
+			if pending {
+				p, err := c.Pending(cmd.Context(), skillbook.PendingRequest{SkillID: args[0], Op: skillbook.PendingGet})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "# proposed from revision %d, not yet accepted: `reprise skill accept %s` saves it\n", p.Base, args[0])
+				_, err = fmt.Fprint(cmd.OutOrStdout(), p.YAML)
+				return err
+			}
 			reply, err := c.Skill(cmd.Context(), args[0], revision)
 			if err != nil {
 				return err
@@ -147,6 +160,38 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
+	cmd.Flags().BoolVar(&pending, "pending", false, "the revision a model's healing proposed, not yet accepted")
+	return cmd
+}
+
+func newSkillAcceptCmd(g *globals) *cobra.Command {
+	var discard bool
+	cmd := &cobra.Command{
+		Use:   "accept SKILL",
+		Short: "Save the revision a model's healing proposed as the skill's newest (--discard drops it)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := g.dial()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			if discard {
+				if _, err := c.Pending(cmd.Context(), skillbook.PendingRequest{SkillID: args[0], Op: skillbook.PendingDiscard}); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "dropped the proposed revision of skill %s\n", args[0])
+				return nil
+			}
+			reply, err := c.Pending(cmd.Context(), skillbook.PendingRequest{SkillID: args[0], Op: skillbook.PendingAccept})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "saved as revision %d of skill %s\n", reply.Revision, args[0])
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&discard, "discard", false, "drop the proposal instead")
 	return cmd
 }
 

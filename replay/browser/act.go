@@ -164,7 +164,8 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		return out, failure(fmt.Sprintf("%s: the page did not finish loading", stepRef(st)))
 	}
 	if f.Hit < 0 {
-		return out, failure(st.Mask(notFound(st, out.Tried, group)))
+		out.Missed = true
+		return out, failure(st.Mask(notFound(st, out.Tried, group, e.findTimeout)))
 	}
 	if st.Destructive && st.DryRun {
 		out.OK = true // found, not run: a dry run commits nothing

@@ -92,16 +92,33 @@ func attempts(sels []skills.Selector, counts []int) []replay.Attempt {
 	return out
 }
 
-// notFound says, for a person, what was tried and what each matched: the
+// notFound says, for a person, which element was not found within how
+// long, at which step, then what was tried and what each matched: the
 // target, then the recorded selectors. Selectors and labels are the
 // page's, never a field's value.
-func notFound(st replay.Step, tried []replay.Attempt, group bool) string {
+func notFound(st replay.Step, tried []replay.Attempt, group bool, within time.Duration) string {
 	var b strings.Builder
-	b.WriteString(stepRef(st))
+	what := "the element"
+	switch {
+	case st.Target != nil:
+		what = st.Target.String()
+	case st.Label != "" && st.Role != "":
+		what = fmt.Sprintf("%s %q", st.Role, st.Label)
+	case st.Label != "":
+		what = fmt.Sprintf("%q", st.Label)
+	}
 	if group {
-		b.WriteString(": nothing matched exactly one visible list of options")
+		what = "the list of options " + what
+	}
+	most := 0
+	for _, a := range tried {
+		most = max(most, a.Matches)
+	}
+	fmt.Fprintf(&b, "%s not found within %s at step %d (%s): ", what, within, st.Index+1, st.Action)
+	if most > 1 {
+		fmt.Fprintf(&b, "%d elements match", most)
 	} else {
-		b.WriteString(": nothing matched exactly one visible element")
+		b.WriteString("nothing matches")
 	}
 	if len(st.Selectors) == 0 && st.Target == nil {
 		b.WriteString(" (the step has no selectors)")
@@ -121,7 +138,6 @@ func notFound(st replay.Step, tried []replay.Attempt, group bool) string {
 		fmt.Fprintf(&b, "%s%s %s: %s", sep, s.Strategy, s.Value, count(at+i))
 		sep = "; "
 	}
-	b.WriteString("; no accessibility path or visual grounding in the browser executor: re-record the step or add a selector")
 	return b.String()
 }
 

@@ -8,6 +8,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -59,6 +60,21 @@ func (e *Executor) Elements(ctx context.Context, limit int) (Page, error) {
 	cctx, stop := e.bind(ctx)
 	defer stop()
 	return e.elements(cctx, limit, reading{Paths: true, Values: true})
+}
+
+// Look is what a model is shown of the page: its URL, title and
+// elements (their values read too, which the caller keeps to itself).
+func (e *Executor) Look(ctx context.Context) (url, title string, tree selector.Tree, err error) {
+	cctx, stop := e.bind(ctx)
+	defer stop()
+	if err := e.waitLoaded(cctx, 10*time.Second); err != nil {
+		return "", "", nil, err
+	}
+	if url, err = chromedp.Run(cctx, chromedp.Location()); err != nil {
+		return "", "", nil, err
+	}
+	p, err := e.elements(cctx, MaxElements, reading{Paths: true, Values: true})
+	return url, p.Title, p.Tree, err
 }
 
 // reading says what a listing reads: XPaths and values for a person or a

@@ -11,7 +11,11 @@ import (
 	"strings"
 )
 
-var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via", "output", "files", "notes"}
+var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via", "output", "files", "notes", "healed", "model_calls", "tokens"}
+
+// oldColumns is how many columns a report had before the model's: such a
+// report still reads.
+const oldColumns = 9
 
 // document is the JSON report: the counts a script checks first, then rows.
 type document struct {
@@ -55,7 +59,8 @@ func writeCSV(w io.Writer, rows []Row) error {
 			step = strconv.Itoa(r.Step)
 		}
 		cw.Write([]string{strconv.Itoa(r.N), defuse(r.Outcome), step, defuse(r.Action), defuse(r.Reason), defuse(r.Via),
-			defuse(r.Output), defuse(strings.Join(r.Files, "\n")), defuse(strings.Join(r.Notes, "\n"))})
+			defuse(r.Output), defuse(strings.Join(r.Files, "\n")), defuse(strings.Join(r.Notes, "\n")),
+			defuse(strings.Join(r.Healed, "\n")), count(r.ModelCalls), count(r.Tokens)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -66,7 +71,7 @@ func readCSV(r io.Reader) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 0 || !slices.Equal(recs[0], csvHeader) {
+	if len(recs) == 0 || !slices.Equal(recs[0], csvHeader) && !slices.Equal(recs[0], csvHeader[:oldColumns]) {
 		return nil, errors.New("not a report: the header is not " + strings.Join(csvHeader, ","))
 	}
 	rows := make([]Row, 0, len(recs)-1)
@@ -81,8 +86,18 @@ func readCSV(r io.Reader) ([]Row, error) {
 				return nil, fmt.Errorf("line %d: the step is not a number", i+2)
 			}
 		}
-		rows = append(rows, Row{N: n, Outcome: arm(rec[1]), Step: step, Action: arm(rec[3]), Reason: arm(rec[4]), Via: arm(rec[5]),
-			Output: arm(rec[6]), Files: lines(arm(rec[7])), Notes: lines(arm(rec[8]))})
+		row := Row{N: n, Outcome: arm(rec[1]), Step: step, Action: arm(rec[3]), Reason: arm(rec[4]), Via: arm(rec[5]),
+			Output: arm(rec[6]), Files: lines(arm(rec[7])), Notes: lines(arm(rec[8]))}
+		if len(rec) > oldColumns {
+			row.Healed = lines(arm(rec[9]))
+			if row.ModelCalls, err = uncount(rec[10]); err != nil {
+				return nil, fmt.Errorf("line %d: model_calls is not a number", i+2)
+			}
+			if row.Tokens, err = uncount(rec[11]); err != nil {
+				return nil, fmt.Errorf("line %d: tokens is not a number", i+2)
+			}
+		}
+		rows = append(rows, row)
 	}
 	return rows, nil
 }
@@ -116,4 +131,19 @@ func lines(cell string) []string {
 		return nil
 	}
 	return strings.Split(cell, "\n")
+}
+
+// count writes a count, empty for none.
+func count(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+func uncount(cell string) (int, error) {
+	if cell == "" {
+		return 0, nil
+	}
+	return strconv.Atoi(cell)
 }

@@ -40,6 +40,14 @@ type Row struct {
 	// Notes say what the browser did around the row: requests blocked,
 	// dialogs accepted, pages refused.
 	Notes []string `json:"notes,omitempty"`
+	// Healed says what a model changed for the row to go through (a step
+	// found by another element, an action inserted before a step): the
+	// row is marked healed. Elements are named by role and name, typed
+	// text by placeholder, never a value.
+	Healed []string `json:"healed,omitempty"`
+	// ModelCalls and Tokens count the model requests the row cost.
+	ModelCalls int `json:"model_calls,omitempty"`
+	Tokens     int `json:"tokens,omitempty"`
 }
 
 // Summary counts the rows by outcome; dry_run rows count in none.

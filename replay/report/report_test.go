@@ -18,6 +18,21 @@ var sample = []Row{
 	{N: 4, Outcome: Skipped, Step: 0, Reason: "''-already 'filed'"},
 	{N: 5, Outcome: Unknown, Step: 5, Action: "submit", Reason: "'@x"},
 	{N: 6, Outcome: DryRun, Step: 0, Reason: "'"},
+	{N: 7, Outcome: Committed, Via: "model", Healed: []string{"step 3 (submit): found as button \"Send\"", "inserted before step 1: click button \"Accept\""},
+		ModelCalls: 2, Tokens: 812},
+}
+
+// A report written before the model's columns still reads.
+func TestReadOldCSV(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.csv")
+	old := "row,outcome,step,action,reason,via,output,files,notes\n1,committed,,,,dom,,,\n"
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil || len(got) != 1 || got[0].Outcome != Committed || got[0].Via != "dom" {
+		t.Fatalf("Read(old report) = %+v, %v", got, err)
+	}
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -66,7 +81,7 @@ func TestJSONShape(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	want := `"summary": {
-    "committed": 1,
+    "committed": 2,
     "failed": 2,
     "skipped": 1,
     "unknown": 1
@@ -115,7 +130,7 @@ func TestWriteErrors(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	c, f, s, u := Summary(sample)
-	if c != 1 || f != 2 || s != 1 || u != 1 {
-		t.Errorf("Summary() = %d, %d, %d, %d; want 1, 2, 1, 1", c, f, s, u)
+	if c != 2 || f != 2 || s != 1 || u != 1 {
+		t.Errorf("Summary() = %d, %d, %d, %d; want 2, 2, 1, 1", c, f, s, u)
 	}
 }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reprise-dev/reprise/heal"
+	"github.com/reprise-dev/reprise/skillbook"
+)
+
+func newCacheCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cache",
+		Short: "Show or clear a skill's replay cache: what a model chose on this host (ai: on_miss)",
+	}
+	cmd.AddCommand(newCacheShowCmd(g), newCacheClearCmd(g))
+	return cmd
+}
+
+// openCache opens skill's replay cache in the data dir: the skill's id or
+// name.
+func openCache(g *globals, skill string) (*heal.Cache, string, error) {
+	home, err := g.resolveHome()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := skillbook.ID(skill)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := heal.OpenCache(cacheDir(home), id)
+	return c, id, err
+}
+
+func newCacheShowCmd(g *globals) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "show SKILL",
+		Short: "Print a skill's replay cache in pinned form (--format json for programs)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return fmt.Errorf("--format %q: want text or json", format)
+			}
+			c, id, err := openCache(g, args[0])
+			if err != nil {
+				return err
+			}
+			ps := heal.Pin(c)
+			if format == "json" {
+				if ps == nil {
+					ps = []heal.Pinned{}
+				}
+				e := json.NewEncoder(cmd.OutOrStdout())
+				e.SetIndent("", "  ")
+				return e.Encode(map[string]any{"skill": id, "version": heal.CacheVersion, "operations": ps})
+			}
+			heal.WritePinned(cmd.OutOrStdout(), id, ps)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	return cmd
+}
+
+func newCacheClearCmd(g *globals) *cobra.Command {
+	var step int
+	cmd := &cobra.Command{
+		Use:   "clear SKILL",
+		Short: "Remove a skill's replay cache, or one step's (--step N): the model is asked again",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("step") && step < 1 {
+				return errors.New("--step counts from 1, as the report does")
+			}
+			if step == 0 { // all of it, whatever state the file is in
+				home, err := g.resolveHome()
+				if err != nil {
+					return err
+				}
+				id, err := skillbook.ID(args[0])
+				if err != nil {
+					return err
+				}
+				if err := heal.RemoveCache(cacheDir(home), id); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "removed the replay cache of skill %s\n", id)
+				return nil
+			}
+			c, id, err := openCache(g, args[0])
+			if err != nil {
+				return err
+			}
+			n, err := c.Clear(step - 1)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %d cached step(s) of skill %s\n", n, id)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&step, "step", 0, "only this step's (from 1)")
+	return cmd
+}

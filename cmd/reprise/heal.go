@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/heal"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/pick"
+	"github.com/reprise-dev/reprise/skillbook"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// healing is a run's model, for the steps whose ai lets one decide: each
+// executor is wrapped, and what went through is proposed as a revision.
+type healing struct {
+	skillID, skillRef string
+	skill             *skills.Skill
+	doc               []byte
+	opts              heal.Options
+	wrapped           []*heal.Executor
+}
+
+// cacheDir is where the replay caches are kept, a file per skill.
+func cacheDir(home string) string { return filepath.Join(home, "cache") }
+
+// startHealing returns the run's healing, or nil when no step of the skill
+// lets a model decide. A skill that asks for a model when none is
+// configured fails here, naming the step, before any row runs.
+func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skill *skills.Skill, doc []byte, kind string) (*healing, error) {
+	if len(skill.ModelSteps()) == 0 {
+		return nil, nil
+	}
+	m, err := cfg.ReplayModel()
+	if err != nil {
+		return nil, err
+	}
+	if err := heal.Validate(skill, m); err != nil {
+		return nil, fmt.Errorf("skill %s: %w", skillID, err)
+	}
+	if kind == pick.Desktop {
+		return nil, fmt.Errorf("skill %s: ai: on_miss and every_run are built for the browser executor; the desktop executor replays by the recording only (set ai: never)", skillID)
+	}
+	cache, err := heal.OpenCache(cacheDir(home), skillID)
+	if err != nil {
+		return nil, err
+	}
+	return &healing{skillID: skillID, skillRef: skillRef, skill: skill, doc: doc,
+		opts: heal.Options{Skill: skill, Model: m, Cache: cache}}, nil
+}
+
+// wrap wraps a browser tab's executor.
+func (h *healing) wrap(x replay.Executor) (replay.Executor, error) {
+	b, ok := x.(*browser.Executor)
+	if !ok {
+		return nil, errors.New("ai: on_miss and every_run need the browser executor")
+	}
+	o := h.opts
+	o.Look = func(ctx context.Context) (heal.Screen, error) {
+		url, title, tree, err := b.Look(ctx)
+		return heal.Screen{URL: url, Title: title, Tree: tree}, err
+	}
+	w := heal.New(x, o)
+	h.wrapped = append(h.wrapped, w)
+	return w, nil
+}
+
+// propose writes what a model changed for the run's committed rows into a
+// revision of the skill: proposed in the skill book (or, for a skill file,
+// beside it), or saved at once with accept.
+func (h *healing) propose(ctx context.Context, c *client.Client, out io.Writer, res *replay.Result, accept bool) error {
+	var changes []heal.Change
+	healed := 0
+	for _, r := range res.Rows {
+		if r.Outcome != replay.OutcomeCommitted || len(r.Healed) == 0 {
+			continue
+		}
+		healed++
+		for _, w := range h.wrapped {
+			changes = append(changes, w.Healed(r.N)...)
+		}
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	revised, err := heal.Revise(h.skill, changes)
+	if err != nil {
+		return err
+	}
+	doc, err := skills.Marshal(revised)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(h.skillRef); err == nil && !st.IsDir() {
+		path := h.skillRef + ".healed.yaml"
+		if accept {
+			path = h.skillRef
+		}
+		if err := os.WriteFile(path, doc, 0o600); err != nil {
+			return fmt.Errorf("write the healed revision: %w", err)
+		}
+		fmt.Fprintf(out, "%d row(s) healed by the model; the healed skill is %s\n", healed, path)
+		return nil
+	}
+	cur, err := c.Skill(ctx, h.skillID, 0)
+	if err != nil {
+		return err
+	}
+	if cur.YAML != string(h.doc) {
+		fmt.Fprintf(out, "%d row(s) healed by the model; skill %s changed during the run, so no revision is proposed\n", healed, h.skillID)
+		return nil
+	}
+	if _, err := c.Pending(ctx, skillbook.PendingRequest{SkillID: h.skillID, Op: skillbook.PendingPropose, Base: cur.Revision, YAML: string(doc)}); err != nil {
+		return fmt.Errorf("propose the healed revision: %w", err)
+	}
+	if !accept {
+		fmt.Fprintf(out, "%d row(s) healed by the model: a revision of skill %s is proposed; see it with `reprise skill show %s --pending`, accept it with `reprise skill accept %s`\n",
+			healed, h.skillID, h.skillID, h.skillID)
+		return nil
+	}
+	reply, err := c.Pending(ctx, skillbook.PendingRequest{SkillID: h.skillID, Op: skillbook.PendingAccept})
+	if err != nil {
+		return fmt.Errorf("accept the healed revision: %w", err)
+	}
+	fmt.Fprintf(out, "%d row(s) healed by the model: saved as revision %d of skill %s (--accept-healed)\n", healed, reply.Revision, h.skillID)
+	return nil
+}

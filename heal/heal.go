@@ -1,0 +1,398 @@
+// Package heal lets a model find a step's element when the page changed
+// since the skill was built (a skill's or step's `ai: on_miss`), or every
+// run (`ai: every_run`), on the selector model.
+//
+// The model is shown the page as an outline of elements (roles, names,
+// ids; no field values, a row's values as their placeholders) and answers
+// one move at a time: do the step on an element, click an element first,
+// done, or ask. reprise itself does the step on the element the model
+// chose, with the step's own value, read-back and success check, so a
+// model never chooses what is typed and a row it healed is proved like
+// any other. What the model chose is kept in a replay cache on this host,
+// replayed without a model while it fits, and proposed as a new revision
+// of the skill once the row went through.
+package heal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/reprise-dev/reprise/model"
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/selector"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+// Screen is what a look at the page sees.
+type Screen struct {
+	URL, Title string
+	Tree       selector.Tree
+}
+
+// Options configure an Executor.
+type Options struct {
+	Skill *skills.Skill
+	// Model answers; nil for none (a step whose ai asks for one then
+	// fails, naming it: run Validate first).
+	Model model.Model
+	// Look reads the page the executor works on.
+	Look func(ctx context.Context) (Screen, error)
+	// Cache is the skill's replay cache; nil for none.
+	Cache *Cache
+	// MaxTurns bounds the model's moves for one step; 0 means 8.
+	MaxTurns int
+	Logger   *slog.Logger
+}
+
+// Executor runs steps on an inner executor and lets the model find the
+// element of a step the skill lets it (see the package comment).
+type Executor struct {
+	replay.Executor
+	o Options
+
+	mu     sync.Mutex
+	healed map[int][]Change // by row: what went through, for a revision
+}
+
+// New wraps inner.
+func New(inner replay.Executor, o Options) *Executor {
+	if o.MaxTurns <= 0 {
+		o.MaxTurns = 8
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Executor{Executor: inner, o: o, healed: map[int][]Change{}}
+}
+
+// Validate says whether the skill can run with the options: a step whose
+// ai lets a model decide needs one.
+func Validate(s *skills.Skill, m model.Model) error {
+	if m != nil {
+		return nil
+	}
+	return skills.NeedsModelError(s)
+}
+
+// Healed returns what a model changed for row's steps to go through.
+func (e *Executor) Healed(row int) []Change {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.healed[row])
+}
+
+// DoBatch runs a batch on the inner executor, then heals the step it
+// missed and runs the rest one by one. A batch with a step the model
+// decides every run runs step by step.
+func (e *Executor) DoBatch(ctx context.Context, steps []replay.Step) ([]replay.Outcome, error) {
+	b, ok := e.Executor.(replay.Batcher)
+	if !ok || slices.ContainsFunc(steps, func(st replay.Step) bool { return e.mode(st) == skills.AIEveryRun }) {
+		return replay.DoEach(ctx, e, steps)
+	}
+	outs, err := b.DoBatch(ctx, steps)
+	if err != nil || len(outs) == 0 {
+		return outs, err
+	}
+	last := len(outs) - 1
+	if outs[last].OK {
+		return outs, nil
+	}
+	st := steps[last]
+	if !outs[last].Missed || e.mode(st) == skills.AINever {
+		return outs, nil
+	}
+	healed, err := e.heal(ctx, st, outs[last])
+	if err != nil {
+		return outs[:last], err
+	}
+	outs[last] = healed
+	if !healed.OK {
+		return outs, nil
+	}
+	rest, err := replay.DoEach(ctx, e, steps[last+1:])
+	return append(outs, rest...), err
+}
+
+// Do runs st: as recorded, and with the model where the skill lets it.
+func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+	switch e.mode(st) {
+	case skills.AIEveryRun:
+		return e.heal(ctx, st, replay.Outcome{Error: "ai: every_run: the model chooses the element every run"})
+	case skills.AIOnMiss:
+		out, err := e.Executor.Do(ctx, st)
+		if err != nil || out.OK || !out.Missed {
+			return out, err
+		}
+		return e.heal(ctx, st, out)
+	}
+	return e.Executor.Do(ctx, st)
+}
+
+// mode is how much the model decides for st; never for a step it cannot
+// help (a navigate, a secret).
+func (e *Executor) mode(st replay.Step) string {
+	if st.Secret || !slices.Contains([]string{"fill", "select", "click", "submit"}, st.Action) {
+		return skills.AINever
+	}
+	return e.o.Skill.AIFor(st.Index)
+}
+
+// attempt is one step's healing under way.
+type attempt struct {
+	st     replay.Step
+	m      masker
+	change Change
+	tried  []string // what was done this step, for the model
+	calls  int
+	tokens int
+	shown  []string // parameters whose placeholders the model was shown
+	sent   bool     // a click before the step sent something: the row is unproved
+}
+
+// heal finds st's element from the cache, else with the model; missed is
+// the outcome of the recorded way (its error says why).
+func (e *Executor) heal(ctx context.Context, st replay.Step, missed replay.Outcome) (replay.Outcome, error) {
+	a := &attempt{st: st, m: newMasker(st.Values), change: Change{Step: st.Index}}
+	why := a.m.mask(missed.Error)
+	if e.o.Cache != nil && e.mode(st) == skills.AIOnMiss {
+		if entry, ok := e.o.Cache.Lookup(st.Index, st.Template, st.Values); ok {
+			out, done, err := e.replayCached(ctx, a, entry)
+			if err != nil || done {
+				return out, err
+			}
+			why += "; what worked before on this host did not fit the page"
+		}
+	}
+	if e.o.Model == nil {
+		return e.fail(a, missed, "no model is configured for ai: "+e.mode(st)), nil
+	}
+	for range e.o.MaxTurns {
+		scr, err := e.o.Look(ctx)
+		if err != nil {
+			return replay.Outcome{}, fmt.Errorf("step %d: read the page for the model: %w", st.Index+1, err)
+		}
+		list, refs := outline(scr.Tree, a.m)
+		title := a.m.mask(scr.Title)
+		a.note(list + title)
+		mv, err := e.ask(ctx, a, request(e.o.Skill, st.Index, why, a.tried, title, list), refs)
+		if err != nil {
+			return e.fail(a, missed, err.Error()), nil
+		}
+		switch {
+		case mv.Done:
+			return e.fail(a, missed, "the model answered that the step needs nothing more, which reprise cannot prove"), nil
+		case mv.Ask != "":
+			return e.fail(a, missed, "the model could not go on: "+a.m.mask(mv.Ask)), nil
+		}
+		el := scr.Tree[mv.Ref]
+		what := fmt.Sprintf("%s %q", el.Role, a.m.mask(cut(el.Name)))
+		sel, err := pin(scr.Tree, mv.Ref)
+		if err != nil {
+			a.tried = append(a.tried, fmt.Sprintf("%s on %s: refused: %v", mv.Kind, what, err))
+			continue
+		}
+		kept, ok := keep(sel, a.m)
+		if !ok {
+			a.tried = append(a.tried, fmt.Sprintf("%s on %s: refused: %v", mv.Kind, what, errUnpinnable))
+			continue
+		}
+		if mv.Kind == KindClick {
+			out, err := e.click(ctx, a, sel)
+			if errors.Is(err, errSent) {
+				return e.fail(a, missed, out.Error+": reprise cannot tell what it did, so it stops here"), nil
+			}
+			if err != nil {
+				return out, err
+			}
+			if !out.OK {
+				a.tried = append(a.tried, fmt.Sprintf("click on %s: failed: %s", what, a.m.mask(out.Error)))
+				continue
+			}
+			a.change.Before = append(a.change.Before, kept)
+			a.tried = append(a.tried, fmt.Sprintf("click on %s: done", what))
+			continue
+		}
+		out, err := e.step(ctx, a, sel)
+		if err != nil || out.OK || !out.Missed {
+			if err == nil && out.OK {
+				a.change.Target = kept
+				e.keep(a)
+			}
+			return e.counted(a, out, replay.ViaModel), err
+		}
+		a.tried = append(a.tried, fmt.Sprintf("step on %s: %s", what, a.m.mask(out.Error)))
+	}
+	return e.fail(a, missed, fmt.Sprintf("the model did not find the element in %d moves", e.o.MaxTurns)), nil
+}
+
+// replayCached runs a cache entry; done is false when the page did not
+// fit it before the step ran (the model goes on from there, told what ran).
+func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (replay.Outcome, bool, error) {
+	for _, b := range entry.Before {
+		sel, err := b.Fill(a.st.Values)
+		if err != nil {
+			return replay.Outcome{}, false, nil
+		}
+		// A click before the step is needed once in a while (a banner
+		// shows until accepted): one whose element is not there is skipped.
+		scr, err := e.o.Look(ctx)
+		if err != nil {
+			return replay.Outcome{}, true, fmt.Errorf("step %d: read the page: %w", a.st.Index+1, err)
+		}
+		if _, err := selector.Match(sel, scr.Tree); err != nil {
+			continue
+		}
+		out, err := e.click(ctx, a, sel)
+		if errors.Is(err, errSent) {
+			return e.fail(a, replay.Outcome{Error: a.m.mask(out.Error)}, "reprise cannot tell what it did, so it stops here"), true, nil
+		}
+		if err != nil {
+			return out, true, err
+		}
+		if !out.OK {
+			a.tried = append(a.tried, fmt.Sprintf("click on %s (what worked before): failed", b))
+			return out, false, nil
+		}
+		a.change.Before = append(a.change.Before, b)
+		a.tried = append(a.tried, fmt.Sprintf("click on %s (what worked before): done", b))
+	}
+	sel, err := entry.Target.Fill(a.st.Values)
+	if err != nil {
+		return replay.Outcome{}, false, nil
+	}
+	out, err := e.step(ctx, a, sel)
+	if err != nil || !out.OK && out.Missed {
+		return out, err != nil, err
+	}
+	if out.OK {
+		a.change.Target = entry.Target
+		e.record(a)
+	}
+	return e.counted(a, out, replay.ViaCache), true, nil
+}
+
+// click runs a click the model chose (or the cache holds) before the
+// step, watched as a submit is: a click before a step must send nothing,
+// and one that did (a request left, the page moved) ends the healing with
+// the row unproved (errSent). In a dry run it is found, not run.
+func (e *Executor) click(ctx context.Context, a *attempt, sel selector.Selector) (replay.Outcome, error) {
+	c := replay.Step{Row: a.st.Row, Index: a.st.Index, DryRun: a.st.DryRun, Artifacts: a.st.Artifacts, Values: a.st.Values,
+		Step: skills.Step{Action: "click", Target: &sel, Destructive: true}}
+	out, err := e.Executor.Do(ctx, c)
+	if err == nil && out.OK && out.Sent {
+		a.sent = true
+		out.OK = false
+		out.Error = fmt.Sprintf("the click on %s before step %d sent something to the site or left the page", a.m.mask(sel.String()), a.st.Index+1)
+		out.Missed = false
+		return out, errSent
+	}
+	return out, err
+}
+
+// errSent ends a healing whose click sent something: see click.
+var errSent = errors.New("a click before the step sent something")
+
+// step runs the step itself on the element sel names, with its own value,
+// read-back and success check.
+func (e *Executor) step(ctx context.Context, a *attempt, sel selector.Selector) (replay.Outcome, error) {
+	st := a.st
+	st.Target, st.Selectors, st.AXPath = &sel, nil, nil
+	return e.Executor.Do(ctx, st)
+}
+
+// ask asks the model for its next move, with one correction for an
+// answer that is not one.
+func (e *Executor) ask(ctx context.Context, a *attempt, text string, refs map[string]int) (Move, error) {
+	req := model.Request{System: system, Messages: []model.Message{{Role: model.RoleUser, Parts: []model.Part{{Text: text}}}}, MaxTokens: 200}
+	for try := 0; ; try++ {
+		resp, err := e.o.Model.Complete(ctx, req)
+		a.calls++
+		a.tokens += resp.InputTokens + resp.OutputTokens
+		if err != nil {
+			return Move{}, fmt.Errorf("the model did not answer: %w", err)
+		}
+		mv, err := decode(resp.Text, refs)
+		if err == nil {
+			return mv, nil
+		}
+		e.o.Logger.WarnContext(ctx, "model answer rejected", "step", a.st.Index+1, "try", try+1, "reason", err)
+		if try == 1 {
+			return Move{}, fmt.Errorf("the model's answer was refused twice: %v", err)
+		}
+		req.Messages = append(req.Messages,
+			model.Message{Role: model.RoleAssistant, Parts: []model.Part{{Text: resp.Text}}},
+			model.Message{Role: model.RoleUser, Parts: []model.Part{{Text: "That answer was refused: " + err.Error() + ". Answer again."}}})
+	}
+}
+
+// note keeps which parameters' placeholders the model was shown.
+func (a *attempt) note(text string) {
+	for _, name := range shownIn(text) {
+		if _, ok := a.st.Values[name]; ok && !slices.Contains(a.shown, name) {
+			a.shown = append(a.shown, name)
+		}
+	}
+}
+
+// keep records a change that went through and caches it.
+func (e *Executor) keep(a *attempt) {
+	e.record(a)
+	if e.o.Cache != nil {
+		if err := e.o.Cache.Store(a.change, a.st.Template, a.shown, a.st.Values); err != nil {
+			e.o.Logger.Warn("replay cache not saved", "step", a.st.Index+1, "err", err)
+		}
+	}
+}
+
+func (e *Executor) record(a *attempt) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.healed[a.st.Row] = append(e.healed[a.st.Row], a.change)
+}
+
+// counted is out with the attempt's cost and, when it went through, what
+// changed.
+func (e *Executor) counted(a *attempt, out replay.Outcome, via string) replay.Outcome {
+	out.ModelCalls += a.calls
+	out.Tokens += a.tokens
+	if out.OK {
+		out.Via = via
+		out.Healed = append(out.Healed, a.change.Describe(a.st.Template)...)
+	} else if a.sent {
+		out.Sent, out.Watched = true, false // what the click sent is not proved
+	}
+	return out
+}
+
+// fail is the outcome of a healing that did not find the element: the
+// recorded way's error, then why the model did not either.
+func (e *Executor) fail(a *attempt, missed replay.Outcome, why string) replay.Outcome {
+	out := missed
+	out.OK = false
+	out.Error = strings.TrimSuffix(cmpOr(missed.Error, fmt.Sprintf("step %d (%s)", a.st.Index+1, a.st.Action)), ".") + "; " + a.m.mask(why)
+	if !a.sent && a.st.Destructive {
+		out.Watched, out.Sent = true, false // the step never ran and no click sent anything
+	}
+	return e.counted(a, out, "")
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+var _ replay.Batcher = (*Executor)(nil)
+
+// TypesSecrets says whether the inner executor types a secret step's
+// answer (replay.SecretTyper).
+func (e *Executor) TypesSecrets() bool {
+	t, ok := e.Executor.(replay.SecretTyper)
+	return ok && t.TypesSecrets()
+}
