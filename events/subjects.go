@@ -65,12 +65,12 @@ const (
 	// nothing: the questions a recording raises, for the co-pilot to ask.
 	LocalSkillDraft = LocalSubjectPrefix + ".skill.draft"
 	// LocalSkillConfirm records the person's answers on a recording.
-	LocalSkillConfirm   = LocalSubjectPrefix + ".skill.confirm"
-	LocalSkillGet       = LocalSubjectPrefix + ".skill.get"
-	LocalSkillList      = LocalSubjectPrefix + ".skill.list"
+	LocalSkillConfirm = LocalSubjectPrefix + ".skill.confirm"
+	LocalSkillGet     = LocalSubjectPrefix + ".skill.get"
+	LocalSkillList    = LocalSubjectPrefix + ".skill.list"
 	// LocalSkillPending proposes, reads, accepts or drops a skill's
 	// proposed revision (one a model healed).
-	LocalSkillPending = LocalSubjectPrefix + ".skill.pending"
+	LocalSkillPending   = LocalSubjectPrefix + ".skill.pending"
 	LocalConsentList    = LocalSubjectPrefix + ".consent.list"
 	LocalConsentApprove = LocalSubjectPrefix + ".consent.approve"
 	LocalConsentDeny    = LocalSubjectPrefix + ".consent.deny"
