@@ -136,6 +136,8 @@ func TestServiceRefusesMalformedRequests(t *testing.T) {
 		{events.LocalSkillGet, `"order"`},
 		{events.LocalSkillList, `{"all":true}`},
 		{events.LocalSkillList, `[`},
+		{events.LocalSkillPending, `{"skill_id":"x","op":1}`},
+		{events.LocalSkillPending, `{"skill_id":"x","op":"get","extra":1}`},
 	} {
 		m, err := nc.Request(tc.subject, []byte(tc.body), 10*time.Second)
 		if err != nil {

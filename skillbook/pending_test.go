@@ -1,0 +1,94 @@
+package skillbook
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/ops"
+)
+
+const pendingSkill = `version: 1
+name: plan
+parameters:
+  - {name: email, column: Email, type: email}
+dedupe_key: [email]
+steps:
+  - action: fill
+    label: Email
+    value: "%email%"
+`
+
+// TestPending: a proposed revision is kept beside the skill, not in its
+// history nor in the list, until accepted; one made from an older
+// revision is refused; malformed requests are refused.
+func TestPending(t *testing.T) {
+	_, nc, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	book, err := Open(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&Service{Book: book}).Serve(nc); err != nil {
+		t.Fatal(err)
+	}
+	rev, err := book.Save(ctx, "plan", []byte(pendingSkill))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(req PendingRequest) (PendingReply, error) {
+		var r PendingReply
+		err := ops.AskJSON(ctx, nc, events.LocalSkillPending, req, &r)
+		return r, err
+	}
+	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingGet}); err == nil || !strings.Contains(err.Error(), "no proposed revision") {
+		t.Errorf("get before any proposal: %v", err)
+	}
+	healed := strings.Replace(pendingSkill, "label: Email", "label: E-mail address", 1)
+	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingPropose, Base: rev, YAML: healed}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ask(PendingRequest{SkillID: "plan", Op: PendingGet}); err != nil || got.YAML != healed || got.Base != rev {
+		t.Fatalf("get = %+v, %v", got, err)
+	}
+	if l, _ := book.List(ctx); len(l) != 1 || l[0].Revision != rev {
+		t.Errorf("list = %+v; want the skill alone, as saved", l)
+	}
+	if cur, _ := book.Get(ctx, "plan", 0); string(cur.Doc) != pendingSkill {
+		t.Error("a proposal changed the skill before it was accepted")
+	}
+	got, err := ask(PendingRequest{SkillID: "plan", Op: PendingAccept})
+	if err != nil || got.Revision <= rev {
+		t.Fatalf("accept = %+v, %v", got, err)
+	}
+	if cur, _ := book.Get(ctx, "plan", 0); string(cur.Doc) != healed {
+		t.Error("the accepted revision is not the newest")
+	}
+	if _, err := book.Pending(ctx, "plan"); !errors.Is(err, ErrNoPending) {
+		t.Errorf("the proposal outlived its acceptance: %v", err)
+	}
+	// A proposal made from an older revision would undo what came after.
+	if err := book.Propose(ctx, "plan", rev, []byte(pendingSkill)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingAccept}); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("accept a stale proposal: %v; want a refusal", err)
+	}
+	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingDiscard}); err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []PendingRequest{
+		{SkillID: "nope", Op: PendingGet},
+		{SkillID: "plan", Op: "merge"},
+		{SkillID: "plan", Op: PendingPropose, YAML: "version: 1\nname: x\n"},
+		{SkillID: "plan", Op: PendingPropose, YAML: "{"},
+	} {
+		var e *ops.Error
+		if _, err := ask(req); !errors.As(err, &e) || e.Code != ops.CodeInvalidRequest {
+			t.Errorf("%+v: %v; want INVALID_REQUEST", req, err)
+		}
+	}
+}
