@@ -39,8 +39,8 @@ func (p *page) Do(_ context.Context, st replay.Step) (replay.Outcome, error) {
 }
 
 func (p *page) Verify(context.Context, skills.Verification) (bool, error) { return false, nil }
-func (p *page) Snapshot(context.Context, string) error                   { return nil }
-func (p *page) Close() error                                             { return nil }
+func (p *page) Snapshot(context.Context, string) error                    { return nil }
+func (p *page) Close() error                                              { return nil }
 
 func (p *page) look(context.Context) (Screen, error) {
 	return Screen{URL: "http://site/new", Title: "New customer", Tree: p.tree}, nil
