@@ -108,7 +108,7 @@ steps:
     value: "%first_name%"
 `
 
-func setup(t *testing.T, answers ...string) (*Executor, *page, *llm, *skills.Skill) {
+func setup(t testing.TB, answers ...string) (*Executor, *page, *llm, *skills.Skill) {
 	t.Helper()
 	sk, err := skills.Parse([]byte(skillYAML))
 	if err != nil {

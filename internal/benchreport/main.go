@@ -61,6 +61,8 @@ var comparisons = []comparison{
 	{what: "frame grab 1280x800, SHM (ms)", candidate: metric{"BenchmarkGrab/shm", "ms/frame"}},
 	{what: "frame PNG encode 1280x800 (ms)", candidate: metric{"BenchmarkEncode", "ms/frame"}},
 	{what: "frame PNG size (bytes/step)", candidate: metric{"BenchmarkEncode", "bytes/frame"}},
+	// The cache replays what the model chose: after the first row, none.
+	{what: "model calls per healed row, replay cache vs none", candidate: metric{"BenchmarkModelCalls/cached", "calls/row"}, baseline: metric{"BenchmarkModelCalls/uncached", "calls/row"}, maxRatio: 0.1},
 	{what: "redact pipeline, sealed (steps/s)", candidate: metric{"BenchmarkPipeline/sealed", "steps/s"}, baseline: metric{"BenchmarkPipeline/plain", "steps/s"}, higherIsBetter: true, maxRatio: 2.0, minAbs: 20000},
 }
 
