@@ -18,8 +18,9 @@
 // belong to (a radio's group, an option's listbox or combobox, a menu
 // button's menu), so name=plan matching three radios is one group. Every
 // selector tried is reported with its count. There is no accessibility
-// path or visual grounding here: when nothing matches, the step fails and
-// says what each selector matched. Outcome.Selector is -1 when none did.
+// path here: when nothing matches, the step fails (Outcome.Missed) and says
+// what each selector matched; package heal may then let a model name the
+// element (ai: on_miss). Outcome.Selector is -1 when none did.
 //
 // Acting: a text field is focused, its text selected and the value typed
 // with real key events, then the field is left, so the page sees keydown,
