@@ -176,6 +176,8 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "0"}, "--parallel 0: want 1 to 16"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "99"}, "--parallel 99: want 1 to 16"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "two"}, "invalid argument"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--idle", "-1s"}, "--idle -1s: want 0"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--idle", "soon"}, "invalid argument"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", filepath.Join(home, "no", "such", "dir", "r.json")}, "cannot be written"},
 	}
 	for _, tc := range cases {

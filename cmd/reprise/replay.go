@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
@@ -35,6 +36,7 @@ type replayFlags struct {
 	again, dryRun, yes, show, acceptHealed                           bool
 	ignoreColumns                                                    []string
 	parallel                                                         int
+	idle                                                             time.Duration
 }
 
 // maxParallel bounds --parallel: each tab is a renderer's worth of memory
@@ -75,6 +77,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.StringVar(&f.hub, "hub", "", "file the rows on a hub's workers: its NATS URLs, comma separated, with the credentials it issued (see the README)")
 	fl.StringVar(&f.hubKey, "hub-key", "", "with --hub: the hub key file, made on first use (default: hub.key in the data dir); copy it to every worker")
 	fl.BoolVar(&f.acceptHealed, "accept-healed", false, "save what a model changed for rows to go through (ai: on_miss) as the skill's next revision, without asking")
+	fl.DurationVar(&f.idle, "idle", desktop.DefaultQuiet, "a desktop replay waits until nobody used the pointer or keyboard this long before each input (0: no wait)")
 	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
@@ -88,6 +91,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	if f.parallel < 1 || f.parallel > maxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
+	}
+	if f.idle < 0 {
+		return fmt.Errorf("--idle %s: want 0 (no wait) or more", f.idle)
 	}
 	if f.hub != "" && (f.parallel != 1 || f.show || f.browserURL != "" || f.profile != "") {
 		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
@@ -211,6 +217,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		skillDir = filepath.Dir(skillRef)
 	}
 	var guard desktop.Guard
+	var lease *desktop.Lease
 	if kind == pick.Desktop {
 		g, release, err := holdDesktop(ctx, c, log)
 		if err != nil {
@@ -218,10 +225,19 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		}
 		defer release()
 		guard = g
+		if lease, err = desktop.NewLease(os.Getenv("DISPLAY"), fmt.Sprintf("run %s, pid %d", plan.RunID, os.Getpid())); err != nil {
+			return err
+		}
+		lease.Logger = log
+		lease.Waiting = func(holder string) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "waiting for the desktop: another replay holds it (%s)\n", holder)
+		}
 	}
 	exec, err := pick.New(ctx, skill, pick.Options{
 		Kind:  f.executor,
 		Guard: guard,
+		Lease: lease,
+		Quiet: quiet(f.idle),
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
 			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows),
 			SkillDir: skillDir, Passphrase: keychainSecret},
@@ -293,6 +309,14 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("run %s: some rows failed or need checking; see the report", plan.RunID)
 	}
 	return nil
+}
+
+// quiet is --idle as the desktop executor takes it: 0 turns the wait off.
+func quiet(idle time.Duration) time.Duration {
+	if idle <= 0 {
+		return -1
+	}
+	return idle
 }
 
 // runHubReplay queues a run's rows on a hub for its workers and follows

@@ -30,7 +30,8 @@ type Options struct {
 	// appear (an app reopening its form). Default 5 s.
 	FindTimeout time.Duration
 	// Quiet is how long the person must have left the machine alone before
-	// a step runs: replay never fights a person for the mouse. Default 2 s.
+	// a step runs: replay never fights a person for the mouse. Default 5 s
+	// (DefaultQuiet); negative turns the wait off.
 	Quiet time.Duration
 	// Recorded returns a step's recorded pre-action frame (PNG) and Screen
 	// grabs the screen now: with both, input goes to a recorded point only
@@ -40,7 +41,11 @@ type Options struct {
 	// OCR, with Screen, reads a field filled by input back from the screen.
 	OCR func(ctx context.Context, png []byte) (string, error)
 	// Guard, if set, authorizes every input right before it is sent.
-	Guard  Guard
+	Guard Guard
+	// Lease, if set, is held from a step's first look at the desktop until
+	// its input is done: one replay at a time sends input to a desktop.
+	// Checks (expect, when, wait, assert) run without it.
+	Lease  *Lease
 	Logger *slog.Logger
 }
 
@@ -93,6 +98,10 @@ type filledField struct {
 
 var _ replay.Executor = (*Executor)(nil)
 
+// DefaultQuiet is how long nobody must have used the pointer or keyboard
+// before a step sends input.
+const DefaultQuiet = 5 * time.Second
+
 // New returns an executor; Input is required.
 func New(o Options) (*Executor, error) {
 	if o.Input == nil {
@@ -101,8 +110,8 @@ func New(o Options) (*Executor, error) {
 	if o.FindTimeout <= 0 {
 		o.FindTimeout = 5 * time.Second
 	}
-	if o.Quiet <= 0 {
-		o.Quiet = 2 * time.Second
+	if o.Quiet == 0 {
+		o.Quiet = DefaultQuiet
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -124,6 +133,13 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	}
 	if st.Secret {
 		return failed(replay.ErrNeedsPerson.Error()+": step %d fills a password field, which replay never types", st.Index+1), nil
+	}
+	if e.o.Lease != nil && sendsInput(st.Action) {
+		release, err := e.o.Lease.Hold(ctx)
+		if err != nil {
+			return replay.Outcome{}, err
+		}
+		defer release()
 	}
 	if err := e.waitForQuiet(ctx); err != nil {
 		return replay.Outcome{}, err
@@ -171,6 +187,16 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 		return out, err
 	}
 	return e.viaInput(ctx, st, out.Tried)
+}
+
+// sendsInput says whether a step of action may send input (or move the
+// focus): such a step holds the desktop lease.
+func sendsInput(action string) bool {
+	switch action {
+	case skills.ActionExpect, events.ActionWait, events.ActionAssert:
+		return false
+	}
+	return true
 }
 
 // viaAX acts through the accessibility tree on the element with the step's
@@ -522,6 +548,10 @@ func (e *Executor) chord(ctx context.Context, st replay.Step) (replay.Outcome, e
 // waitForQuiet holds a step while a person is using the machine: the idle
 // time counts our own input too, so only input newer than ours is theirs.
 func (e *Executor) waitForQuiet(ctx context.Context) error {
+	if e.o.Quiet < 0 {
+		return nil
+	}
+	told := false
 	for {
 		idle, err := e.o.Input.Idle()
 		if err != nil {
@@ -529,7 +559,14 @@ func (e *Executor) waitForQuiet(ctx context.Context) error {
 		}
 		ours := time.Since(e.lastSent)
 		if idle >= e.o.Quiet || idle+50*time.Millisecond >= ours {
+			if told {
+				e.o.Logger.InfoContext(ctx, "the person left the keyboard: replay goes on")
+			}
 			return nil
+		}
+		if !told {
+			told = true
+			e.o.Logger.InfoContext(ctx, "waiting for the person at the keyboard to stop", "idle", idle.Round(time.Millisecond), "want", e.o.Quiet)
 		}
 		select {
 		case <-ctx.Done():

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extract"
@@ -47,7 +48,13 @@ type Options struct {
 	Frame func(ctx context.Context, recID, ref string) ([]byte, error)
 	// Guard, if set, authorizes every desktop input right before it is
 	// sent (the scope grant the replay holds).
-	Guard  desktop.Guard
+	Guard desktop.Guard
+	// Lease, if set, is the desktop lease the desktop executor holds
+	// around each step that sends input.
+	Lease *desktop.Lease
+	// Quiet is the desktop executor's wait for the person to leave the
+	// keyboard (desktop.Options.Quiet).
+	Quiet  time.Duration
 	Logger *slog.Logger
 }
 
@@ -91,7 +98,7 @@ func New(ctx context.Context, skill *skills.Skill, o Options) (replay.Executor, 
 	if err != nil {
 		return nil, fmt.Errorf("desktop replay: %w", err)
 	}
-	do := desktop.Options{Input: in, Guard: o.Guard, Logger: log}
+	do := desktop.Options{Input: in, Guard: o.Guard, Lease: o.Lease, Quiet: o.Quiet, Logger: log}
 	if tree, closeAX, err := ax.Open("", log); err == nil {
 		do.AX = tree
 		context.AfterFunc(ctx, func() { _ = closeAX() })
