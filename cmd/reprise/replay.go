@@ -33,7 +33,7 @@ import (
 type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
 	hub, hubKey                                                      string
-	again, dryRun, yes, show, acceptHealed                           bool
+	again, dryRun, yes, show, acceptHealed, noMarks                  bool
 	ignoreColumns                                                    []string
 	parallel                                                         int
 	idle                                                             time.Duration
@@ -78,6 +78,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.StringVar(&f.hubKey, "hub-key", "", "with --hub: the hub key file, made on first use (default: hub.key in the data dir); copy it to every worker")
 	fl.BoolVar(&f.acceptHealed, "accept-healed", false, "save what a model changed for rows to go through (ai: on_miss) as the skill's next revision, without asking")
 	fl.DurationVar(&f.idle, "idle", desktop.DefaultQuiet, "a desktop replay waits until nobody used the pointer or keyboard this long before each input (0: no wait)")
+	fl.BoolVar(&f.noMarks, "no-marks", false, "a desktop replay shows no marks where its input lands")
 	fl.StringVar(&f.executor, "executor", "auto", "what replays the steps: browser, desktop, or auto (the browser when the skill has web steps)")
 	return cmd
 }
@@ -234,10 +235,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		}
 	}
 	exec, err := pick.New(ctx, skill, pick.Options{
-		Kind:  f.executor,
-		Guard: guard,
-		Lease: lease,
-		Quiet: quiet(f.idle),
+		Kind:    f.executor,
+		Guard:   guard,
+		Lease:   lease,
+		Quiet:   quiet(f.idle),
+		NoMarks: f.noMarks,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
 			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows),
 			SkillDir: skillDir, Passphrase: keychainSecret},

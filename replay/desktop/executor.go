@@ -16,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/input"
 	"github.com/reprise-dev/reprise/platform/keys"
+	"github.com/reprise-dev/reprise/platform/marks"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -45,8 +46,12 @@ type Options struct {
 	// Lease, if set, is held from a step's first look at the desktop until
 	// its input is done: one replay at a time sends input to a desktop.
 	// Checks (expect, when, wait, assert) run without it.
-	Lease  *Lease
-	Logger *slog.Logger
+	Lease *Lease
+	// Marks, if set, shows where each input lands just before it is sent,
+	// labelled with MarkSkill and the step (never the typed text).
+	Marks     marks.Overlay
+	MarkSkill string
+	Logger    *slog.Logger
 }
 
 // Guard authorizes each input right before it reaches the desktop: the
@@ -97,6 +102,22 @@ type filledField struct {
 }
 
 var _ replay.Executor = (*Executor)(nil)
+
+// markLabel is a mark's label: the skill and the step, never a value.
+func (e *Executor) markLabel(st replay.Step) string {
+	return fmt.Sprintf("%s: step %d (%s)", e.o.MarkSkill, st.Index+1, st.Action)
+}
+
+// showMark shows m, if marks are on; a mark that cannot be drawn is
+// logged, and the step goes on without it.
+func (e *Executor) showMark(st replay.Step, m marks.Mark) {
+	if e.o.Marks == nil || m.Box.Empty() {
+		return
+	}
+	if err := e.o.Marks.Show(m); err != nil {
+		e.o.Logger.Debug("mark not shown", "step", st.Index+1, "err", err)
+	}
+}
 
 // DefaultQuiet is how long nobody must have used the pointer or keyboard
 // before a step sends input.
@@ -307,6 +328,7 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 	if err := e.allow(ctx, st, in); err != nil {
 		return replay.Outcome{}, err
 	}
+	e.showMark(st, marks.AtPoint(at, e.markLabel(st), e.o.MarkSkill))
 	if err := e.o.Input.Click(x, y, 1); err != nil {
 		return replay.Outcome{}, fmt.Errorf("click: %w", err)
 	}

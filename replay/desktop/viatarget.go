@@ -3,6 +3,7 @@ package desktop
 import (
 	"context"
 	"errors"
+	"github.com/reprise-dev/reprise/platform/marks"
 	"time"
 
 	"github.com/reprise-dev/reprise/platform/ax"
@@ -49,6 +50,7 @@ func (e *Executor) viaTarget(ctx context.Context, st replay.Step) (replay.Outcom
 		}
 		return replay.Outcome{Selector: -1, Tried: []replay.Attempt{{Strategy: "target", Matches: matches}}}, false, nil
 	}
+	e.showMark(st, marks.Around(nodes[i].Bounds, e.markLabel(st), e.o.MarkSkill))
 	out, done, err := e.act(ctx, st, nodes[i].Element, []replay.Attempt{{Strategy: "target", Matches: 1}})
 	if out.Via == replay.ViaAX {
 		out.Via = replay.ViaTarget

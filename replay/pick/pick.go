@@ -17,6 +17,7 @@ import (
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/input"
+	"github.com/reprise-dev/reprise/platform/marks"
 	"github.com/reprise-dev/reprise/platform/screen"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
@@ -54,8 +55,10 @@ type Options struct {
 	Lease *desktop.Lease
 	// Quiet is the desktop executor's wait for the person to leave the
 	// keyboard (desktop.Options.Quiet).
-	Quiet  time.Duration
-	Logger *slog.Logger
+	Quiet time.Duration
+	// NoMarks turns off the marks that show where desktop input lands.
+	NoMarks bool
+	Logger  *slog.Logger
 }
 
 // Kind resolves kind for skill: Auto (or empty) is Browser when a step
@@ -94,11 +97,22 @@ func New(ctx context.Context, skill *skills.Skill, o Options) (replay.Executor, 
 		}
 		return browser.New(ctx, bo)
 	}
+	do := desktop.Options{Guard: o.Guard, Lease: o.Lease, Quiet: o.Quiet, Logger: log, MarkSkill: skill.Name}
+	// The overlay before the input's connection: an X extension's Init
+	// writes xgb's global tables, which a running connection reads.
+	if !o.NoMarks {
+		if ov, err := marks.New(""); err == nil {
+			do.Marks = ov
+			context.AfterFunc(ctx, func() { _ = ov.Close() })
+		} else {
+			log.Info("replaying without marks", "reason", err)
+		}
+	}
 	in, err := input.New("")
 	if err != nil {
 		return nil, fmt.Errorf("desktop replay: %w", err)
 	}
-	do := desktop.Options{Input: in, Guard: o.Guard, Lease: o.Lease, Quiet: o.Quiet, Logger: log}
+	do.Input = in
 	if tree, closeAX, err := ax.Open("", log); err == nil {
 		do.AX = tree
 		context.AfterFunc(ctx, func() { _ = closeAX() })
@@ -109,7 +123,7 @@ func New(ctx context.Context, skill *skills.Skill, o Options) (replay.Executor, 
 	// in the first demonstration's frame, and is read back (by the field
 	// itself where the system can, else by OCR).
 	if grab, closeGrab, err := screen.Open(""); err == nil {
-		do.Screen = desktop.ScreenOf(grab)
+		do.Screen = desktop.ScreenOf(marks.Hidden(grab, do.Marks))
 		context.AfterFunc(ctx, func() { _ = closeGrab() })
 		if len(skill.SourceRecordings) > 0 && o.Frame != nil {
 			rec := skill.SourceRecordings[0]
