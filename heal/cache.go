@@ -51,6 +51,10 @@ func (c Change) Describe(was skills.Step) []string {
 // page) that no selector of the change uses.
 type Entry struct {
 	Change
+	// Action and Value are the step's, as written (placeholders, never a
+	// row's value): what the pinned form of the entry does.
+	Action      string            `json:"action"`
+	Value       string            `json:"value,omitempty"`
 	Fingerprint string            `json:"fingerprint"`
 	Saved       time.Time         `json:"saved"`
 	Assumes     map[string]string `json:"assumes,omitempty"`
@@ -147,7 +151,7 @@ func (c *Cache) fits(e Entry, values map[string]string) bool {
 func (c *Cache) Store(ch Change, st skills.Step, shown []string, values map[string]string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := Entry{Change: ch, Fingerprint: fingerprint(st), Saved: time.Now().UTC().Truncate(time.Second)}
+	e := Entry{Change: ch, Action: st.Action, Value: st.Value, Fingerprint: fingerprint(st), Saved: time.Now().UTC().Truncate(time.Second)}
 	used := usedBy(ch, st)
 	for _, name := range shown {
 		if !used[name] {

@@ -91,7 +91,9 @@ func (e *Executor) Healed(row int) []Change {
 // decides every run runs step by step.
 func (e *Executor) DoBatch(ctx context.Context, steps []replay.Step) ([]replay.Outcome, error) {
 	b, ok := e.Executor.(replay.Batcher)
-	if !ok || slices.ContainsFunc(steps, func(st replay.Step) bool { return e.mode(st) == skills.AIEveryRun }) {
+	if !ok || slices.ContainsFunc(steps, func(st replay.Step) bool {
+		return e.mode(st) == skills.AIEveryRun || len(st.Template.Recorded.Here()) > 0
+	}) {
 		return replay.DoEach(ctx, e, steps)
 	}
 	outs, err := b.DoBatch(ctx, steps)
@@ -118,8 +120,16 @@ func (e *Executor) DoBatch(ctx context.Context, steps []replay.Step) ([]replay.O
 	return append(outs, rest...), err
 }
 
-// Do runs st: as recorded, and with the model where the skill lets it.
+// Do runs st: by its pinned steps for this system if it has some, else
+// as recorded; and with the model where the skill lets it.
 func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+	if pins := st.Template.Recorded.Here(); len(pins) > 0 && !st.Secret {
+		out, err := e.runPins(ctx, st, pins)
+		if err != nil || out.OK || !out.Missed || e.mode(st) == skills.AINever {
+			return out, err
+		}
+		return e.heal(ctx, st, out)
+	}
 	switch e.mode(st) {
 	case skills.AIEveryRun:
 		return e.heal(ctx, st, replay.Outcome{Error: "ai: every_run: the model chooses the element every run"})

@@ -3,31 +3,40 @@ package heal
 import (
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/reprise-dev/reprise/selector"
+	"github.com/reprise-dev/reprise/skills"
 )
 
-// Pinned is a cache entry in the form a person writes into a skill: the
-// steps it took, each by selector, and what of it has no such form.
+// Pinned is a cache entry in the form a person writes into the step of a
+// skill (its `recorded:` block for this system), and what of it has no
+// such form.
 type Pinned struct {
 	Step       int        `json:"step"` // from 1
+	System     string     `json:"system"`
 	SavedAt    time.Time  `json:"saved_at"`
 	Assumes    []string   `json:"assumes"`
-	Recorded   []PinStep  `json:"recorded"`
+	Recorded   []PinJSON  `json:"recorded"`
 	Unpinnable []Unpinned `json:"unpinnable"`
-	Entry      *Entry     `json:"-"`
+	pins       []skills.Pin
 }
 
-// PinStep is one pinned action: a click before the step, or the step.
-type PinStep struct {
+// PinJSON is one pinned step as JSON: exactly one of its fields.
+type PinJSON struct {
 	Click *selector.Selector `json:"click,omitempty"`
-	Step  *selector.Selector `json:"step,omitempty"`
+	Type  *struct {
+		Into selector.Selector `json:"into"`
+		Text string            `json:"text"`
+	} `json:"type,omitempty"`
 }
 
 // Unpinned is an action with no pinned form: why, and a code for a
-// program (no_element: no selector names its element).
+// program (no_element: no selector names its element; select: a choice,
+// which pins cannot make).
 type Unpinned struct {
 	Action string `json:"action"`
 	Reason string `json:"reason"`
@@ -38,49 +47,82 @@ type Unpinned struct {
 func Pin(c *Cache) []Pinned {
 	var out []Pinned
 	for _, e := range c.Entries() {
-		p := Pinned{Step: e.Step + 1, SavedAt: e.Saved, Assumes: []string{}, Recorded: []PinStep{}, Unpinnable: []Unpinned{}}
+		p := Pinned{Step: e.Step + 1, System: hostSystem(), SavedAt: e.Saved, Assumes: []string{}, Recorded: []PinJSON{}, Unpinnable: []Unpinned{}}
 		for name := range e.Assumes {
 			p.Assumes = append(p.Assumes, name)
 		}
+		slices.Sort(p.Assumes)
 		for _, b := range e.Before {
-			p.Recorded = append(p.Recorded, pinOrNot(&p, "click", b, func(s *selector.Selector) PinStep { return PinStep{Click: s} }))
+			p.add("click", b, func(s *selector.Selector) skills.Pin { return skills.Pin{Click: s} })
 		}
-		p.Recorded = append(p.Recorded, pinOrNot(&p, "step", e.Target, func(s *selector.Selector) PinStep { return PinStep{Step: s} }))
+		switch e.Action {
+		case "fill":
+			p.add("type", e.Target, func(s *selector.Selector) skills.Pin {
+				return skills.Pin{Type: &skills.PinType{Into: *s, Text: e.Value}}
+			})
+		case "click", "submit":
+			p.add("click", e.Target, func(s *selector.Selector) skills.Pin { return skills.Pin{Click: s} })
+		default:
+			p.Unpinnable = append(p.Unpinnable, Unpinned{Action: e.Action, Reason: "a pinned step cannot " + e.Action, Code: "select"})
+		}
+		for _, pin := range p.pins {
+			var j PinJSON
+			if pin.Click != nil {
+				j.Click = pin.Click
+			} else {
+				j.Type = &struct {
+					Into selector.Selector `json:"into"`
+					Text string            `json:"text"`
+				}{pin.Type.Into, pin.Type.Text}
+			}
+			p.Recorded = append(p.Recorded, j)
+		}
 		out = append(out, p)
 	}
 	return out
 }
 
-func pinOrNot(p *Pinned, action string, s selector.Selector, mk func(*selector.Selector) PinStep) PinStep {
+func (p *Pinned) add(action string, s selector.Selector, mk func(*selector.Selector) skills.Pin) {
 	if s.Validate() != nil {
 		p.Unpinnable = append(p.Unpinnable, Unpinned{Action: action, Reason: "no selector names its element", Code: "no_element"})
-		return PinStep{}
+		return
 	}
-	return mk(&s)
+	p.pins = append(p.pins, mk(&s))
 }
 
-// WritePinned prints pinned entries as YAML-like text a person reads and
-// copies into a skill.
+// system is this host's system as a recorded: block names it.
+func hostSystem() string {
+	if runtime.GOOS == "darwin" {
+		return "macos"
+	}
+	return runtime.GOOS
+}
+
+// WritePinned prints pinned entries as the `recorded:` block each step
+// would take, for a person to review and paste into the skill.
 func WritePinned(w io.Writer, skill string, ps []Pinned) {
 	if len(ps) == 0 {
 		fmt.Fprintf(w, "# skill %s has no replay cache on this host\n", skill)
 		return
 	}
 	for _, p := range ps {
-		fmt.Fprintf(w, "# step %d, saved %s\n", p.Step, p.SavedAt.Format(time.RFC3339))
+		fmt.Fprintf(w, "# step %d, saved %s: under the step in the skill,\n", p.Step, p.SavedAt.Format(time.RFC3339))
 		if len(p.Assumes) > 0 {
-			fmt.Fprintf(w, "# fits only rows whose %s hold the values the model saw (the actions use none of them)\n", strings.Join(p.Assumes, ", "))
+			fmt.Fprintf(w, "# (the model saw %s, which these steps do not use: check they do what each row needs)\n", strings.Join(p.Assumes, ", "))
 		}
 		for _, u := range p.Unpinnable {
 			fmt.Fprintf(w, "# cannot be pinned: %s: %s (%s)\n", u.Action, u.Reason, u.Code)
 		}
-		fmt.Fprintf(w, "step_%d:\n", p.Step)
-		for _, r := range p.Recorded {
+		if len(p.Unpinnable) > 0 {
+			continue // a pin that skipped an action would report success without doing the task
+		}
+		fmt.Fprintf(w, "recorded:\n  %s:\n", p.System)
+		for _, pin := range p.pins {
 			switch {
-			case r.Click != nil:
-				fmt.Fprintf(w, "  - click: %s\n", flow(*r.Click))
-			case r.Step != nil:
-				fmt.Fprintf(w, "  - target: %s\n", flow(*r.Step))
+			case pin.Click != nil:
+				fmt.Fprintf(w, "    - click: %s\n", flow(*pin.Click))
+			case pin.Type != nil:
+				fmt.Fprintf(w, "    - type: {into: %s, text: %q}\n", flow(pin.Type.Into), pin.Type.Text)
 			}
 		}
 	}

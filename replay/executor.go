@@ -21,6 +21,7 @@ const (
 	ViaVisual = "visual" // a model grounded it on a live screenshot
 	ViaModel  = "model"  // a model chose it from the page's elements (ai: on_miss, every_run)
 	ViaCache  = "cache"  // the replay cache: what a model chose before, on this host
+	ViaPinned = "pinned" // the step's pinned steps for this system
 	ViaFloor  = "floor"  // synthetic input at the recorded point (no element found)
 	ViaNone   = ""       // the step needs no element (navigate, a wait)
 )

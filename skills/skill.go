@@ -138,6 +138,9 @@ type Step struct {
 	Output bool `yaml:"output,omitempty"`
 	// AI overrides the skill's AI for this step.
 	AI string `yaml:"ai,omitempty"`
+	// Recorded are the step's pinned steps per system: they run ahead of
+	// its recording and the host's replay cache (see Pins).
+	Recorded *Pins `yaml:"recorded,omitempty"`
 }
 
 // Option is one choice of a choice control.

@@ -177,6 +177,9 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 	if err := validAI(at+".ai", st.AI); err != nil {
 		return err
 	}
+	if err := st.Recorded.validate(at, declared, used); err != nil {
+		return err
+	}
 	for i, sel := range st.Selectors {
 		sat := fmt.Sprintf("%s.selectors[%d]", at, i)
 		if !strategies[sel.Strategy] {

@@ -11,6 +11,7 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/heal"
+	"github.com/reprise-dev/reprise/model"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/pick"
@@ -35,18 +36,21 @@ func cacheDir(home string) string { return filepath.Join(home, "cache") }
 // lets a model decide. A skill that asks for a model when none is
 // configured fails here, naming the step, before any row runs.
 func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skill *skills.Skill, doc []byte, kind string) (*healing, error) {
-	if len(skill.ModelSteps()) == 0 {
+	if len(skill.ModelSteps()) == 0 && !skill.PinnedHere() {
 		return nil, nil
 	}
-	m, err := cfg.ReplayModel()
-	if err != nil {
-		return nil, err
-	}
-	if err := heal.Validate(skill, m); err != nil {
-		return nil, fmt.Errorf("skill %s: %w", skillID, err)
+	var m model.Model
+	if len(skill.ModelSteps()) > 0 {
+		var err error
+		if m, err = cfg.ReplayModel(); err != nil {
+			return nil, err
+		}
+		if err := heal.Validate(skill, m); err != nil {
+			return nil, fmt.Errorf("skill %s: %w", skillID, err)
+		}
 	}
 	if kind == pick.Desktop {
-		return nil, fmt.Errorf("skill %s: ai: on_miss and every_run are built for the browser executor; the desktop executor replays by the recording only (set ai: never)", skillID)
+		return nil, fmt.Errorf("skill %s: ai: on_miss and every_run, and pinned steps, are built for the browser executor; the desktop executor replays by the recording only (set ai: never, and remove the recorded: blocks)", skillID)
 	}
 	cache, err := heal.OpenCache(cacheDir(home), skillID)
 	if err != nil {

@@ -251,6 +251,38 @@ func TestHealingOnAChangedSite(t *testing.T) {
 		t.Fatalf("cache show --format json: %v\n%s", err, show)
 	}
 
+	// The cache in pinned form, pasted under each step: with ai: never,
+	// a row files by the pins alone, no model.
+	text, _, err := run(t, r.home, "cache", "show", "changing customer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, at := map[int]string{}, 0
+	for _, line := range strings.Split(text, "\n") {
+		if _, err := fmt.Sscanf(line, "# step %d,", &at); err == nil || strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		blocks[at] += "    " + line + "\n"
+	}
+	pinnedDoc := fmt.Sprintf(changingSkill, "never", site.URL)
+	for step, label := range map[int]string{2: "First Name", 3: "Email", 4: "Submit"} {
+		if blocks[step] == "" {
+			t.Fatalf("cache show has no pins for step %d:\n%s", step, text)
+		}
+		pinnedDoc = strings.Replace(pinnedDoc, "    label: "+label+"\n", "    label: "+label+"\n"+blocks[step], 1)
+	}
+	r.skill = r.write("pinned.yaml", pinnedDoc)
+	if out, stderr, err := r.replay(t, "--rows", rows("pinned-check.csv", 7, 7), "--dry-run"); err != nil {
+		t.Fatalf("the pinned skill's dry run: %v\n%s%s\n%s", err, out, stderr, pinnedDoc)
+	}
+	out, stderr, err = r.replay(t, "--rows", rows("pinned.csv", 7, 7), "--yes")
+	if err != nil || !strings.Contains(out, "1 committed") || llm.Count() != firstCalls {
+		t.Fatalf("the pinned skill: %v (model calls %d)\n%s%s", err, llm.Count()-firstCalls, out, stderr)
+	}
+	if got := site.filed("c7@example.org"); len(got) != 1 || got[0] != "Name7" {
+		t.Errorf("the pinned skill filed %q", got)
+	}
+
 	// ai: never on the changed site: the row fails, naming the step (a
 	// dry run: a new version of a skill is checked before it files).
 	r.skill = r.write("never.yaml", fmt.Sprintf(changingSkill, "never", site.URL))
