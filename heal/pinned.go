@@ -99,7 +99,8 @@ func hostSystem() string {
 }
 
 // WritePinned prints pinned entries as the `recorded:` block each step
-// would take, for a person to review and paste into the skill.
+// would take, for a person to review and paste into the skill (a
+// selector's String is a YAML flow mapping).
 func WritePinned(w io.Writer, skill string, ps []Pinned) {
 	if len(ps) == 0 {
 		fmt.Fprintf(w, "# skill %s has no replay cache on this host\n", skill)
@@ -120,30 +121,10 @@ func WritePinned(w io.Writer, skill string, ps []Pinned) {
 		for _, pin := range p.pins {
 			switch {
 			case pin.Click != nil:
-				fmt.Fprintf(w, "    - click: %s\n", flow(*pin.Click))
+				fmt.Fprintf(w, "    - click: %s\n", pin.Click.String())
 			case pin.Type != nil:
-				fmt.Fprintf(w, "    - type: {into: %s, text: %q}\n", flow(pin.Type.Into), pin.Type.Text)
+				fmt.Fprintf(w, "    - type: {into: %s, text: %q}\n", pin.Type.Into.String(), pin.Type.Text)
 			}
 		}
 	}
-}
-
-// flow writes a selector as a YAML flow mapping.
-func flow(s selector.Selector) string {
-	var parts []string
-	add := func(k, v string) {
-		if v != "" {
-			parts = append(parts, fmt.Sprintf("%s: %q", k, v))
-		}
-	}
-	add("role", s.Role)
-	add("name", s.Name)
-	add("id", s.ID)
-	if s.In != nil {
-		parts = append(parts, "in: "+flow(*s.In))
-	}
-	if s.Nth != nil {
-		parts = append(parts, fmt.Sprintf("nth: %d", *s.Nth))
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
 }

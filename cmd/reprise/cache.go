@@ -20,18 +20,24 @@ func newCacheCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// openCache opens skill's replay cache in the data dir: the skill's id or
-// name.
-func openCache(g *globals, skill string) (*heal.Cache, string, error) {
+// cacheOf is where skill's replay cache is (its id or name): the folder
+// and the skill's id.
+func cacheOf(g *globals, skill string) (dir, id string, err error) {
 	home, err := g.resolveHome()
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	id, err := skillbook.ID(skill)
+	id, err = skillbook.ID(skill)
+	return cacheDir(home), id, err
+}
+
+// openCache opens skill's replay cache.
+func openCache(g *globals, skill string) (*heal.Cache, string, error) {
+	dir, id, err := cacheOf(g, skill)
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := heal.OpenCache(cacheDir(home), id)
+	c, err := heal.OpenCache(dir, id)
 	return c, id, err
 }
 
@@ -77,15 +83,11 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 				return errors.New("--step counts from 1, as the report does")
 			}
 			if step == 0 { // all of it, whatever state the file is in
-				home, err := g.resolveHome()
+				dir, id, err := cacheOf(g, args[0])
 				if err != nil {
 					return err
 				}
-				id, err := skillbook.ID(args[0])
-				if err != nil {
-					return err
-				}
-				if err := heal.RemoveCache(cacheDir(home), id); err != nil {
+				if err := heal.RemoveCache(dir, id); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "removed the replay cache of skill %s\n", id)
