@@ -110,6 +110,7 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 		}
 	case <-time.After(15 * time.Minute): // a hang, not a speed bound
 		_ = run.Process.Kill()
+		<-done // its output is whole only once it has exited
 		t.Fatalf("the run on the hub did not finish:\n%s", runOut.String())
 	}
 	for i, row := range rows {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -90,6 +91,9 @@ func (r *Run) Start(ctx context.Context) (session int, settled map[int]replay.Ro
 	return session, settled, nil
 }
 
+// resultsReread is how often Wait reads every result written again.
+const resultsReread = 15 * time.Second
+
 // Wait follows the workers' results until every row queued in session has
 // one, and returns the run's report: settled rows as earlier sessions
 // left them, refused rows, and this session's results.
@@ -136,9 +140,8 @@ func (r *Run) Wait(ctx context.Context, session int, settled map[int]replay.RowR
 	if err != nil {
 		return nil, fmt.Errorf("follow run %s's results: %w", p.RunID, err)
 	}
-	cc, err := cons.Consume(func(m jetstream.Msg) {
-		var ev replay.ResultEvent
-		if events.Decode(m.Data(), &ev) != nil || ev.Session != session {
+	take := func(ev replay.ResultEvent) {
+		if ev.Session != session {
 			return
 		}
 		mu.Lock()
@@ -152,15 +155,33 @@ func (r *Run) Wait(ctx context.Context, session int, settled map[int]replay.RowR
 		if want--; want == 0 {
 			close(all)
 		}
+	}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		var ev replay.ResultEvent
+		if events.Decode(m.Data(), &ev) == nil {
+			take(ev)
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("follow run %s's results: %w", p.RunID, err)
 	}
 	defer cc.Stop()
-	select {
-	case <-all:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	// A hub node that dies can take the follow's consumer with it without
+	// a word: the results written so far are read again now and then, so
+	// a row filed is never waited for forever.
+	for again := time.NewTicker(resultsReread); ; {
+		select {
+		case <-all:
+			again.Stop()
+		case <-again.C:
+			// A read that fails is tried again at the next tick.
+			_, _ = replay.Results(ctx, r.JS, p.RunID, take)
+			continue
+		case <-ctx.Done():
+			again.Stop()
+			return nil, ctx.Err()
+		}
+		break
 	}
 	mu.Lock()
 	defer mu.Unlock()
