@@ -289,9 +289,10 @@ func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (r
 // click runs a click the model chose (or the cache holds) before the
 // step, watched as a submit is: a click before a step must send nothing,
 // and one that did (a request left, the page moved) ends the healing with
-// the row unproved (errSent). In a dry run it is found, not run.
+// the row unproved (errSent). It runs in a dry run too (a banner must go
+// for the fields to be filled), watched the same way.
 func (e *Executor) click(ctx context.Context, a *attempt, sel selector.Selector) (replay.Outcome, error) {
-	c := replay.Step{Row: a.st.Row, Index: a.st.Index, DryRun: a.st.DryRun, Artifacts: a.st.Artifacts, Values: a.st.Values,
+	c := replay.Step{Row: a.st.Row, Index: a.st.Index, Artifacts: a.st.Artifacts, Values: a.st.Values,
 		Step: skills.Step{Action: "click", Target: &sel, Destructive: true}}
 	out, err := e.Executor.Do(ctx, c)
 	if err == nil && out.OK && out.Sent {

@@ -34,6 +34,9 @@ func (p *page) Do(_ context.Context, st replay.Step) (replay.Outcome, error) {
 	if err != nil {
 		return replay.Outcome{Missed: true, Error: "not found: " + err.Error()}, nil
 	}
+	if st.DryRun && st.Destructive {
+		return replay.Outcome{OK: true, Via: replay.ViaTarget}, nil // found, not run, as the browser does
+	}
 	p.ran = append(p.ran, st.Action+" "+p.tree[i].Name)
 	return replay.Outcome{OK: true, Via: replay.ViaTarget, Sent: p.sends[p.tree[i].Name], Watched: st.Destructive}, nil
 }
@@ -166,6 +169,20 @@ func TestHealsAStep(t *testing.T) {
 	out, err = e.Do(context.Background(), step(sk, 2, 1))
 	if err != nil || !out.OK || out.Via != replay.ViaCache || out.ModelCalls != 0 || len(m.asked) != 3 {
 		t.Fatalf("row 2 Do = %+v, %v (model asked %d times); want OK from the cache", out, err, len(m.asked))
+	}
+}
+
+// TestDryRunClicksBeforeTheStep: a dry run submits nothing, but a banner
+// the model clicks away is clicked, or the fields behind it stay unfilled.
+func TestDryRunClicksBeforeTheStep(t *testing.T) {
+	e, p, _, sk := setup(t, `{"action":"click","element":"e1"}`, `{"action":"step","element":"e5"}`)
+	st := step(sk, 1, 1)
+	st.DryRun = true
+	if out, err := e.Do(context.Background(), st); err != nil || !out.OK {
+		t.Fatalf("Do = %+v, %v", out, err)
+	}
+	if strings.Join(p.ran, ", ") != "click Accept all, fill E-mail address" {
+		t.Errorf("ran %v; want the banner clicked in a dry run", p.ran)
 	}
 }
 
