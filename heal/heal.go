@@ -40,8 +40,14 @@ type Options struct {
 	// Model answers; nil for none (a step whose ai asks for one then
 	// fails, naming it: run Validate first).
 	Model model.Model
-	// Look reads the page the executor works on.
-	Look func(ctx context.Context) (Screen, error)
+	// Look reads the page (or the step's window) the executor works on.
+	Look func(ctx context.Context, st replay.Step) (Screen, error)
+	// WatchesClicks says the executor watches what a click sends, as a
+	// submit's (the browser): a click before a step runs as one, and one
+	// that sent something stops the healing. Elsewhere (the desktop) a
+	// click before a step is unproved: a healing that fails after one
+	// leaves the row unknown.
+	WatchesClicks bool
 	// Cache is the skill's replay cache; nil for none.
 	Cache *Cache
 	// MaxTurns bounds the model's moves for one step; 0 means 8.
@@ -161,7 +167,7 @@ type attempt struct {
 	calls  int
 	tokens int
 	shown  []string // parameters whose placeholders the model was shown
-	sent   bool     // a click before the step sent something: the row is unproved
+	sent   bool     // a click before the step may have sent something: the row is unproved if it fails
 }
 
 // heal finds st's element from the cache, else with the model; missed is
@@ -182,7 +188,7 @@ func (e *Executor) heal(ctx context.Context, st replay.Step, missed replay.Outco
 		return e.fail(a, missed, "no model is configured for ai: "+e.mode(st)), nil
 	}
 	for range e.o.MaxTurns {
-		scr, err := e.o.Look(ctx)
+		scr, err := e.o.Look(ctx, st)
 		if err != nil {
 			return replay.Outcome{}, fmt.Errorf("step %d: read the page for the model: %w", st.Index+1, err)
 		}
@@ -250,7 +256,7 @@ func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (r
 		}
 		// A click before the step is needed once in a while (a banner
 		// shows until accepted): one whose element is not there is skipped.
-		scr, err := e.o.Look(ctx)
+		scr, err := e.o.Look(ctx, a.st)
 		if err != nil {
 			return replay.Outcome{}, true, fmt.Errorf("step %d: read the page: %w", a.st.Index+1, err)
 		}
@@ -293,8 +299,12 @@ func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (r
 // for the fields to be filled), watched the same way.
 func (e *Executor) click(ctx context.Context, a *attempt, sel selector.Selector) (replay.Outcome, error) {
 	c := replay.Step{Row: a.st.Row, Index: a.st.Index, Artifacts: a.st.Artifacts, Values: a.st.Values,
-		Step: skills.Step{Action: "click", Target: &sel, Destructive: true}}
+		Step: skills.Step{Action: "click", Target: &sel, Destructive: e.o.WatchesClicks}}
+	c.Floor.ActiveWindow = a.st.Floor.ActiveWindow
 	out, err := e.Executor.Do(ctx, c)
+	if !e.o.WatchesClicks && err == nil && out.OK {
+		a.sent = true // nothing shows what it did
+	}
 	if err == nil && out.OK && out.Sent {
 		a.sent = true
 		out.OK = false

@@ -45,7 +45,7 @@ func (p *page) Verify(context.Context, skills.Verification) (bool, error) { retu
 func (p *page) Snapshot(context.Context, string) error                    { return nil }
 func (p *page) Close() error                                              { return nil }
 
-func (p *page) look(context.Context) (Screen, error) {
+func (p *page) look(context.Context, replay.Step) (Screen, error) {
 	return Screen{URL: "http://site/new", Title: "New customer", Tree: p.tree}, nil
 }
 
@@ -122,7 +122,7 @@ func setup(t testing.TB, answers ...string) (*Executor, *page, *llm, *skills.Ski
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(p, Options{Skill: sk, Model: m, Look: p.look, Cache: cache}), p, m, sk
+	return New(p, Options{Skill: sk, Model: m, Look: p.look, Cache: cache, WatchesClicks: true}), p, m, sk
 }
 
 func step(sk *skills.Skill, row, i int) replay.Step {
@@ -169,6 +169,18 @@ func TestHealsAStep(t *testing.T) {
 	out, err = e.Do(context.Background(), step(sk, 2, 1))
 	if err != nil || !out.OK || out.Via != replay.ViaCache || out.ModelCalls != 0 || len(m.asked) != 3 {
 		t.Fatalf("row 2 Do = %+v, %v (model asked %d times); want OK from the cache", out, err, len(m.asked))
+	}
+}
+
+// TestAnUnwatchedClickLeavesAFailedRowUnproved: where the executor cannot
+// watch what a click sends (the desktop), a healing that clicked before
+// the step and then failed may have filed something: Sent, not Watched.
+func TestAnUnwatchedClickLeavesAFailedRowUnproved(t *testing.T) {
+	e, _, _, sk := setup(t, `{"action":"click","element":"e1"}`, `{"done":true}`)
+	e.o.WatchesClicks = false
+	out, err := e.Do(context.Background(), step(sk, 1, 2))
+	if err != nil || out.OK || !out.Sent || out.Watched || out.NotFiled() {
+		t.Fatalf("Do = %+v, %v; want a failure that may have filed", out, err)
 	}
 }
 

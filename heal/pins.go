@@ -24,7 +24,7 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 		var err error
 		switch {
 		case p.Click != nil:
-			pst.Step = skills.Step{Action: "click", Target: p.Click}
+			pst.Step = skills.Step{Action: "click", Target: p.Click, Floor: skills.Floor{ActiveWindow: st.Floor.ActiveWindow}}
 			if i == last && st.Destructive {
 				pst.Destructive, pst.Assert = true, st.Assert
 			}
@@ -32,8 +32,25 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 			var v string
 			if v, err = skills.Expand(p.Type.Text, st.Values); err == nil {
 				into := p.Type.Into
-				pst.Step = skills.Step{Action: "fill", Target: &into, Value: v, ReadBack: &skills.ReadBack{Kind: skills.ReadBackValue, Expect: v}}
+				pst.Step = skills.Step{Action: "fill", Target: &into, Value: v, ReadBack: &skills.ReadBack{Kind: skills.ReadBackValue, Expect: v},
+					Floor: skills.Floor{ActiveWindow: st.Floor.ActiveWindow}}
 			}
+		case p.Key != "":
+			if p.Focus != nil {
+				focus, ferr := p.Focus.Fill(st.Values)
+				if ferr != nil {
+					return pinMiss(st, name, ferr.Error()), nil
+				}
+				fst := pst
+				fst.Step = skills.Step{Action: "click", Target: &focus, Floor: skills.Floor{ActiveWindow: st.Floor.ActiveWindow}}
+				if out, err = e.Executor.Do(ctx, fst); err != nil || !out.OK {
+					if err != nil {
+						return out, err
+					}
+					return pinMiss(st, name+": focus", out.Error), nil
+				}
+			}
+			pst.Step = skills.Step{Action: "run", Value: p.Key, Floor: skills.Floor{ActiveWindow: st.Floor.ActiveWindow}}
 		case p.Wait != "":
 			d, _ := time.ParseDuration(p.Wait) // validated
 			select {
@@ -43,7 +60,7 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 			}
 			continue
 		default:
-			return pinMiss(st, name, "the browser executor cannot press keys or scroll: this pin is for the desktop"), nil
+			return pinMiss(st, name, "no executor scrolls yet: this pin cannot run"), nil
 		}
 		if err != nil {
 			return pinMiss(st, name, err.Error()), nil

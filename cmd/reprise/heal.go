@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,7 @@ import (
 	"github.com/reprise-dev/reprise/model"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
-	"github.com/reprise-dev/reprise/replay/pick"
+	"github.com/reprise-dev/reprise/replay/desktop"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -35,7 +34,7 @@ func cacheDir(home string) string { return filepath.Join(home, "cache") }
 // startHealing returns the run's healing, or nil when no step of the skill
 // lets a model decide. A skill that asks for a model when none is
 // configured fails here, naming the step, before any row runs.
-func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skill *skills.Skill, doc []byte, kind string) (*healing, error) {
+func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skill *skills.Skill, doc []byte) (*healing, error) {
 	if len(skill.ModelSteps()) == 0 && !skill.PinnedHere() {
 		return nil, nil
 	}
@@ -49,9 +48,6 @@ func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skil
 			return nil, fmt.Errorf("skill %s: %w", skillID, err)
 		}
 	}
-	if kind == pick.Desktop {
-		return nil, fmt.Errorf("skill %s: ai: on_miss and every_run, and pinned steps, are built for the browser executor; the desktop executor replays by the recording only (set ai: never, and remove the recorded: blocks)", skillID)
-	}
 	cache, err := heal.OpenCache(cacheDir(home), skillID)
 	if err != nil {
 		return nil, err
@@ -60,16 +56,24 @@ func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skil
 		opts: heal.Options{Skill: skill, Model: m, Cache: cache}}, nil
 }
 
-// wrap wraps a browser tab's executor.
+// wrap wraps an executor: a browser tab (its page's elements), or the
+// desktop executor (the step's window through the accessibility tree).
 func (h *healing) wrap(x replay.Executor) (replay.Executor, error) {
-	b, ok := x.(*browser.Executor)
-	if !ok {
-		return nil, errors.New("ai: on_miss and every_run need the browser executor")
-	}
 	o := h.opts
-	o.Look = func(ctx context.Context) (heal.Screen, error) {
-		url, title, tree, err := b.Look(ctx)
-		return heal.Screen{URL: url, Title: title, Tree: tree}, err
+	switch x := x.(type) {
+	case *browser.Executor:
+		o.WatchesClicks = true
+		o.Look = func(ctx context.Context, _ replay.Step) (heal.Screen, error) {
+			url, title, tree, err := x.Look(ctx)
+			return heal.Screen{URL: url, Title: title, Tree: tree}, err
+		}
+	case *desktop.Executor:
+		o.Look = func(ctx context.Context, st replay.Step) (heal.Screen, error) {
+			title, tree, err := x.Look(ctx, st)
+			return heal.Screen{Title: title, Tree: tree}, err
+		}
+	default:
+		return nil, fmt.Errorf("ai: on_miss and every_run: executor %T cannot show a model its elements", x)
 	}
 	w := heal.New(x, o)
 	h.wrapped = append(h.wrapped, w)

@@ -302,7 +302,7 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 		if e.o.AX == nil {
 			where = "no accessibility tree to look in here"
 		}
-		out := failed("step %d (%s %s): %s and no recorded point to fall back on", st.Index+1, st.Action, st.Label, where)
+		out := missed(st, "step %d (%s %s): %s and no recorded point to fall back on", st.Index+1, st.Action, st.Label, where)
 		out.Tried = append(tried, replay.Attempt{Strategy: "recorded point", Matches: 0})
 		return out, nil
 	}
@@ -313,12 +313,14 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 			return replay.Outcome{}, err
 		}
 		if err := e.o.Input.Activate(w); err != nil {
-			return failed("step %d (%s %s): the recorded window is not there: %v", st.Index+1, st.Action, st.Label, err), nil
+			return missed(st, "step %d (%s %s): the recorded window is not there: %v", st.Index+1, st.Action, st.Label, err), nil
 		}
 	}
 	at, why := e.whereRecorded(ctx, st, image.Pt(x, y))
 	if why != "" {
-		return failed("step %d (%s %s): %s; not clicking blind", st.Index+1, st.Action, st.Label, why), nil
+		out := missed(st, "step %d (%s %s): %s; not clicking blind", st.Index+1, st.Action, st.Label, why)
+		out.Tried = tried
+		return out, nil
 	}
 	x, y = at.X, at.Y
 	in := Intent{Kind: st.Action, Point: &at}
@@ -629,6 +631,15 @@ func (e *Executor) isClosed() bool {
 
 func failed(format string, args ...any) replay.Outcome {
 	return replay.Outcome{Selector: -1, Error: fmt.Sprintf(format, args...)}
+}
+
+// missed is the outcome of a step whose element was not found: no input
+// went to it, so a step that files sent nothing (Watched, not Sent), and
+// a model may find the element (ai: on_miss).
+func missed(st replay.Step, format string, args ...any) replay.Outcome {
+	out := failed(format, args...)
+	out.Missed, out.Watched = true, st.Destructive
+	return out
 }
 
 func describe(tried []replay.Attempt) string {

@@ -58,6 +58,20 @@ func (e *Executor) viaTarget(ctx context.Context, st replay.Step) (replay.Outcom
 	return out, done, err
 }
 
+// Look reads the elements of st's recorded window (the active one when it
+// names none), for a model to find the step's element in.
+func (e *Executor) Look(ctx context.Context, st replay.Step) (title string, tree selector.Tree, err error) {
+	l, ok := e.o.AX.(ax.Lister)
+	if !ok {
+		return "", nil, errors.New("this accessibility tree cannot list a window")
+	}
+	nodes, err := l.List(ctx, st.Floor.ActiveWindow, maxNodes)
+	if err != nil || len(nodes) == 0 {
+		return "", nil, err
+	}
+	return nodes[0].Window, TreeOf(nodes), nil
+}
+
 // reader reads what a check of st looks at: the step's recorded window, or
 // the active one, through the tree's listing.
 func (e *Executor) reader(st replay.Step) replay.Reader {
