@@ -205,6 +205,11 @@ func TestHealingOnAChangedSite(t *testing.T) {
 			t.Errorf("row 1 healed:\n%s\nwant %s", healed, want)
 		}
 	}
+	// Row 1: the banner, then the renamed field (2 calls); prose, then
+	// its correction (2); off-schema, then its correction (2).
+	if rep[0].ModelCalls != 6 || firstCalls != 6 {
+		t.Errorf("row 1 cost %d model calls (%d at the server); want 6", rep[0].ModelCalls, firstCalls)
+	}
 	if rep[1].ModelCalls != 0 {
 		t.Errorf("row 2 cost %d model calls; want none: the cache has what row 1 healed", rep[1].ModelCalls)
 	}
