@@ -34,7 +34,7 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 		consent.ServiceName: {"list": events.LocalConsentList, "approve": events.LocalConsentApprove, "deny": events.LocalConsentDeny,
 			"choices": events.LocalConsentChoices, "forget": events.LocalConsentForget},
 		skillbook.ServiceName: {"build": events.LocalSkillBuild, "draft": events.LocalSkillDraft, "confirm": events.LocalSkillConfirm,
-			"get": events.LocalSkillGet, "list": events.LocalSkillList},
+			"get": events.LocalSkillGet, "list": events.LocalSkillList, "pending": events.LocalSkillPending},
 		recordings.ServiceName:     {"list": events.LocalRecordingsList, "frame": events.LocalRecordingsFrame},
 		daemon.ServiceName:         {"status": events.LocalStatus, "pair": events.LocalPair, "replay-key": events.LocalReplayKey},
 		recorder.ImportServiceName: {"import": events.LocalRecordingsImport},
