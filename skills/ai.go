@@ -33,7 +33,7 @@ func (s *Skill) AIFor(i int) string {
 func (s *Skill) ModelSteps() []int {
 	var out []int
 	for i, st := range s.Steps {
-		if s.AIFor(i) != AINever && healable[st.Action] {
+		if s.AIFor(i) != AINever && Healable(st) {
 			out = append(out, i)
 		}
 	}
@@ -41,8 +41,12 @@ func (s *Skill) ModelSteps() []int {
 }
 
 // healable are the actions a model can find an element for: the ones that
-// act on one element of a page.
+// act on one element of a page or a window.
 var healable = set("fill", "select", "click", "submit")
+
+// Healable says whether a model can find st's element: a step on one
+// element, and not a password (which only the person types).
+func Healable(st Step) bool { return healable[st.Action] && !st.Secret }
 
 func validAI(at, v string) error {
 	if v != "" && !aiModes[v] {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -34,7 +35,7 @@ func cacheDir(home string) string { return filepath.Join(home, "cache") }
 // startHealing returns the run's healing, or nil when no step of the skill
 // lets a model decide. A skill that asks for a model when none is
 // configured fails here, naming the step, before any row runs.
-func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skill *skills.Skill, doc []byte) (*healing, error) {
+func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skill *skills.Skill, doc []byte, log *slog.Logger) (*healing, error) {
 	if len(skill.ModelSteps()) == 0 && !skill.PinnedHere() {
 		return nil, nil
 	}
@@ -53,7 +54,7 @@ func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skil
 		return nil, err
 	}
 	return &healing{skillID: skillID, skillRef: skillRef, skill: skill, doc: doc,
-		opts: heal.Options{Skill: skill, Model: m, Cache: cache}}, nil
+		opts: heal.Options{Skill: skill, Model: m, Cache: cache, Logger: log}}, nil
 }
 
 // wrap wraps an executor: a browser tab (its page's elements), or the

@@ -205,7 +205,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	kind, _ := pick.Kind(f.executor, skill)
-	heals, err := startHealing(home, cfg, skillID, skillRef, skill, doc)
+	heals, err := startHealing(home, cfg, skillID, skillRef, skill, doc, log)
 	if err != nil {
 		return err
 	}
