@@ -244,6 +244,11 @@ func TestHealingOnAChangedSite(t *testing.T) {
 	if err != nil || !strings.Contains(out, "2 committed, 0 failed") || llm.Count() != firstCalls {
 		t.Fatalf("cached replay: %v, %d model calls; want none\n%s%s", err, llm.Count()-firstCalls, out, stderr)
 	}
+	for i := 3; i <= 4; i++ {
+		if got := site.filed(fmt.Sprintf("c%d@example.org", i)); len(got) != 1 || got[0] != fmt.Sprintf("Name%d", i) {
+			t.Errorf("cached row %d filed %q; want once, with Name%d", i, got, i)
+		}
+	}
 	show, _, err := run(t, r.home, "cache", "show", "changing customer", "--format", "json")
 	var pinned struct {
 		Operations []struct {
@@ -307,5 +312,8 @@ func TestHealingOnAChangedSite(t *testing.T) {
 	out, stderr, err = r.replay(t, "--rows", rows("revised.csv", 6, 6), "--yes")
 	if err != nil || !strings.Contains(out, "1 committed") || llm.Count() != firstCalls {
 		t.Errorf("the healed revision: %v\n%s%s", err, out, stderr)
+	}
+	if got := site.filed("c6@example.org"); len(got) != 1 || got[0] != "Name6" {
+		t.Errorf("the healed revision filed row 6 %q; want once, with Name6", got)
 	}
 }
