@@ -24,12 +24,14 @@ type attempt struct {
 	tokens int
 	shown  []string // parameters whose placeholders the model was shown
 	sent   bool     // a click before the step may have sent something: the row is unproved if it fails
+	notes  []string // for the report: what was ignored on the way (a cache entry, a pin), by step
 }
 
 // heal finds st's element from the cache, else with the model; missed is
 // the outcome of the recorded way (its error says why).
 func (e *Executor) heal(ctx context.Context, st replay.Step, missed replay.Outcome) (replay.Outcome, error) {
-	a := &attempt{st: st, m: newMasker(st.Values), change: Change{Step: st.Index}}
+	a := &attempt{st: st, m: newMasker(st.Values), change: Change{Step: st.Index}, notes: slices.Clone(missed.Notes)}
+	missed.Notes = nil // they are the attempt's now, on whatever outcome it ends with
 	why := a.m.mask(missed.Error)
 	if e.o.Cache != nil && e.mode(st) == skills.AIOnMiss {
 		if entry, ok := e.o.Cache.Lookup(st.Index, st.Template, st.Values); ok {
@@ -51,7 +53,9 @@ func (e *Executor) heal(ctx context.Context, st replay.Step, missed replay.Outco
 		list, refs := outline(scr.Tree, a.m)
 		title := a.m.mask(scr.Title)
 		a.note(list + title)
-		mv, err := e.ask(ctx, a, request(e.o.Skill, st.Index, why, a.tried, title, list), refs)
+		mv, err := e.ask(ctx, a, request(e.o.Skill, st.Index, why, a.tried, title, list), refs, func(mv Move) error {
+			return fits(a, scr, mv)
+		})
 		if err != nil {
 			return e.fail(a, missed, err.Error()), nil
 		}
@@ -104,6 +108,8 @@ func (e *Executor) heal(ctx context.Context, st replay.Step, missed replay.Outco
 
 // replayCached runs a cache entry; done is false when the page did not
 // fit it before the step ran (the model goes on from there, told what ran).
+// Each element of the entry must fit the step as a model's answer must
+// (fit.go): one that does not ends the entry's use, with a note.
 func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (replay.Outcome, bool, error) {
 	for _, b := range entry.Before {
 		sel, err := b.Fill(a.st.Values)
@@ -116,8 +122,13 @@ func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (r
 		if err != nil {
 			return replay.Outcome{}, true, fmt.Errorf("step %d: read the page: %w", a.st.Index+1, err)
 		}
-		if _, err := selector.Match(sel, scr.Tree); err != nil {
+		i, err := selector.Match(sel, scr.Tree)
+		if err != nil {
 			continue
+		}
+		if err := fitClick(a.st, scr, i); err != nil {
+			e.unfit(ctx, a, "the replay cache's click before it", err)
+			return replay.Outcome{}, false, nil
 		}
 		out, err := e.click(ctx, a, sel)
 		if errors.Is(err, errSent) {
@@ -135,6 +146,18 @@ func (e *Executor) replayCached(ctx context.Context, a *attempt, entry Entry) (r
 	}
 	sel, err := entry.Target.Fill(a.st.Values)
 	if err != nil {
+		return replay.Outcome{}, false, nil
+	}
+	scr, err := e.o.Look(ctx, a.st)
+	if err != nil {
+		return replay.Outcome{}, true, fmt.Errorf("step %d: read the page: %w", a.st.Index+1, err)
+	}
+	i, err := selector.Match(sel, scr.Tree)
+	if err != nil {
+		return replay.Outcome{}, false, nil // not on the page (once, or several times): the model finds it
+	}
+	if err := fitStep(a.st, a.m, scr, i); err != nil {
+		e.unfit(ctx, a, "the replay cache's element", err)
 		return replay.Outcome{}, false, nil
 	}
 	out, err := e.step(ctx, a, sel)
@@ -182,9 +205,33 @@ func (e *Executor) step(ctx context.Context, a *attempt, sel selector.Selector) 
 	return e.Executor.Do(ctx, st)
 }
 
+// fits says why a model's move names an element that does not fit the
+// step (fit.go), nil when it fits or names none.
+func fits(a *attempt, scr Screen, mv Move) error {
+	var err error
+	switch mv.Kind {
+	case KindStep:
+		err = fitStep(a.st, a.m, scr, mv.Ref)
+	case KindClick:
+		err = fitClick(a.st, scr, mv.Ref)
+	}
+	if err != nil {
+		return fmt.Errorf("element e%d does not fit step %d: %w", mv.Ref, a.st.Index+1, err)
+	}
+	return nil
+}
+
+// unfit notes that what was kept for the step (what) names an element
+// that does not fit it: it is not used, and the model is asked instead.
+func (e *Executor) unfit(ctx context.Context, a *attempt, what string, why error) {
+	note := fmt.Sprintf("step %d (%s): %s does not fit the step (%v): ignored", a.st.Index+1, a.st.Action, what, why)
+	a.notes = append(a.notes, note)
+	e.o.Logger.WarnContext(ctx, "replay cache entry ignored", "step", a.st.Index+1, "reason", why)
+}
+
 // ask asks the model for its next move, with one correction for an
-// answer that is not one.
-func (e *Executor) ask(ctx context.Context, a *attempt, text string, refs map[string]int) (Move, error) {
+// answer that is not one, or names an element that does not fit (check).
+func (e *Executor) ask(ctx context.Context, a *attempt, text string, refs map[string]int, check func(Move) error) (Move, error) {
 	req := model.Request{System: system, Messages: []model.Message{{Role: model.RoleUser, Parts: []model.Part{{Text: text}}}}, MaxTokens: 200}
 	for try := 0; ; try++ {
 		resp, err := e.o.Model.Complete(ctx, req)
@@ -195,7 +242,9 @@ func (e *Executor) ask(ctx context.Context, a *attempt, text string, refs map[st
 		}
 		mv, err := decode(resp.Text, refs)
 		if err == nil {
-			return mv, nil
+			if err = check(mv); err == nil {
+				return mv, nil
+			}
 		}
 		e.o.Logger.WarnContext(ctx, "model answer rejected", "step", a.st.Index+1, "try", try+1, "reason", err)
 		if try == 1 {
@@ -237,6 +286,7 @@ func (e *Executor) record(a *attempt) {
 func (e *Executor) counted(a *attempt, out replay.Outcome, via string) replay.Outcome {
 	out.ModelCalls += a.calls
 	out.Tokens += a.tokens
+	out.Notes = append(out.Notes, a.notes...)
 	if out.OK {
 		out.Via = via
 		out.Healed = append(out.Healed, a.change.Describe(a.st.Template)...)

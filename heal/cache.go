@@ -21,7 +21,9 @@ import (
 
 // CacheVersion is the replay cache's format. A file of another version is
 // set aside: the model is asked again, and what it chooses replaces it.
-const CacheVersion = 1
+// Version 2 signs each entry (see seal.go): version 1 entries, unsigned,
+// are never used.
+const CacheVersion = 2
 
 // Change is what a model did for one step to go through: clicks before it
 // (each by the element it clicked) and the element the step itself ran
@@ -58,6 +60,9 @@ type Entry struct {
 	Fingerprint string            `json:"fingerprint"`
 	Saved       time.Time         `json:"saved"`
 	Assumes     map[string]string `json:"assumes,omitempty"`
+	// MAC signs the entry with this data dir's replay cache key (seal.go):
+	// an entry without a valid one is never used.
+	MAC string `json:"mac"`
 }
 
 // cacheFile is the JSON of one skill's cache.
@@ -73,43 +78,63 @@ type cacheFile struct {
 // within a process; a process writes it whole, by a rename.
 type Cache struct {
 	path, skill string
+	keys        cacheKeys
 	mu          sync.Mutex
 	f           cacheFile
 	// Ignored says a file of another version was found and set aside.
 	Ignored bool
+	// rejected are the entries read that were not signed with this data
+	// dir's key: never used, reported once (TakeNotes).
+	rejected []string
 }
 
-// OpenCache reads skill's cache in dir (a missing file is an empty cache).
-func OpenCache(dir, skill string) (*Cache, error) {
-	c := &Cache{path: filepath.Join(dir, skill+".json"), skill: skill}
+// OpenCache reads skill's cache in dir (a missing file is an empty cache);
+// key is this data dir's replay cache key (CacheKey). An entry that is not
+// signed with it (changed on disk, unsigned, or copied from another data
+// dir) is left out, and said by TakeNotes.
+func OpenCache(dir, skill string, key []byte) (*Cache, error) {
+	if len(key) < minCacheKey {
+		return nil, fmt.Errorf("open the replay cache of %s: the cache key is %d bytes; want at least %d", skill, len(key), minCacheKey)
+	}
+	c := &Cache{path: filepath.Join(dir, skill+".json"), skill: skill, keys: deriveKeys(key)}
 	data, err := os.ReadFile(c.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("read the replay cache of %s: %w", skill, err)
 	default:
-		var f cacheFile
-		if err := json.Unmarshal(data, &f); err != nil {
-			return nil, fmt.Errorf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", c.path, err, skill)
+		if err := c.load(data); err != nil {
+			return nil, err
 		}
-		if f.Version != CacheVersion {
-			c.Ignored = true
-			break
-		}
-		if f.Skill != skill {
-			return nil, fmt.Errorf("the replay cache %s belongs to skill %q, not %q", c.path, f.Skill, skill)
-		}
-		c.f = f
 	}
 	c.f.Version, c.f.Skill = CacheVersion, skill
 	if c.f.Salt == "" {
 		salt := make([]byte, 16)
 		if _, err := rand.Read(salt); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("open the replay cache of %s: a salt: %w", skill, err)
 		}
 		c.f.Salt = hex.EncodeToString(salt)
 	}
 	return c, nil
+}
+
+// load decodes a cache file's bytes into c: a file of another version is
+// set aside (Ignored), and of the entries only those that verify are kept.
+func (c *Cache) load(data []byte) error {
+	var f cacheFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", c.path, err, c.skill)
+	}
+	if f.Version != CacheVersion {
+		c.Ignored = true
+		return nil
+	}
+	if f.Skill != c.skill {
+		return fmt.Errorf("the replay cache %s belongs to skill %q, not %q", c.path, short(f.Skill), c.skill)
+	}
+	c.f = f
+	c.f.Entries = c.verified(f.Entries)
+	return nil
 }
 
 // Entries returns the cache's entries, by step.
@@ -161,6 +186,7 @@ func (c *Cache) Store(ch Change, st skills.Step, shown []string, values map[stri
 			e.Assumes[name] = c.digest(name, values[name])
 		}
 	}
+	e.MAC = c.sign(e)
 	c.f.Entries = slices.DeleteFunc(c.f.Entries, func(x Entry) bool { return x.Step == ch.Step })
 	c.f.Entries = append(c.f.Entries, e)
 	return c.save()
@@ -186,22 +212,22 @@ func (c *Cache) Clear(index int) (int, error) {
 func (c *Cache) save() error {
 	data, err := json.MarshalIndent(c.f, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("encode the replay cache of %s: %w", c.skill, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
-		return err
+		return fmt.Errorf("save the replay cache of %s: %w", c.skill, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(c.path), "."+c.skill+".*.tmp")
 	if err != nil {
-		return err
+		return fmt.Errorf("save the replay cache of %s: %w", c.skill, err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return err
+		return fmt.Errorf("save the replay cache of %s: %w", c.skill, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return fmt.Errorf("save the replay cache of %s: %w", c.skill, err)
 	}
 	if err := os.Rename(tmp.Name(), c.path); err != nil {
 		return fmt.Errorf("save the replay cache of %s: %w", c.skill, err)
@@ -209,11 +235,12 @@ func (c *Cache) save() error {
 	return nil
 }
 
-// digest is a value's salted digest: whether a row holds the value an
-// entry assumes can be told, the value cannot be read back.
+// digest is a value's keyed, salted digest: whether a row holds the value
+// an entry assumes can be told, the value cannot be read back, nor
+// guessed from a list without this data dir's key.
 func (c *Cache) digest(name, value string) string {
-	mac := hmac.New(sha256.New, []byte(c.f.Salt))
-	mac.Write([]byte(name + "\x00" + value))
+	mac := hmac.New(sha256.New, c.keys.assumes)
+	mac.Write([]byte(c.f.Salt + "\x00" + name + "\x00" + value))
 	return hex.EncodeToString(mac.Sum(nil))
 }
 

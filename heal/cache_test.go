@@ -11,8 +11,8 @@ import (
 )
 
 func TestCacheFitsOnlyTheValuesItAssumes(t *testing.T) {
-	dir := t.TempDir()
-	c, err := OpenCache(dir, "s")
+	dir, key := t.TempDir(), testKey(t)
+	c, err := OpenCache(dir, "s", key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestCacheFitsOnlyTheValuesItAssumes(t *testing.T) {
 	if fi, _ := os.Stat(filepath.Join(dir, "s.json")); fi.Mode().Perm() != 0o600 {
 		t.Errorf("cache mode %v; want 0600", fi.Mode().Perm())
 	}
-	c2, err := OpenCache(dir, "s") // as the next run reads it
+	c2, err := OpenCache(dir, "s", key) // as the next run reads it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,23 +64,23 @@ func TestCacheFitsOnlyTheValuesItAssumes(t *testing.T) {
 }
 
 func TestCacheFiles(t *testing.T) {
-	dir := t.TempDir()
+	dir, key := t.TempDir(), testKey(t)
 	write := func(s string) {
 		if err := os.WriteFile(filepath.Join(dir, "s.json"), []byte(s), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write(`{"version": 99, "skill": "s", "entries": [{"step": 1}]}`)
-	c, err := OpenCache(dir, "s")
+	c, err := OpenCache(dir, "s", key)
 	if err != nil || !c.Ignored || len(c.Entries()) != 0 {
 		t.Errorf("another version: %v, ignored %v, %d entries; want it set aside", err, c != nil && c.Ignored, len(c.Entries()))
 	}
-	write(`{"version": 1, "skill": "s", "entries": [`)
-	if _, err := OpenCache(dir, "s"); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "cache clear") {
+	write(`{"version": 2, "skill": "s", "entries": [`)
+	if _, err := OpenCache(dir, "s", key); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "cache clear") {
 		t.Errorf("a damaged file: %v; want an error saying how to clear it", err)
 	}
-	write(`{"version": 1, "skill": "other", "entries": []}`)
-	if _, err := OpenCache(dir, "s"); err == nil || !strings.Contains(err.Error(), "belongs to") {
+	write(`{"version": 2, "skill": "other", "entries": []}`)
+	if _, err := OpenCache(dir, "s", key); err == nil || !strings.Contains(err.Error(), "belongs to") {
 		t.Errorf("another skill's file: %v", err)
 	}
 	if err := RemoveCache(dir, "s"); err != nil {

@@ -29,6 +29,9 @@ import (
 type Screen struct {
 	URL, Title string
 	Tree       selector.Tree
+	// Facts are what the executor knows of Tree's elements beyond their
+	// role and name, by index (see Fact); nil when it tells nothing.
+	Facts []Fact
 }
 
 // Options configure an Executor.
@@ -93,6 +96,14 @@ func (e *Executor) Healed(row int) []Change {
 // missed and runs the rest one by one. A batch with a step the model
 // decides every run runs step by step.
 func (e *Executor) DoBatch(ctx context.Context, steps []replay.Step) ([]replay.Outcome, error) {
+	outs, err := e.doBatch(ctx, steps)
+	if len(outs) > 0 {
+		e.cacheNotes(ctx, &outs[0])
+	}
+	return outs, err
+}
+
+func (e *Executor) doBatch(ctx context.Context, steps []replay.Step) ([]replay.Outcome, error) {
 	b, ok := e.Executor.(replay.Batcher)
 	if !ok || slices.ContainsFunc(steps, func(st replay.Step) bool {
 		return e.mode(st) == skills.AIEveryRun || len(st.Template.Recorded.Here()) > 0
@@ -126,6 +137,27 @@ func (e *Executor) DoBatch(ctx context.Context, steps []replay.Step) ([]replay.O
 // Do runs st: by its pinned steps for this system if it has some, else
 // as recorded; and with the model where the skill lets it.
 func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+	out, err := e.do(ctx, st)
+	if err == nil {
+		e.cacheNotes(ctx, &out)
+	}
+	return out, err
+}
+
+// cacheNotes adds to out, once a run, a note for each entry of the replay
+// cache that was ignored when it was read (seal.go), so that the run's
+// report says so, and logs it.
+func (e *Executor) cacheNotes(ctx context.Context, out *replay.Outcome) {
+	if e.o.Cache == nil {
+		return
+	}
+	for _, n := range e.o.Cache.TakeNotes() {
+		e.o.Logger.WarnContext(ctx, "replay cache entry ignored", "note", n)
+		out.Notes = append(out.Notes, n)
+	}
+}
+
+func (e *Executor) do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
 	if pins := st.Template.Recorded.Here(); len(pins) > 0 && !st.Secret {
 		out, err := e.runPins(ctx, st, pins)
 		if err != nil || out.OK || !out.Missed || e.mode(st) == skills.AINever {

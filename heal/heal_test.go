@@ -83,7 +83,8 @@ func form() *page {
 		el("text_field", "E-mail address", 4),
 		el("button", "Send", -1),
 		el("text", "Welcome back, Ada", -1),
-	}, sends: map[string]bool{"Delete all customers": true}}
+		el("button", "Load more", -1), // reads as harmless, yet sends
+	}, sends: map[string]bool{"Delete all customers": true, "Load more": true}}
 }
 
 const skillYAML = `version: 1
@@ -118,7 +119,7 @@ func setup(t testing.TB, answers ...string) (*Executor, *page, *llm, *skills.Ski
 		t.Fatal(err)
 	}
 	p, m := form(), &llm{answers: answers}
-	cache, err := OpenCache(t.TempDir(), "customer")
+	cache, err := OpenCache(t.TempDir(), "customer", testKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestHealingThatProvesNothingFails(t *testing.T) {
 		{"done", 1, []string{`{"done":true}`}, "cannot prove", false},
 		{"ask", 1, []string{`{"ask":"Is the email the Contact one?"}`}, "could not go on: Is the email the Contact one?", false},
 		{"refused twice", 1, []string{"no", "still no"}, "refused twice", false},
-		{"a click that sends", 2, []string{`{"action":"click","element":"e3"}`}, "sent something to the site", true},
+		{"a click that sends", 2, []string{`{"action":"click","element":"e8"}`}, "sent something to the site", true},
 		{"out of moves", 1, []string{`{"action":"click","element":"e1"}`, `{"action":"click","element":"e1"}`, `{"action":"click","element":"e1"}`,
 			`{"action":"click","element":"e1"}`, `{"action":"click","element":"e1"}`, `{"action":"click","element":"e1"}`,
 			`{"action":"click","element":"e1"}`, `{"action":"click","element":"e1"}`}, "in 8 moves", false},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/selector"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -43,6 +44,12 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 				}
 				fst := pst
 				fst.Step = skills.Step{Action: "click", Target: &focus, Floor: skills.Floor{ActiveWindow: st.Floor.ActiveWindow}}
+				if why, err := e.pinFits(ctx, st, focus, false, false); err != nil || why != nil {
+					if err != nil {
+						return replay.Outcome{}, err
+					}
+					return pinUnfit(st, name+": focus", why, i), nil
+				}
 				if out, err = e.Executor.Do(ctx, fst); err != nil || !out.OK {
 					if err != nil {
 						return out, err
@@ -71,6 +78,13 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 				return pinMiss(st, name, ferr.Error()), nil
 			}
 			pst.Target = &sel
+			why, err := e.pinFits(ctx, st, sel, p.Type != nil, p.Click != nil && i == last)
+			if err != nil {
+				return replay.Outcome{}, err
+			}
+			if why != nil {
+				return pinUnfit(st, name, why, i), nil
+			}
 		}
 		if out, err = e.Executor.Do(ctx, pst); err != nil {
 			return out, err
@@ -89,6 +103,44 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 	}
 	out.Via = replay.ViaPinned
 	return out, nil
+}
+
+// pinFits says why the element sel names does not fit st (fit.go) as
+// what a pin does there: types into it (typed), is the step's own click
+// (the last click of a click or submit step), or clicks it before. An
+// element not on the page, or a page that cannot be looked at (no Look),
+// is left to the executor, which misses it or runs it as it always did.
+func (e *Executor) pinFits(ctx context.Context, st replay.Step, sel selector.Selector, typed, last bool) (why, err error) {
+	if e.o.Look == nil {
+		return nil, nil
+	}
+	scr, err := e.o.Look(ctx, st)
+	if err != nil {
+		return nil, fmt.Errorf("step %d: read the page for its pinned steps: %w", st.Index+1, err)
+	}
+	i, err := selector.Match(sel, scr.Tree)
+	if err != nil {
+		return nil, nil
+	}
+	switch {
+	case typed:
+		fst := st
+		fst.Action = "fill"
+		return fitStep(fst, newMasker(st.Values), scr, i), nil
+	case last && (st.Action == "click" || st.Action == "submit"):
+		return fitStep(st, newMasker(st.Values), scr, i), nil
+	}
+	return fitClick(st, scr, i), nil
+}
+
+// pinUnfit is the outcome of a pin whose element does not fit the step:
+// it misses (a model may take over when it is the first pin, as for one
+// not found), with a note for the report.
+func pinUnfit(st replay.Step, name string, why error, i int) replay.Outcome {
+	out := pinMiss(st, name, "its element does not fit the step: "+why.Error())
+	out.Missed = i == 0
+	out.Notes = append(out.Notes, fmt.Sprintf("step %d (%s): %s does not fit the step (%v): not run", st.Index+1, st.Action, name, why))
+	return out
 }
 
 func pinMiss(st replay.Step, name, why string) replay.Outcome {

@@ -37,7 +37,19 @@ func openCache(g *globals, skill string) (*heal.Cache, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := heal.OpenCache(dir, id)
+	log, err := g.logger()
+	if err != nil {
+		return nil, "", err
+	}
+	home, err := g.resolveHome()
+	if err != nil {
+		return nil, "", err
+	}
+	key, err := cacheKey(home, log)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := heal.OpenCache(dir, id, key)
 	return c, id, err
 }
 

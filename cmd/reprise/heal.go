@@ -17,6 +17,7 @@ import (
 	"github.com/reprise-dev/reprise/replay/desktop"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/store"
 )
 
 // healing is a run's model, for the steps whose ai lets one decide: each
@@ -31,6 +32,18 @@ type healing struct {
 
 // cacheDir is where the replay caches are kept, a file per skill.
 func cacheDir(home string) string { return filepath.Join(home, "cache") }
+
+// cacheKey is the key the data dir's replay caches are signed with, from
+// the key store the daemon uses (the keychain, or the data dir's key
+// files), its item named after the data dir's machine id.
+func cacheKey(home string, log *slog.Logger) ([]byte, error) {
+	id, err := daemon.LoadOrCreateMachineID(home)
+	if err != nil {
+		return nil, err
+	}
+	ks, _ := store.OpenKeyStore(filepath.Join(home, "keys"), log)
+	return heal.CacheKey(ks, id)
+}
 
 // startHealing returns the run's healing, or nil when no step of the skill
 // lets a model decide. A skill that asks for a model when none is
@@ -49,7 +62,11 @@ func startHealing(home string, cfg daemon.Config, skillID, skillRef string, skil
 			return nil, fmt.Errorf("skill %s: %w", skillID, err)
 		}
 	}
-	cache, err := heal.OpenCache(cacheDir(home), skillID)
+	key, err := cacheKey(home, log)
+	if err != nil {
+		return nil, err
+	}
+	cache, err := heal.OpenCache(cacheDir(home), skillID, key)
 	if err != nil {
 		return nil, err
 	}
