@@ -30,7 +30,12 @@ const (
 
 // What to do when a row fails.
 const (
+	// OnErrorAuto (the default) goes on past a row that failed and stops
+	// taking rows when failures look systematic (see systematic).
+	OnErrorAuto = "auto"
+	// OnErrorStop stops taking rows at the first that failed.
 	OnErrorStop = "stop"
+	// OnErrorSkip goes on past every row that failed: it never stops.
 	OnErrorSkip = "skip"
 )
 
@@ -62,8 +67,11 @@ type Options struct {
 	// SnapshotDir is where a dry-run row's filled page is saved; empty
 	// saves none.
 	SnapshotDir string
-	// OnError is OnErrorStop (the default) or OnErrorSkip.
+	// OnError is OnErrorAuto (the default), OnErrorStop or OnErrorSkip.
 	OnError string
+	// ResumeCommand is the command that resumes this run, named when it
+	// stops early under OnErrorAuto; empty names --resume with the run id.
+	ResumeCommand string
 	// Refused are rows the caller refused before the run (a cell that does
 	// not fit its parameter): they are in the report, skipped, with why.
 	Refused []RowResult
@@ -113,6 +121,10 @@ type RowResult struct {
 type Result struct {
 	RunID string
 	Rows  []RowResult
+	// Stopped says why the run took no more rows before the end, under
+	// OnErrorAuto or OnErrorStop: the rows not run say it too. Empty when
+	// it took every row (or broke: Run's error says why).
+	Stopped string
 }
 
 // Failed says whether any row failed or is unknown.
@@ -187,8 +199,12 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	if o.OnError == "" {
-		o.OnError = OnErrorStop
+	switch o.OnError {
+	case "":
+		o.OnError = OnErrorAuto
+	case OnErrorAuto, OnErrorStop, OnErrorSkip:
+	default:
+		return nil, nil, fmt.Errorf("on error %q: want %s, %s or %s", o.OnError, OnErrorAuto, OnErrorStop, OnErrorSkip)
 	}
 	p := o.Plan
 	e := &engine{Options: o, log: newLog(o.JS, p.RunID), checkFailed: map[int]RowResult{}, firstOfKey: map[string]int{}}
@@ -259,14 +275,16 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 }
 
 // fillRows fills rows, each worker taking the next row not taken as it
-// finishes one. A failed row under --on-error stop, or a broken executor,
-// stops the taking: rows under way finish, the rest are reported not run.
+// finishes one. A failed row under --on-error stop, failures that look
+// systematic under --on-error auto, or a broken executor, stop the taking:
+// rows under way finish, the rest are reported not run.
 func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 	var (
 		mu      sync.Mutex
 		next    int
 		stopped string // why no more rows are taken
 		broke   error
+		filled  []RowResult // the rows this session filled, as they finished
 	)
 	take := func() (Row, bool) {
 		mu.Lock()
@@ -290,6 +308,20 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 		mu.Unlock()
 		e.count(rr)
 	}
+	// judge counts a row this session filled toward --on-error auto's
+	// rule, and stops the taking when the failures look systematic.
+	judge := func(rr RowResult) {
+		if e.OnError != OnErrorAuto {
+			return
+		}
+		mu.Lock()
+		filled = append(filled, rr)
+		why := systematic(filled, e.Plan.Skill.Steps)
+		mu.Unlock()
+		if why != "" {
+			stop(e.stoppedBecause(why), nil)
+		}
+	}
 	var wg sync.WaitGroup
 	for _, w := range e.workers {
 		wg.Go(func() {
@@ -301,13 +333,14 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 				}
 				if rr, ok := e.checkFailed[r.N]; ok {
 					add(rr)
+					judge(rr) // filled for the check, in this session
 					continue
 				}
 				if err := e.pace.wait(ctx); err != nil {
 					stop("not run: the run was stopped", err)
 					return
 				}
-				rr, err := e.row(ctx, w, r)
+				rr, filledNow, err := e.rowFilled(ctx, w, r)
 				if err != nil {
 					// The row may have been filed when the run broke: say
 					// so, and that the rest did not run. A resume settles
@@ -325,14 +358,32 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 				if rr.Outcome == OutcomeFailed && e.OnError == OnErrorStop {
 					stop(fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N), nil)
 				}
+				if filledNow {
+					judge(rr)
+				}
 			}
 		})
 	}
 	wg.Wait()
 	if stopped != "" {
 		e.notRun(res, rows, stopped)
+		if broke == nil {
+			res.Stopped = strings.TrimPrefix(stopped, "not run: ")
+		}
 	}
 	return broke
+}
+
+// stoppedBecause is the reason of the rows not run when --on-error auto
+// stopped the run because of why: what to do, and the command that
+// resumes the run (rows committed are not filed again; the failed ones
+// and the rest are).
+func (e *engine) stoppedBecause(why string) string {
+	resume := e.ResumeCommand
+	if resume == "" {
+		resume = "--resume " + e.Plan.RunID + " with the same skill and CSV"
+	}
+	return "not run: " + why + ": the failures look systematic (--on-error auto); fix the cause, then resume the run: " + resume
 }
 
 // stepProgress tells StepProgress that w is at step of row n (0: none).
@@ -396,6 +447,7 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 	}
 	var rows []int
 	var snaps []string
+	var tried []RowResult // the rows filled for the check, failed or shown, for --on-error auto
 	for _, r := range e.Plan.Rows {
 		if len(rows) == 2 {
 			break
@@ -416,11 +468,24 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 				e.count(rr)
 				return fmt.Errorf("row %d failed while being checked (%s); fix the skill or the row and run again", r.N, rr.Reason)
 			}
-			// --on-error skip: the row fails alone, nothing of it was
-			// submitted, and the next one is shown instead.
+			// --on-error skip or auto: the row fails alone, nothing of it
+			// was submitted, and the next one is shown instead, unless
+			// under auto the failures look systematic.
 			e.checkFailed[r.N] = rr
+			if e.OnError == OnErrorAuto {
+				tried = append(tried, rr)
+				if why := checkStops(tried, e.Plan.Skill.Steps); why != "" {
+					for _, f := range e.checkFailed {
+						res.Rows = append(res.Rows, f)
+						e.count(f)
+					}
+					return fmt.Errorf("%s while being checked (row %d: %s): the failures look systematic (--on-error auto); nothing was submitted: fix the skill or the rows and run again",
+						why, r.N, rr.Reason)
+				}
+			}
 			continue
 		}
+		tried = append(tried, RowResult{N: r.N, Outcome: OutcomeDryRun, Step: -1})
 		rows = append(rows, r.N)
 		snap := ""
 		if e.SnapshotDir != "" {
@@ -447,23 +512,31 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 
 // row decides what to do with one row from what the log says of it.
 func (e *engine) row(ctx context.Context, w *worker, r Row) (RowResult, error) {
+	rr, _, err := e.rowFilled(ctx, w, r)
+	return rr, err
+}
+
+// rowFilled is row, and says whether this session filled the row (rather
+// than reporting it from the log, skipping it or settling it): only such
+// rows count toward --on-error auto's rule.
+func (e *engine) rowFilled(ctx context.Context, w *worker, r Row) (RowResult, bool, error) {
 	st := e.state.rows[r.N]
 	if st == nil {
 		st = &rowState{}
 	}
 	switch {
 	case st.committed:
-		return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "committed before this resume"}, nil
+		return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "committed before this resume"}, false, nil
 	case st.unknown:
-		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "may have been filed when the run stopped: check it"}, nil
+		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "may have been filed when the run stopped: check it"}, false, nil
 	case st.failed != nil && !st.failed.Before:
-		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: st.failed.Index, Action: st.failed.Action, Reason: st.failed.Reason}, nil
+		return RowResult{N: r.N, Outcome: OutcomeFailed, Step: st.failed.Index, Action: st.failed.Action, Reason: st.failed.Reason}, false, nil
 	case st.inFlight():
 		return e.settle(ctx, w, r, "the run stopped during this row's submit")
 	}
 	if first, ok := e.firstOfKey[r.Key]; ok && r.Key != "" && first != r.N && !e.Again && !e.DryRun {
 		return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1,
-			Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once (--again files it again)", first)}, nil
+			Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once (--again files it again)", first)}, false, nil
 	}
 	if prior, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
 		if prior.committed {
@@ -471,19 +544,20 @@ func (e *engine) row(ctx context.Context, w *worker, r Row) (RowResult, error) {
 			if rec, ok := strings.CutPrefix(prior.run, HandRunPrefix); ok {
 				by = "hand in recording " + rec
 			}
-			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + by + " (--again files it again)"}, nil
+			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + by + " (--again files it again)"}, false, nil
 		}
 		// Another run began filing this row and never confirmed it: it
 		// is never filed again blindly.
 		return e.settle(ctx, w, r, "run "+prior.run+" began filing this row and never confirmed it")
 	}
-	return e.fill(ctx, w, r, e.DryRun)
+	rr, err := e.fill(ctx, w, r, e.DryRun)
+	return rr, true, err
 }
 
 // settle decides a row whose destructive step may have run without its
 // commit mark (why says where): the skill's verification tells, else the
-// person must.
-func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowResult, error) {
+// person must. It says whether it filled the row (verified not filed).
+func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowResult, bool, error) {
 	v, has, err := e.Plan.verification(r.N)
 	noVerify := "the skill has no verify section"
 	if err != nil {
@@ -495,24 +569,25 @@ func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowR
 	if !has {
 		mark.Reason = why + ", and " + noVerify
 		if err := e.log.write(ctx, r.N, EvUnknown, e.markID(r.N, "unknown"), &mark); err != nil {
-			return RowResult{}, err
+			return RowResult{}, false, err
 		}
 		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1,
-			Reason: "may have been filed: check it (" + mark.Reason + "); --again files it anyway"}, nil
+			Reason: "may have been filed: check it (" + mark.Reason + "); --again files it anyway"}, false, nil
 	}
 	filed, err := w.exec.Verify(ctx, v)
 	if err != nil {
-		return RowResult{}, fmt.Errorf("verify row %d: %w", r.N, err)
+		return RowResult{}, false, fmt.Errorf("verify row %d: %w", r.N, err)
 	}
 	if !filed {
 		e.Logger.Info("row not filed before; filling it", "row", r.N)
-		return e.fill(ctx, w, r, false)
+		rr, err := e.fill(ctx, w, r, false)
+		return rr, true, err
 	}
 	mark.Verified = true
 	if err := e.log.write(ctx, r.N, EvCommitted, e.markID(r.N, "committed"), &mark); err != nil {
-		return RowResult{}, err
+		return RowResult{}, false, err
 	}
-	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "filed before (" + why + "; verified on the site)"}, nil
+	return RowResult{N: r.N, Outcome: OutcomeCommitted, Step: -1, Reason: "filed before (" + why + "; verified on the site)"}, false, nil
 }
 
 // fill runs every step of a row. The row's dedupe key is written before

@@ -245,7 +245,7 @@ func TestEngineChecksRejectsAndSkips(t *testing.T) {
 	// --on-error stop: the rows after a failure are not run.
 	delete(s.filed, "row1@example.org")
 	s.reject["row1@example.org"] = true
-	res, err = run(plan("stop", testSkill(false), 3), s, Options{Yes: true, Again: true})
+	res, err = run(plan("stop", testSkill(false), 3), s, Options{Yes: true, Again: true, OnError: OnErrorStop})
 	if err != nil || res.Rows[0].Outcome != OutcomeFailed || res.Rows[1].Outcome != OutcomeSkipped || !strings.Contains(res.Rows[2].Reason, "stopped at row 1") {
 		t.Fatalf("stop on error: %+v, %v", res.Rows, err)
 	}
@@ -536,5 +536,311 @@ func TestEngineParallelRows(t *testing.T) {
 		if n := s.filed[fmt.Sprintf("row%d@example.org", i)]; n != 1 {
 			t.Errorf("row %d filed %d times; want once", i, n)
 		}
+	}
+}
+
+// TestSystematic is --on-error auto's rule: 3 rows in a row that did not
+// go through, or 2 unknown ones with no row filed between them, stop the
+// run; rows that went through start the count again.
+func TestSystematic(t *testing.T) {
+	steps := testSkill(false).Steps
+	c := func(n int) RowResult { return RowResult{N: n, Outcome: OutcomeCommitted, Step: -1} }
+	f := func(n, step int) RowResult {
+		return RowResult{N: n, Outcome: OutcomeFailed, Step: step, Action: steps[step].Action}
+	}
+	u := func(n, step int) RowResult {
+		return RowResult{N: n, Outcome: OutcomeUnknown, Step: step, Action: steps[step].Action}
+	}
+	d := func(n int) RowResult { return RowResult{N: n, Outcome: OutcomeDryRun, Step: -1} }
+	for _, tc := range []struct {
+		name   string
+		filled []RowResult
+		want   string // "" goes on
+	}{
+		{"none yet", nil, ""},
+		{"all through", []RowResult{c(1), c(2), c(3)}, ""},
+		{"one failure", []RowResult{c(1), f(2, 2)}, ""},
+		{"two in a row", []RowResult{c(1), f(2, 2), f(3, 2)}, ""},
+		{"failures apart", []RowResult{f(1, 2), f(2, 2), c(3), f(4, 2), f(5, 2), c(6), f(7, 2)}, ""},
+		{"three in a row, same step", []RowResult{c(1), c(2), f(3, 2), f(4, 2), f(5, 2)}, `rows 3, 4 and 5 failed in a row at step 3 (fill "Email")`},
+		{"three in a row, other steps", []RowResult{f(1, 1), f(2, 2), f(3, 3)}, `rows 1, 2 and 3 failed in a row at steps 2, 3 and 4`},
+		{"finished out of order", []RowResult{c(1), f(5, 2), f(3, 2), f(4, 2)}, `rows 3, 4 and 5 failed in a row at step 3 (fill "Email")`},
+		{"the last three of more", []RowResult{f(1, 1), f(2, 2), f(3, 2), f(4, 2)}, `rows 2, 3 and 4 failed in a row at step 3`},
+		{"one unknown", []RowResult{c(1), u(2, 3), c(3)}, ""},
+		{"unknowns apart", []RowResult{u(1, 3), c(2), u(3, 3), c(4), u(5, 3)}, ""},
+		{"unknown then failed", []RowResult{c(1), u(2, 3), f(3, 2)}, ""},
+		{"two unknowns in a row", []RowResult{c(1), u(2, 3), u(3, 3)}, `rows 2 and 3 may have been filed but could not be confirmed at step 4 (submit), with no row filed between them (check them on the site)`},
+		{"two unknowns, a failure between", []RowResult{c(1), u(2, 3), f(3, 2), u(4, 3)}, `rows 2, 3 and 4 failed in a row at steps 4, 3 and 4 (rows 2 and 4 may have been filed: check them)`},
+		{"unknown among three", []RowResult{f(1, 2), u(2, 3), f(3, 2)}, `(row 2 may have been filed: check it)`},
+		{"dry runs go through", []RowResult{f(1, 2), f(2, 2), d(3), f(4, 2)}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := systematic(tc.filled, steps)
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("systematic = %q; want %q", got, tc.want)
+			}
+		})
+	}
+	// The check of the first rows stops when its first two rows failed at
+	// the same step; otherwise a failed row is passed over.
+	for _, tc := range []struct {
+		name  string
+		tried []RowResult
+		want  string
+	}{
+		{"first failed", []RowResult{f(1, 2)}, ""},
+		{"first two the same way", []RowResult{f(1, 2), f(2, 2)}, `rows 1 and 2 both failed at step 3 (fill "Email")`},
+		{"first two other ways", []RowResult{f(1, 1), f(2, 2)}, ""},
+		{"then a third", []RowResult{f(1, 1), f(2, 2), f(3, 2)}, "rows 1, 2 and 3 failed in a row"},
+		{"one shown between", []RowResult{f(1, 2), d(2), f(3, 2)}, ""},
+		{"not the first two", []RowResult{d(1), f(2, 2), f(3, 2)}, ""},
+	} {
+		t.Run("check/"+tc.name, func(t *testing.T) {
+			got := checkStops(tc.tried, steps)
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("checkStops = %q; want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// autoRig runs plans of the test skill against one site, its version's dry
+// run passed.
+type autoRig struct {
+	t  *testing.T
+	js jetstream.JetStream
+	s  *site
+}
+
+func newAutoRig(t *testing.T) *autoRig {
+	_, _, js := natstest.Start(t, "m_test")
+	dryRun(t, js, false)
+	return &autoRig{t: t, js: js, s: newSite()}
+}
+
+func (a *autoRig) run(p *Plan, o Options) (*Result, error) {
+	a.t.Helper()
+	ctx := context.Background()
+	stop, err := Serve(ctx, a.js, p, a.s, nil)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer stop()
+	o.JS, o.Plan, o.Executor, o.Yes, o.Again = a.js, p, a.s, true, true
+	return Run(ctx, o)
+}
+
+// outcomeList is the report's outcomes in row order, as a string.
+func outcomeList(res *Result) string {
+	var out []string
+	for _, r := range res.Rows {
+		out = append(out, fmt.Sprintf("%d:%s", r.N, r.Outcome))
+	}
+	return strings.Join(out, " ")
+}
+
+// TestEngineAutoGoesOnPastFailures: by default a row that failed provably
+// unfiled does not stop the run: every other row is filed.
+func TestEngineAutoGoesOnPastFailures(t *testing.T) {
+	a := newAutoRig(t)
+	a.s.unfit["row2@example.org"], a.s.unfit["row5@example.org"] = true, true
+	res, err := a.run(plan("auto-on", testSkill(false), 7), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeList(res); got != "1:committed 2:failed 3:committed 4:committed 5:failed 6:committed 7:committed" || res.Stopped != "" {
+		t.Fatalf("report %s, stopped %q; want rows 2 and 5 failed, the others committed", got, res.Stopped)
+	}
+	if !res.Failed() {
+		t.Error("a run with failed rows reports none")
+	}
+	// An unknown row alone does not stop it either.
+	a.s.unfit = map[string]bool{}
+	a.s.slow["row3@example.org"] = true
+	res, err = a.run(plan("auto-unknown", testSkill(false), 5), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeList(res); got != "1:committed 2:committed 3:unknown 4:committed 5:committed" {
+		t.Fatalf("report %s; want row 3 unknown, the others committed", got)
+	}
+}
+
+// TestEngineAutoStopsOnSystematicFailures: three rows in a row failing
+// stop the run, the rows not run say why and how to resume, and the resume
+// files them, each once.
+func TestEngineAutoStopsOnSystematicFailures(t *testing.T) {
+	a := newAutoRig(t)
+	for _, n := range []int{3, 4, 5} {
+		a.s.unfit[fmt.Sprintf("row%d@example.org", n)] = true
+	}
+	p := plan("auto-stop", testSkill(false), 8)
+	resume := "reprise replay new-customer --rows data.csv --resume auto-stop"
+	res, err := a.run(p, Options{ResumeCommand: resume})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeList(res); got != "1:committed 2:committed 3:failed 4:failed 5:failed 6:skipped 7:skipped 8:skipped" {
+		t.Fatalf("report %s; want rows 3-5 failed and the run stopped there", got)
+	}
+	want := `not run: rows 3, 4 and 5 failed in a row at step 3 (fill "Email"): the failures look systematic (--on-error auto); fix the cause, then resume the run: ` + resume
+	for _, r := range res.Rows[5:] {
+		if r.Reason != want {
+			t.Errorf("row %d's reason %q; want %q", r.N, r.Reason, want)
+		}
+	}
+	if res.Stopped != strings.TrimPrefix(want, "not run: ") {
+		t.Errorf("Stopped %q; want the same reason", res.Stopped)
+	}
+	if len(a.s.filed) != 2 {
+		t.Errorf("filed %v; want rows 1 and 2 only", a.s.filed)
+	}
+	// The cause fixed, the resume files the failed rows and the rest.
+	a.s.unfit = map[string]bool{}
+	res, err = a.run(p, Options{Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(res); got[OutcomeCommitted] != 8 || res.Stopped != "" {
+		t.Fatalf("resume: %s, stopped %q; want every row committed", outcomeList(res), res.Stopped)
+	}
+	for i := 1; i <= 8; i++ {
+		if n := a.s.filed[fmt.Sprintf("row%d@example.org", i)]; n != 1 {
+			t.Errorf("row %d filed %d times; want once", i, n)
+		}
+	}
+	// Without the command, the run's id.
+	a.s = newSite()
+	a.s.unfit["row1@example.org"], a.s.unfit["row2@example.org"], a.s.unfit["row3@example.org"] = true, true, true
+	res, err = a.run(plan("auto-stop-2", testSkill(false), 4), Options{})
+	if err != nil || !strings.HasSuffix(res.Rows[3].Reason, "resume the run: --resume auto-stop-2 with the same skill and CSV") {
+		t.Fatalf("%v: row 4 is %+v; want the run's id to resume", err, res.Rows[3])
+	}
+}
+
+// TestEngineAutoStopsOnUnknowns: a second row that may have been filed,
+// with no row filed since the first, stops the run; the resume reports
+// them unknown again, never files them blindly.
+func TestEngineAutoStopsOnUnknowns(t *testing.T) {
+	a := newAutoRig(t)
+	a.s.slow["row2@example.org"], a.s.slow["row3@example.org"], a.s.unfit["row4@example.org"] = true, true, true
+	p := plan("auto-unknowns", testSkill(false), 6)
+	res, err := a.run(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeList(res); got != "1:committed 2:unknown 3:unknown 4:skipped 5:skipped 6:skipped" {
+		t.Fatalf("report %s; want the run stopped at row 3", got)
+	}
+	if r := res.Rows[3].Reason; !strings.HasPrefix(r, "not run: rows 2 and 3 may have been filed but could not be confirmed at step 4 (submit), with no row filed between them (check them on the site): the failures look systematic") {
+		t.Errorf("row 4's reason %q", r)
+	}
+	res, err = a.run(p, Options{Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeList(res); got != "1:committed 2:unknown 3:unknown 4:failed 5:committed 6:committed" || res.Stopped != "" {
+		t.Fatalf("resume: %s (stopped %q); want rows 2 and 3 still unknown (counted in no rule), row 4 failing alone, 5-6 filed", got, res.Stopped)
+	}
+	for email, n := range a.s.filed {
+		if n != 1 {
+			t.Errorf("%s filed %d times", email, n)
+		}
+	}
+}
+
+// TestEngineStopAndSkipAsBefore: --on-error stop stops at the first
+// failed row; --on-error skip goes on past any number.
+func TestEngineStopAndSkipAsBefore(t *testing.T) {
+	a := newAutoRig(t)
+	a.s.unfit["row2@example.org"] = true
+	res, err := a.run(plan("on-stop", testSkill(false), 4), Options{OnError: OnErrorStop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeList(res); got != "1:committed 2:failed 3:skipped 4:skipped" || res.Rows[3].Reason != "not run: the run stopped at row 2 (--on-error stop)" {
+		t.Fatalf("stop: %s, %+v", got, res.Rows[3])
+	}
+	for n := 3; n <= 7; n++ {
+		a.s.unfit[fmt.Sprintf("row%d@example.org", n)] = true
+	}
+	res, err = a.run(plan("on-skip", testSkill(false), 8), Options{OnError: OnErrorSkip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(res); got[OutcomeFailed] != 6 || got[OutcomeCommitted] != 2 || got[OutcomeSkipped] != 0 || res.Stopped != "" {
+		t.Fatalf("skip: %s; want rows 2-7 failed, none skipped", outcomeList(res))
+	}
+	if _, err := a.run(plan("on-what", testSkill(false), 1), Options{OnError: "maybe"}); err == nil || !strings.Contains(err.Error(), "want auto, stop or skip") {
+		t.Errorf("OnError maybe: %v", err)
+	}
+}
+
+// TestEngineAutoParallelStops: with three rows at a time, the run stops
+// taking rows once the failures look systematic; the rows under way
+// finish, and no more are taken.
+func TestEngineAutoParallelStops(t *testing.T) {
+	a := newAutoRig(t)
+	p := plan("auto-parallel", testSkill(false), 30)
+	for n := 4; n <= 30; n++ {
+		a.s.unfit[fmt.Sprintf("row%d@example.org", n)] = true
+	}
+	ctx := context.Background()
+	tabs := []Executor{tab{a.s}, tab{a.s}}
+	for i, x := range append([]Executor{a.s}, tabs...) {
+		stop, err := ServeWorker(ctx, a.js, p, i, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+	}
+	res, err := Run(ctx, Options{JS: a.js, Plan: p, Executor: a.s, Others: tabs, Yes: true, Again: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := outcomes(res)
+	// Rows 1-3 filed; at most two failures finish before the last of
+	// them, three more stop the run and two more were under way.
+	if got[OutcomeCommitted] != 3 || got[OutcomeFailed] < 3 || got[OutcomeFailed] > 7 || got[OutcomeSkipped] != 30-3-got[OutcomeFailed] || len(res.Rows) != 30 {
+		t.Fatalf("report %s; want rows 1-3 committed, 3 to 7 failed, the rest not run", outcomeList(res))
+	}
+	for _, r := range res.Rows {
+		if r.Outcome == OutcomeSkipped && !strings.Contains(r.Reason, "the failures look systematic") {
+			t.Errorf("row %d: %q", r.N, r.Reason)
+		}
+	}
+}
+
+// TestEngineAutoCheck: under --on-error auto a row that fails while the
+// first rows are checked is passed over, as with skip, unless the first
+// two fail at the same step: the run stops there, nothing submitted.
+func TestEngineAutoCheck(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	check := func(id string, s *site) (*Result, []int, error) {
+		p := plan(id, testSkill(false), 5)
+		stop, err := Serve(ctx, js, p, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		var shown []int
+		no := func(_ context.Context, rows []int, _ []string) (bool, error) { shown = rows; return false, nil }
+		res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Confirm: no})
+		return res, shown, err
+	}
+	s := newSite()
+	s.unfit["row1@example.org"], s.unfit["Name 2"] = true, true // steps 3 and 2
+	if _, shown, err := check("auto-check-1", s); !errors.Is(err, ErrNotConfirmed) || fmt.Sprint(shown) != "[3 4]" {
+		t.Errorf("rows 1 and 2 failing at different steps: %v, shown %v; want rows 3 and 4 shown", err, shown)
+	}
+	s = newSite()
+	s.unfit["row1@example.org"], s.unfit["row2@example.org"] = true, true
+	res, shown, err := check("auto-check-2", s)
+	if err == nil || !strings.Contains(err.Error(), `rows 1 and 2 both failed at step 3 (fill "Email") while being checked`) || shown != nil {
+		t.Fatalf("rows 1 and 2 failing the same way: %v, shown %v; want the run stopped", err, shown)
+	}
+	if got := outcomeList(res); got != "1:failed 2:failed 3:skipped 4:skipped 5:skipped" || len(s.filed) != 0 {
+		t.Errorf("report %s, filed %v; want rows 1-2 failed, nothing filed", got, s.filed)
 	}
 }
