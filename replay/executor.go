@@ -64,6 +64,9 @@ func (s Step) Mask(text string) string {
 type Attempt struct {
 	Strategy string `json:"strategy" msgpack:"strategy"`
 	Matches  int    `json:"matches" msgpack:"matches"`
+	// Unproven says the selector matched one element that was not the
+	// step's (another role or name): a candidate refused, never acted on.
+	Unproven bool `json:"unproven,omitempty" msgpack:"unproven,omitempty"`
 }
 
 // Outcome is what running a step did. It carries no field values: it goes
@@ -108,6 +111,9 @@ type Outcome struct {
 	// ModelCalls and Tokens count the model requests the step cost.
 	ModelCalls int `json:"model_calls,omitempty" msgpack:"model_calls,omitempty"`
 	Tokens     int `json:"tokens,omitempty" msgpack:"tokens,omitempty"`
+	// ReadBack is how many fields of the row a destructive step read back
+	// again, all holding what was filled, right before it ran.
+	ReadBack int `json:"read_back,omitempty" msgpack:"read_back,omitempty"`
 	// Committed says a destructive step ran and its assert held.
 	Committed bool `json:"committed,omitempty" msgpack:"committed,omitempty"`
 	// Sent says a destructive step may have reached the site: a request

@@ -153,6 +153,16 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 	if err := e.waitLoaded(ctx, 10*time.Second); err != nil {
 		return out, err
 	}
+	if st.Destructive {
+		// The whole row read back right before the step that files it.
+		held, notes, err := e.recheckRow(ctx, st)
+		out.Notes = append(out.Notes, notes...)
+		if err != nil {
+			out.Watched = true // nothing was done: nothing was sent
+			return out, err
+		}
+		out.ReadBack = held
+	}
 	group := st.Action == "select" || st.Action != "click" && choiceRoles[st.Role]
 	f, err := e.find(ctx, st, group, &out)
 	if err != nil {
@@ -165,7 +175,7 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 	}
 	if f.Hit < 0 {
 		out.Missed = true
-		return out, failure(st.Mask(notFound(st, out.Tried, group, e.findTimeout)))
+		return out, failure(st.Mask(notFound(st, out.Tried, group, e.findTimeout, f.Unproven)))
 	}
 	if st.Destructive && st.DryRun {
 		out.OK = true // found, not run: a dry run commits nothing

@@ -23,6 +23,11 @@ type batchItem struct {
 	Expect    string       `json:"expect"`
 	Known     []string     `json:"known"`
 	Keys      bool         `json:"keys"`
+	// Proof is what a candidate the selectors find must be, PickProof
+	// what the picked element must be when the target proves nothing.
+	Proof     proof  `json:"proof"`
+	Keep      kept   `json:"keep"`
+	PickProof *proof `json:"pickProof,omitempty"`
 }
 
 // batchResult is what the page did with one item: held or done (read back,
@@ -90,7 +95,11 @@ func (e *Executor) batch(ctx context.Context, steps []replay.Step) (outs []repla
 	items := make([]batchItem, len(steps))
 	for i, st := range steps {
 		items[i] = batchItem{Pick: picks[i], Group: st.Action == "select" || choiceRoles[st.Role],
-			Selectors: jsSelectors(st.Selectors), Action: st.Action, Value: st.Value, Known: known(st.Options), Keys: st.Keys}
+			Selectors: jsSelectors(st.Selectors), Action: st.Action, Value: st.Value, Known: known(st.Options), Keys: st.Keys,
+			Proof: proofOf(st), Keep: keepOf(st, st.Action == "select" || choiceRoles[st.Role])}
+		if st.Target != nil {
+			items[i].PickProof = targetProof(st, *st.Target)
+		}
 		if rb := st.ReadBack; rb != nil {
 			items[i].Kind, items[i].Expect = rb.Kind, rb.Expect
 		}

@@ -27,6 +27,8 @@ type found struct {
 	Editable bool   `json:"editable"`
 	Kind     string `json:"kind"`
 	How      string `json:"how"`
+	// Unproven are the candidates refused as not the step's element.
+	Unproven []unproven `json:"unproven"`
 }
 
 type jsSelector struct {
@@ -40,19 +42,25 @@ type jsSelector struct {
 // step) each selector's matches count as the groups they belong to. On
 // success the element, or the group, is the target of the page's next ops.
 func (e *Executor) find(ctx context.Context, st replay.Step, group bool, out *replay.Outcome) (found, error) {
-	args := map[string]any{"selectors": jsSelectors(st.Selectors), "group": group}
+	args := map[string]any{"selectors": jsSelectors(st.Selectors), "group": group, "proof": proofOf(st)}
 	deadline := time.Now().Add(e.findTimeout)
 	for {
 		// The target first; the recorded selectors are its fallbacks.
 		var tried []replay.Attempt
+		var refused []unproven // the target's, At -1
 		if st.Target != nil {
-			f, n, err := e.findTarget(ctx, *st.Target, group)
+			f, n, err := e.findTarget(ctx, *st.Target, group, targetProof(st, *st.Target))
 			if err == nil && f.Hit >= 0 {
 				out.Tried = []replay.Attempt{targetAttempt(1)}
 				out.Via, out.Selector = replay.ViaTarget, -1
 				return f, nil
 			}
-			tried = append(tried, targetAttempt(n))
+			a := targetAttempt(n)
+			if len(f.Unproven) > 0 {
+				a.Unproven = true
+				refused = append(refused, unproven{At: -1, Role: f.Unproven[0].Role, Name: f.Unproven[0].Name})
+			}
+			tried = append(tried, a)
 		}
 		f, err := chromedp.Run(ctx, pageOp[found](e.world, "find", args))
 		// An evaluation that failed because a navigation replaced the
@@ -62,6 +70,8 @@ func (e *Executor) find(ctx context.Context, st replay.Step, group bool, out *re
 				return found{}, err
 			}
 			out.Tried = append(tried, attempts(st.Selectors, f.Counts)...)
+			markUnproven(out.Tried, len(tried), f.Unproven)
+			f.Unproven = append(refused, f.Unproven...)
 			if f.Hit >= 0 {
 				out.Via, out.Selector = replay.ViaDOM, f.Hit
 			}
@@ -96,7 +106,11 @@ func attempts(sels []skills.Selector, counts []int) []replay.Attempt {
 // long, at which step, then what was tried and what each matched: the
 // target, then the recorded selectors. Selectors and labels are the
 // page's, never a field's value.
-func notFound(st replay.Step, tried []replay.Attempt, group bool, within time.Duration) string {
+//
+// refused are the candidates found and refused as not the step's element
+// (At -1 for the target): each is named with its role and name, so a
+// person sees what the selector would have hit.
+func notFound(st replay.Step, tried []replay.Attempt, group bool, within time.Duration, refused []unproven) string {
 	var b strings.Builder
 	what := "the element"
 	switch {
@@ -112,22 +126,39 @@ func notFound(st replay.Step, tried []replay.Attempt, group bool, within time.Du
 	}
 	most := 0
 	for _, a := range tried {
-		most = max(most, a.Matches)
+		if !a.Unproven {
+			most = max(most, a.Matches)
+		}
 	}
 	fmt.Fprintf(&b, "%s not found within %s at step %d (%s): ", what, within, st.Index+1, st.Action)
-	if most > 1 {
+	switch {
+	case most > 1:
 		fmt.Fprintf(&b, "%d elements match", most)
-	} else {
+	case len(refused) > 0:
+		b.WriteString("nothing proven to be it matches")
+	default:
 		b.WriteString("nothing matches")
 	}
 	if len(st.Selectors) == 0 && st.Target == nil {
 		b.WriteString(" (the step has no selectors)")
 	}
+	// Each refusal by its index in tried: the target's first, if any.
+	offset := 0
+	if st.Target != nil {
+		offset = 1
+	}
+	why := map[int]unproven{}
+	for _, u := range refused {
+		why[max(offset+u.At, 0)] = u
+	}
 	count := func(i int) string {
-		if i < len(tried) {
-			return plural(tried[i].Matches, "match", "matches")
+		if i >= len(tried) {
+			return "not tried"
 		}
-		return "not tried"
+		if u, ok := why[i]; ok {
+			return u.String()
+		}
+		return plural(tried[i].Matches, "match", "matches")
 	}
 	sep, at := ": ", 0
 	if st.Target != nil {

@@ -92,7 +92,32 @@
     return m;
   }
 
-  function find(sels, group) {
+  // A selector that says where an element is rather than what it is: a
+  // recorded XPath (always a path of positions), a CSS selector that counts
+  // siblings. It finds a candidate; it proves nothing by itself.
+  const positional = (s) => !s || s.strategy === "xpath" || (s.strategy === "css" && /:(nth-|first-|last-|only-)/.test(s.value || ""));
+
+  // fits says whether the candidate el (its unit u) is the step's element
+  // as recorded in ex: the same role and the same accessible name. Without
+  // a recorded name, a destructive step never takes a candidate that only a
+  // positional selector found. No ex (a check, a look) asks no proof.
+  function fits(u, el, s, ex) {
+    if (!ex) return true;
+    if (ex.role) {
+      const roles = [D.roleOf(el), u && u.role, u && u.el && D.roleOf(u.el)];
+      const formOK = ex.role === "form" && el.tagName === "FORM";
+      if (!formOK && !roles.includes(ex.role)) return false;
+    }
+    if (ex.name) {
+      const names = D.namesOf(el).concat([text(el, 400), u && u.el ? D.labelOf(u) : "", u && u.el && u.el !== el ? D.nameOf(u.el) : ""]);
+      return names.some((n) => n && sameName(n, ex.name));
+    }
+    return !(ex.destructive && positional(s));
+  }
+  // What a refused candidate is, for the person: its role and name, cut.
+  const whatIs = (el) => ({ role: D.roleOf(el) || D.tag(el), name: norm(D.nameOf(el) || text(el, 60)).slice(0, 60) });
+
+  function find(sels, group, ex) {
     S.target = null;
     S.unit = null;
     if (document.readyState !== "complete") return { ready: false, counts: [], hit: -1 };
@@ -101,12 +126,15 @@
     let units = null;
     const every = () => units || (units = D.unitsIn(rs, cache).map((u) => (u.kind === "action" && D.opener(u.el) ? D.unitFor(u.el, cache, true) : u))
       .filter((u) => u && u.kind === "choice"));
-    const counts = [];
+    const counts = [], unproven = [];
     for (const s of sels) {
       if (group) {
         const hits = groupHits(rs, s, cache, every);
         counts.push(hits.size);
-        if (hits.size === 1) return found(hits.values().next().value, counts);
+        if (hits.size !== 1) continue;
+        const u = hits.values().next().value;
+        if (fits(u, u.el, s, ex)) return found(u, counts, unproven);
+        unproven.push({ at: counts.length - 1, ...whatIs(u.el) });
         continue;
       }
       const seen = new Set(candidates(rs, s).filter((el) => el.nodeType === 1 && D.visible(el)));
@@ -116,19 +144,23 @@
         // (a field, a checkbox, a select), for how to act on it.
         const el = seen.values().next().value;
         const u = D.unitOf(el, cache);
-        return found(u && u.el === el ? u : { kind: u && u.kind === "choice" ? "member" : "", el, key: el }, counts);
+        if (!fits(u, el, s, ex)) {
+          unproven.push({ at: counts.length - 1, ...whatIs(el) });
+          continue;
+        }
+        return found(u && u.el === el ? u : { kind: u && u.kind === "choice" ? "member" : "", el, key: el }, counts, unproven);
       }
     }
-    return { ready: true, counts, hit: -1 };
+    return { ready: true, counts, hit: -1, unproven };
   }
-  function found(u, counts) {
+  function found(u, counts, unproven) {
     S.unit = u;
     S.target = u.el;
     S.option = null;
     baseline(D.formOf(u.el));
     const el = u.el;
     return {
-      ready: true, counts, hit: counts.length - 1,
+      ready: true, counts, hit: counts.length - 1, unproven: unproven || [],
       tag: el.tagName.toLowerCase(), type: (el.getAttribute("type") || "").toLowerCase(), editable: !!el.isContentEditable,
       kind: u.kind || "", how: u.how || "",
     };
@@ -308,6 +340,49 @@
     throw new Error("unknown read-back kind");
   }
 
+  // ---- The row read back again before its destructive step ---------------
+
+  // keep remembers a field the row filled and read back (it.kind and
+  // it.expect as readBack takes them) or gave files to (it.files: names
+  // and sizes), with how to find it again: S.filled lives in this
+  // document's isolated world, out of the page's reach, and dies with it.
+  function keep(el, u, it) {
+    if (!S.filled) S.filled = new Map();
+    S.filled.set(it.index, { ...it, el, unit: u });
+  }
+  function sameFiles(el, want) {
+    const got = Array.from(el.files || []).map((f) => f.name + "\u0000" + f.size).sort();
+    const exp = want.map((f) => f.name + "\u0000" + f.size).sort();
+    return got.length === exp.length && got.every((g, i) => g === exp[i]);
+  }
+  // recheck reads back, in one call, every field row filled on this page,
+  // in step order: held, changed (the value, the choice, the state or the
+  // files are not what was filled) or gone (the element left the page and
+  // its selectors find no other). An element a framework replaced is found
+  // again by the step's own selectors and proof. Nothing returns a value.
+  function recheck(row) {
+    const out = [];
+    const items = Array.from((S.filled || new Map()).values()).filter((it) => it.row === row).sort((a, b) => a.index - b.index);
+    for (const it of items) {
+      let el = it.el, u = it.unit;
+      if (!el || !el.isConnected) {
+        const f = it.sels && it.sels.length ? find(it.sels, it.group, it.proof) : { hit: -1 };
+        el = f.hit >= 0 ? S.target : null;
+        u = f.hit >= 0 ? S.unit : null;
+      }
+      let res = "held";
+      if (!el) res = "gone";
+      else if (it.files) res = sameFiles(el, it.files) ? "held" : "changed";
+      else {
+        S.target = el; S.unit = u;
+        res = readBack(it.kind, it.expect, it.known || []) ? "held" : "changed";
+      }
+      out.push({ index: it.index, what: it.what, res });
+    }
+    S.target = null; S.unit = null;
+    return out;
+  }
+
   function deepText() {
     let t = "";
     for (const r of D.roots(document, true)) {
@@ -464,7 +539,9 @@
 
   // pickListed makes the listed element i the target of the next ops, as find
   // does; in group mode, its choice (a select, a radio group, a listbox).
-  function pickListed(i, group) {
+  // ex, when given, is the proof a target that names no role and name
+  // needs (see fits).
+  function pickListed(i, group, ex) {
     S.target = null;
     S.unit = null;
     const el = (S.listed || [])[i];
@@ -472,9 +549,11 @@
     const cache = new Map();
     if (group) {
       const u = D.unitFor(el, cache, true);
-      return u && u.kind === "choice" ? found(u, [1]) : { ready: true, counts: [0], hit: -1 };
+      if (!u || u.kind !== "choice") return { ready: true, counts: [0], hit: -1 };
+      return fits(u, u.el, null, ex) ? found(u, [1]) : { ready: true, counts: [1], hit: -1, unproven: [{ at: 0, ...whatIs(u.el) }] };
     }
     const u = D.unitOf(el, cache);
+    if (!fits(u, el, null, ex)) return { ready: true, counts: [1], hit: -1, unproven: [{ at: 0, ...whatIs(el) }] };
     return found(u && u.el === el ? u : { kind: u && u.kind === "choice" ? "member" : "", el, key: el }, [1]);
   }
 
@@ -495,9 +574,9 @@
       attributeFilter: ["id", "role", "hidden", "style", "name", "for", "disabled", "aria-label", "aria-labelledby", "aria-hidden", "aria-expanded"] });
     try {
       for (const it of items) {
-        let f = it.pick >= 0 ? pickListed(it.pick, it.group) : null;
+        let f = it.pick >= 0 ? pickListed(it.pick, it.group, it.pickProof) : null;
         const via = f && f.hit >= 0 ? "target" : "dom";
-        if (!f || f.hit < 0) f = it.selectors.length ? find(it.selectors, it.group) : { ready: true, counts: [], hit: -1 };
+        if (!f || f.hit < 0) f = it.selectors.length ? find(it.selectors, it.group, it.proof) : { ready: true, counts: [], hit: -1 };
         const r = { ready: f.ready, counts: f.counts, hit: f.hit, via, res: "again" };
         out.push(r);
         if (!f.ready || f.hit < 0) break;
@@ -508,6 +587,7 @@
           el.focus(); setValue(el, it.value); el.blur();
         } else break;
         r.res = !it.kind ? "done" : !el.isConnected ? "stale" : readBack(it.kind, it.expect, it.known) ? "held" : "failed";
+        if (r.res === "held" && it.keep) keep(el, u, { ...it.keep, kind: it.kind, expect: it.expect, known: it.known, sels: it.selectors, group: it.group, proof: it.proof });
         if (r.res !== "held" && r.res !== "done" || mo.takeRecords().length || u !== S.unit) break;
       }
     } finally { mo.disconnect(); }
@@ -524,11 +604,11 @@
   }
   switch (op) {
     case "batch": return batch(a.items);
-    case "find": return find(a.selectors, !!a.group);
+    case "find": return find(a.selectors, !!a.group, a.proof);
     // A string: Chrome hands a large object back by value far slower than
     // a JSON text of it.
     case "elements": return JSON.stringify(elements(a.limit || 400, a));
-    case "pick": return pickListed(a.index, !!a.group);
+    case "pick": return pickListed(a.index, !!a.group, a.proof);
     case "target": return target();
     case "focus": {
       // Focus and select the current text, so typing replaces it as a
@@ -579,8 +659,19 @@
       // it again and asks once more.
       const el = S.target;
       if (!el || !el.isConnected) return "stale";
-      return readBack(a.kind, a.expect, a.known || []) ? "held" : "failed";
+      if (!readBack(a.kind, a.expect, a.known || [])) return "failed";
+      if (a.keep) keep(el, S.unit, { ...a.keep, kind: a.kind, expect: a.expect, known: a.known || [] });
+      return "held";
     }
+    case "keepfiles": {
+      // The input the upload gave its files to: the one fileinput chose,
+      // else the element itself when it is a file input.
+      const el = S.file || (S.target && S.target.tagName === "INPUT" && S.target.type === "file" ? S.target : null);
+      if (!el) return false;
+      keep(el, null, a.keep);
+      return true;
+    }
+    case "recheck": return recheck(a.row);
     case "cond": return cond(a.kind, a.value, a.before, a.selectors);
     case "message": return message();
     case "settle": return new Promise((r) => setTimeout(() => r(true), 0));

@@ -24,11 +24,11 @@ func (e *Executor) readBack(ctx context.Context, st replay.Step) error {
 	default:
 		return failure(fmt.Sprintf("%s: unknown read-back kind %q", stepRef(st), rb.Kind))
 	}
-	args := map[string]any{"kind": rb.Kind, "expect": rb.Expect, "known": known(st.Options)}
+	group := st.Action == "select" || st.Action != "click" && choiceRoles[st.Role]
+	args := map[string]any{"kind": rb.Kind, "expect": rb.Expect, "known": known(st.Options), "keep": keepOf(st, group)}
 	got, err := chromedp.Run(ctx, pageOp[string](e.world, "readback", args))
 	if err == nil && got == "stale" {
 		var again replay.Outcome
-		group := st.Action == "select" || st.Action != "click" && choiceRoles[st.Role]
 		if f, ferr := e.find(ctx, st, group, &again); ferr == nil && f.Hit >= 0 {
 			got, err = chromedp.Run(ctx, pageOp[string](e.world, "readback", args))
 		}

@@ -63,7 +63,7 @@ func BenchmarkResolve(b *testing.B) {
 				b.StartTimer()
 			}
 			start := time.Now()
-			f, n, err := ex.findTarget(cctx, s, false)
+			f, n, err := ex.findTarget(cctx, s, false, nil)
 			lat = append(lat, time.Since(start))
 			if err != nil || f.Hit < 0 || n != 1 {
 				b.Fatalf("resolve = %+v, %d, %v", f, n, err)

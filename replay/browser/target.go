@@ -135,7 +135,10 @@ func (e *Executor) Resolve(ctx context.Context, s selector.Selector) (selector.T
 // findTarget resolves the step's target and makes its element the target
 // of the page's next ops. n is how many elements it matched (0 for none,
 // or a container or id that missed), for the outcome's Tried.
-func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bool) (f found, n int, err error) {
+//
+// pf, when not nil, is the proof the matched element must give (a target
+// that does not name a role and a name proves nothing by its match).
+func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bool, pf *proof) (f found, n int, err error) {
 	p, err := e.elements(ctx, MaxElements, readingFor(s))
 	if err != nil || !p.Ready {
 		return found{Hit: -1}, 0, err
@@ -148,9 +151,13 @@ func (e *Executor) findTarget(ctx context.Context, s selector.Selector, group bo
 		}
 		return found{Ready: true, Hit: -1}, n, nil
 	}
-	f, err = chromedp.Run(ctx, pageOp[found](e.world, "pick", map[string]any{"index": i, "group": group}))
+	args := map[string]any{"index": i, "group": group}
+	if pf != nil {
+		args["proof"] = pf
+	}
+	f, err = chromedp.Run(ctx, pageOp[found](e.world, "pick", args))
 	if err != nil || f.Hit < 0 {
-		return found{Ready: f.Ready, Hit: -1}, 1, err
+		return found{Ready: f.Ready, Hit: -1, Unproven: f.Unproven}, 1, err
 	}
 	return f, 1, nil
 }

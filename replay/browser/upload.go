@@ -40,7 +40,10 @@ func (e *Executor) upload(ctx context.Context, st replay.Step) error {
 		return err
 	}
 	if fi.Self {
-		return e.giveFiles(ctx, st, files, fi.Multiple)
+		if err := e.giveFiles(ctx, st, files, fi.Multiple); err != nil {
+			return err
+		}
+		return e.keepFiles(ctx, st, files)
 	}
 	if !e.intercepting {
 		if _, err := chromedp.Call(ctx, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true}); err != nil {
@@ -66,8 +69,10 @@ func (e *Executor) upload(ctx context.Context, st replay.Step) error {
 		if fc.Mode == page.FileChooserOpenedModeSelectSingle && len(files) > 1 {
 			return failure(fmt.Sprintf("%s: the file picker takes one file and the row names %d; none was given", stepRef(st), len(files)))
 		}
-		_, err := chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: fc.BackendNodeID})
-		return err
+		if _, err := chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: fc.BackendNodeID}); err != nil {
+			return err
+		}
+		return e.keepFiles(ctx, st, files)
 	case <-timer.C:
 	case <-ctx.Done():
 		return ctx.Err()
@@ -75,7 +80,10 @@ func (e *Executor) upload(ctx context.Context, st replay.Step) error {
 	if fi.Count != 1 {
 		return failure(fmt.Sprintf("%s: the click opened no file picker, and the element and its nearest container hold %d file inputs, not one", stepRef(st), fi.Count))
 	}
-	return e.giveFiles(ctx, st, files, fi.Multiple)
+	if err := e.giveFiles(ctx, st, files, fi.Multiple); err != nil {
+		return err
+	}
+	return e.keepFiles(ctx, st, files)
 }
 
 // giveFiles sets the files of the input "fileinput" chose, by object id:
