@@ -43,10 +43,15 @@ type Options struct {
 	OCR func(ctx context.Context, png []byte) (string, error)
 	// Guard, if set, authorizes every input right before it is sent.
 	Guard Guard
-	// Lease, if set, is held from a step's first look at the desktop until
-	// its input is done: one replay at a time sends input to a desktop.
-	// Checks (expect, when, wait, assert) run without it.
+	// Lease, if set, is held for a whole row: from the row's first step
+	// that sends input to its commit (its last step), or to its first
+	// step that did not go through. One replay at a time sends input to a
+	// desktop, a row at a time; checks before a row's first input run
+	// without it.
 	Lease *Lease
+	// LeaseWait is how long a step waits for another replay's row to end
+	// before it fails, nothing sent. Default DefaultLeaseWait.
+	LeaseWait time.Duration
 	// Marks, if set, shows where each input lands just before it is sent,
 	// labelled with MarkSkill and the step (never the typed text).
 	Marks     marks.Overlay
@@ -92,6 +97,7 @@ type Executor struct {
 	closed   bool
 	lastSent time.Time     // our own last input, which idle time also counts
 	filled   []filledField // the fields the row has set so far
+	lease    rowLease      // the desktop, while a row holds it
 }
 
 // filledField is a field a row set: through the tree (el) or by input at pt.
@@ -134,6 +140,9 @@ func New(o Options) (*Executor, error) {
 	if o.Quiet == 0 {
 		o.Quiet = DefaultQuiet
 	}
+	if o.LeaseWait <= 0 {
+		o.LeaseWait = DefaultLeaseWait
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -141,27 +150,31 @@ func New(o Options) (*Executor, error) {
 }
 
 // Do runs one step: through the accessibility tree where its element is
-// found exactly once, else by input at its recorded point.
-func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+// found exactly once, else by input at its recorded point. The desktop
+// lease is held for the step's whole row (Options.Lease).
+func (e *Executor) Do(ctx context.Context, st replay.Step) (out replay.Outcome, err error) {
 	if e.isClosed() {
 		return replay.Outcome{}, errors.New("desktop executor: closed")
 	}
 	if err := ctx.Err(); err != nil {
 		return replay.Outcome{}, err
 	}
+	e.rowStarts(st)
+	defer func() { e.rowEnds(st, out, err) }()
 	if st.Index == 0 {
 		e.filled = nil // a new row
 	}
 	if st.Secret {
 		return failed(replay.ErrNeedsPerson.Error()+": step %d fills a password field, which replay never types", st.Index+1), nil
 	}
-	if e.o.Lease != nil && sendsInput(st.Action) {
-		release, err := e.o.Lease.Hold(ctx)
-		if err != nil {
-			return replay.Outcome{}, err
-		}
-		defer release()
+	if out, ok, err := e.holdFor(ctx, st); !ok {
+		return out, err
 	}
+	return e.do(ctx, st)
+}
+
+// do runs st, its row holding the lease when it needs it.
+func (e *Executor) do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
 	if err := e.waitForQuiet(ctx); err != nil {
 		return replay.Outcome{}, err
 	}
@@ -581,7 +594,12 @@ func (e *Executor) waitForQuiet(ctx context.Context) error {
 		if err != nil {
 			return nil // no way to tell: go on, as on a machine without a person
 		}
+		// Input from before this row took the lease from another replay
+		// was that replay's, not a person's.
 		ours := time.Since(e.lastSent)
+		if since := e.leaseSince(); since.After(e.lastSent) {
+			ours = time.Since(since)
+		}
 		if idle >= e.o.Quiet || idle+50*time.Millisecond >= ours {
 			if told {
 				e.o.Logger.InfoContext(ctx, "the person left the keyboard: replay goes on")
@@ -618,6 +636,7 @@ func (e *Executor) Close() error {
 	defer e.mu.Unlock()
 	if !e.closed {
 		e.closed = true
+		e.letGo()
 		return e.o.Input.Close()
 	}
 	return nil

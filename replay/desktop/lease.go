@@ -14,11 +14,18 @@ import (
 )
 
 // Lease is the desktop lease: one replay at a time sends input to a
-// person's desktop, across every reprise process of the user whatever its
-// data dir. It is an OS file lock (released by the OS if its holder dies)
-// in the user's cache dir, one per display.
+// display, whoever runs it. The executor holds it for a whole row, from
+// the row's first input to its commit, so two replays never interleave
+// their rows' fields in one form.
+//
+// It is tied to the display, not to a user, a data dir or a daemon: on
+// X11 it is an X selection owned by a window of the holder's own X
+// connection (see lease_linux.go), which every client of that display
+// sees and which the X server drops when the holder's connection ends,
+// even when the holder is killed. Elsewhere it is an OS file lock on a
+// file keyed by the console session (lease_windows.go, lease_darwin.go).
 type Lease struct {
-	path string
+	lock locker
 	// Note says who holds it, for a replay that waits ("run RUN, pid N").
 	Note string
 	// Waiting, if set, is told once each time a hold starts waiting for
@@ -27,55 +34,69 @@ type Lease struct {
 	Logger  *slog.Logger
 }
 
-// leasePoll is how often a waiting hold tries the lock again: the OS
+// locker is one way of holding the lease.
+type locker interface {
+	// take holds the lock without waiting: release when it got it, else
+	// the holder's note and an error wrapping errHeld.
+	take(note string) (release func(), holder string, err error)
+	// changed returns a channel that is ready when the lock may have
+	// changed hands since the last take (a wait for it to be free), and
+	// its stop.
+	changed() (<-chan struct{}, func())
+}
+
+// errHeld says another holder has the lease.
+var errHeld = errors.New("the desktop lease is held")
+
+// leasePoll is how often a waiting hold tries a file lock again: the OS
 // offers no wait on a lock that is portable and bounded by a context.
 const leasePoll = 50 * time.Millisecond
 
-// NewLease returns the lease of this user's desktop on display (DISPLAY on
-// X11; "" for the console session elsewhere).
+// NewLease returns the lease of display (DISPLAY on X11; "" for the
+// console session elsewhere), shared by every replay on it.
 func NewLease(display, note string) (*Lease, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil || dir == "" {
-		dir = os.TempDir()
-	}
-	dir = filepath.Join(dir, "reprise")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	lock, err := displayLock(display)
+	if err != nil {
 		return nil, fmt.Errorf("desktop lease: %w", err)
 	}
-	name := "console"
-	if display != "" {
-		name = strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
-				return r
-			}
-			return '_'
-		}, display)
-	}
-	return &Lease{path: filepath.Join(dir, "desktop-"+name+".lock"), Note: note}, nil
+	return &Lease{lock: lock, Note: note}, nil
 }
 
 // LeaseAt is a lease on the lock file path (tests, and a person who wants
 // the lease elsewhere).
-func LeaseAt(path, note string) *Lease { return &Lease{path: path, Note: note} }
+func LeaseAt(path, note string) *Lease { return &Lease{lock: fileLock{path}, Note: note} }
 
 // Hold waits for the lease and returns its release. Waiting is logged and
 // told to Waiting; ctx ends the wait.
 func (l *Lease) Hold(ctx context.Context) (release func(), err error) {
-	waited := false
+	release, _, err = l.hold(ctx)
+	return release, err
+}
+
+// hold is Hold, and whether it waited for another holder.
+func (l *Lease) hold(ctx context.Context) (release func(), waited bool, err error) {
+	var changed <-chan struct{}
 	for {
-		lock, err := flock.Take(l.path, l.Note)
+		release, holder, err := l.lock.take(l.Note)
 		if err == nil {
 			if waited && l.Logger != nil {
 				l.Logger.InfoContext(ctx, "desktop lease taken")
 			}
-			return lock.Release, nil
+			return release, waited, nil
 		}
-		if !errors.Is(err, flock.ErrHeld) {
-			return nil, fmt.Errorf("desktop lease: %w", err)
+		if !errors.Is(err, errHeld) {
+			return nil, waited, fmt.Errorf("desktop lease: %w", err)
+		}
+		if changed == nil {
+			// The watch starts before the next try: a release between a
+			// refused try and the wait is not missed.
+			var stop func()
+			changed, stop = l.lock.changed()
+			defer stop()
+			continue
 		}
 		if !waited {
 			waited = true
-			holder := flock.Holder(l.path)
 			if l.Logger != nil {
 				l.Logger.InfoContext(ctx, "waiting for the desktop: another replay holds it", "holder", holder)
 			}
@@ -85,8 +106,68 @@ func (l *Lease) Hold(ctx context.Context) (release func(), err error) {
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for the desktop lease: %w", ctx.Err())
-		case <-time.After(leasePoll):
+			return nil, waited, fmt.Errorf("waiting for the desktop lease (held by %s): %w", holder, ctx.Err())
+		case <-changed:
 		}
 	}
+}
+
+// fileLock is the lease as an OS file lock on path (flock, LockFileEx):
+// released by the OS if its holder dies.
+type fileLock struct{ path string }
+
+func (f fileLock) take(note string) (func(), string, error) {
+	lock, err := flock.Take(f.path, note)
+	if errors.Is(err, flock.ErrHeld) {
+		return nil, flock.Holder(f.path), errHeld
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return lock.Release, "", nil
+}
+
+// changed ticks: a file lock tells nobody when it is let go.
+func (fileLock) changed() (<-chan struct{}, func()) {
+	t := time.NewTicker(leasePoll)
+	c := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				select {
+				case c <- struct{}{}:
+				case <-done:
+					return
+				}
+			}
+		}
+	}()
+	return c, func() { t.Stop(); close(done) }
+}
+
+// sessionFile is the lock file of a console session named name, in the
+// user's cache dir (or the temp dir).
+func sessionFile(name string) (fileLock, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		dir = os.TempDir()
+	}
+	dir = filepath.Join(dir, "reprise")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fileLock{}, err
+	}
+	return fileLock{filepath.Join(dir, "desktop-"+fileSafe(name)+".lock")}, nil
+}
+
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
 }

@@ -39,7 +39,7 @@ func TestLeaseOneReplayAtATime(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := ex.Do(context.Background(), replay.Step{Step: skills.Step{Action: "click", Floor: skills.Floor{Cursor: []int{10, 10}}}})
+		_, err := ex.Do(context.Background(), replay.Step{Last: true, Step: skills.Step{Action: "click", Floor: skills.Floor{Cursor: []int{10, 10}}}})
 		done <- err
 	}()
 	if holder := <-waiting; holder != "run A, pid 1" {
@@ -58,7 +58,8 @@ func TestLeaseOneReplayAtATime(t *testing.T) {
 	if len(in.clicks) != 1 {
 		t.Fatalf("%d clicks once the desktop was free; want 1", len(in.clicks))
 	}
-	// Released after the step: the other replay takes it at once.
+	// Released after the row's last step: the other replay takes it at
+	// once.
 	again, err := LeaseAt(path, "run A").Hold(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,18 @@
+package desktop
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/windows"
+)
+
+// displayLock is the lease of the console session this process runs in:
+// a desktop on Windows belongs to a session (each user's, each remote
+// one), so its file is keyed by the session's id.
+func displayLock(string) (locker, error) {
+	var id uint32
+	if err := windows.ProcessIdToSessionId(windows.GetCurrentProcessId(), &id); err != nil {
+		return sessionFile("console")
+	}
+	return sessionFile(fmt.Sprintf("session-%d", id))
+}
