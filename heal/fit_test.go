@@ -213,3 +213,52 @@ func TestTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestFitRule is the rule element by element (see fit.go).
+func TestFitRule(t *testing.T) {
+	tree := selector.Tree{
+		el("button", "Save draft", -1),      // 0
+		el("button", "Delete customer", -1), // 1
+		el("link", "Pay now", -1),           // 2
+		el("button", "Next", -1),            // 3
+		el("combo_box", "Country", -1),      // 4: options not listed
+		el("group", "Size", -1),             // 5
+		el("radio", "Large", 5),             // 6
+		el("text_field", "PIN", -1),         // 7
+		el("text_field", "Search", -1),      // 8
+		el("list", "Results", -1),           // 9: no options
+	}
+	facts := make([]Fact, len(tree))
+	facts[3].Submit = true
+	step := func(action, label, value string, destructive bool) replay.Step {
+		s := skills.Step{Action: action, Label: label, Value: value, Destructive: destructive}
+		return replay.Step{Index: 0, Step: s, Template: s}
+	}
+	for _, tc := range []struct {
+		name  string
+		st    replay.Step
+		i     int
+		facts []Fact
+		want  string // "" when it fits
+	}{
+		{"a step recorded on the name it reads as", step("click", "Save draft", "", false), 0, nil, ""},
+		{"another name that reads as filing", step("click", "Keep as draft", "", false), 0, nil, `reads as "save"`},
+		{"a submit button, the step files nothing", step("click", "Next", "", false), 3, facts, ""},
+		{"a submit button, another name", step("click", "Continue", "", false), 3, facts, "a submit button"},
+		{"a delete for a step that deletes", step("click", "Delete", "", true), 1, nil, ""},
+		{"a link that reads as filing, for a submit", step("click", "Pay", "", true), 2, nil, ""},
+		{"a submit button for a submit", step("submit", "Send", "", false), 3, facts, ""},
+		{"a choice that lists no options", step("select", "Country", "France", false), 4, nil, ""},
+		{"a group of radios with the value", step("select", "Size", "large", false), 5, nil, ""},
+		{"a group of radios without it", step("select", "Size", "Small", false), 5, nil, "none of its 1 options"},
+		{"a list with no options", step("select", "Results", "x", false), 9, nil, "lists no options"},
+		{"a field named PIN", step("fill", "Code", "1234", false), 7, nil, "password field"},
+		{"a secret step on a text field", replay.Step{Step: skills.Step{Action: "fill", Secret: true}}, 8, nil, "is not a password field"},
+		{"a secret step on a PIN field", replay.Step{Step: skills.Step{Action: "fill", Secret: true}}, 7, nil, ""},
+	} {
+		err := fitStep(tc.st, nil, Screen{Tree: tree, Facts: tc.facts}, tc.i)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: fitStep = %v; want %q", tc.name, err, tc.want)
+		}
+	}
+}

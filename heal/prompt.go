@@ -26,7 +26,8 @@ Answer with exactly one JSON object and nothing else, one of:
 {"done":true}                      the step needs nothing more
 {"ask":"..."}                      you cannot tell: say why in one sentence
 
-Do only what is left for this step. Never click anything that saves, sends or submits unless that is the step.`
+Do only what is left for this step. Never click anything that saves, sends or submits unless that is the step.
+Name an element of the step's kind: a text field to type into (never a password field unless the step is a password), a combo box or list of options for a choice, a checkbox for a checkbox, a button or link for a click. reprise refuses any other and tells you why.`
 
 // masker replaces a row's values with their placeholders, longest first,
 // in what the model is shown and what is kept: a page may show them.
