@@ -308,7 +308,8 @@ func (e *Executor) act(ctx context.Context, st replay.Step, el ax.Element, tried
 	return out, true, nil
 }
 
-// viaInput clicks (and types) at the step's recorded point.
+// viaInput clicks (and types) at the step's recorded point, once the
+// accessibility tree proved the element there is the step's (checkPoint).
 func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.Attempt) (replay.Outcome, error) {
 	if len(st.Floor.Cursor) != 2 {
 		where := "not found in the accessibility tree (" + describe(tried) + ")"
@@ -334,6 +335,13 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 		out := missed(st, "step %d (%s %s): %s; not clicking blind", st.Index+1, st.Action, st.Label, why)
 		out.Tried = tried
 		return out, nil
+	}
+	// The element at the point must be the step's: a field that moved
+	// leaves another control there, and a renamed button is not the
+	// step's button.
+	note, stop := e.checkPoint(ctx, st, at, tried)
+	if stop != nil {
+		return *stop, nil
 	}
 	x, y = at.X, at.Y
 	in := Intent{Kind: st.Action, Point: &at}
@@ -363,6 +371,9 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 		e.filled = append(e.filled, filledField{pt: image.Pt(x, y), value: st.Value})
 	}
 	out := replay.Outcome{OK: true, Via: replay.ViaFloor, Selector: -1, Tried: tried}
+	if note != "" {
+		out.Notes = append(out.Notes, note)
+	}
 	if st.Destructive {
 		return e.tookEffect(ctx, st, out), nil
 	}
