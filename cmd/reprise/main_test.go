@@ -178,6 +178,8 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--parallel", "two"}, "invalid argument"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--idle", "-1s"}, "--idle -1s: want 0"},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--idle", "soon"}, "invalid argument"},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--on-error", "maybe"}, `--on-error "maybe": want auto, stop or skip`},
+		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--on-error", ""}, `--on-error "": want auto, stop or skip`},
 		{[]string{"replay", "s.yaml", "--rows", "r.csv", "--report", filepath.Join(home, "no", "such", "dir", "r.json")}, "cannot be written"},
 	}
 	for _, tc := range cases {

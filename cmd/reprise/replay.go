@@ -13,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
@@ -65,7 +66,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.StringVar(&f.rows, "rows", "", "the CSV to fill, one row per run of the skill (required)")
 	fl.StringVar(&f.resume, "resume", "", "resume the run RUN: committed rows are skipped")
 	fl.StringVar(&f.reportPath, "report", "", "write the per-row report to this .csv or .json file")
-	fl.StringVar(&f.onError, "on-error", replay.OnErrorStop, "when a row fails: stop the run, or skip to the next row")
+	fl.StringVar(&f.onError, "on-error", replay.OnErrorAuto, "when a row fails: auto goes on, and stops the run when failures look systematic (3 rows in a row not filed, or 2 that may have been filed with none filed between them), saying why and how to resume; stop stops at the first failed row; skip goes on past every one")
 	fl.StringVar(&f.browserURL, "browser-url", "", "attach to a running browser's DevTools endpoint instead of launching one")
 	fl.StringVar(&f.profile, "profile", "", "the browser profile: a name kept in the data dir (logins survive between runs; one run at a time), or a folder's path (default: the skill's browser.profile, else browser-profile in the data dir)")
 	fl.BoolVar(&f.again, "again", false, "fill rows an earlier run of this skill already filed")
@@ -87,8 +88,10 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if f.rows == "" {
 		return errors.New("--rows is required: the CSV whose rows the skill fills")
 	}
-	if f.onError != replay.OnErrorStop && f.onError != replay.OnErrorSkip {
-		return fmt.Errorf("--on-error %q: want stop or skip", f.onError)
+	switch f.onError {
+	case replay.OnErrorAuto, replay.OnErrorStop, replay.OnErrorSkip:
+	default:
+		return fmt.Errorf("--on-error %q: want auto, stop or skip", f.onError)
 	}
 	if f.parallel < 1 || f.parallel > maxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
@@ -170,6 +173,10 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	out := cmd.OutOrStdout()
 	if len(bad) > 0 && f.onError == replay.OnErrorStop {
 		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
+	}
+	if len(bad) > 0 && len(plan.Rows) == 0 {
+		// --on-error auto or skip runs the other rows: there are none.
+		return fmt.Errorf("%s: every row is bad (%d), nothing was run:\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
 	}
 
 	if f.hub != "" && asks(skill) {
@@ -281,7 +288,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
 	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows)+len(refused), progress.IsTerminal(os.Stderr))
 	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
-		OnError: f.onError, Refused: refused, Progress: bar.Update, StepProgress: bar.StepOf, Others: others, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks"),
+		OnError: f.onError, ResumeCommand: resumeCommand(cmd, skillRef, plan.RunID), Refused: refused, Progress: bar.Update, StepProgress: bar.StepOf, Others: others, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks"),
 		Ask: (&asker{nc: c.Conn(), out: cmd.ErrOrStderr()}).ask}
 	if !f.yes {
 		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
@@ -298,6 +305,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
 			err = werr
 		}
+		if res.Stopped != "" {
+			fmt.Fprintf(out, "run %s stopped early: %s\n", res.RunID, res.Stopped)
+		}
 		if heals != nil {
 			if herr := heals.propose(ctx, c, out, res, f.acceptHealed); herr != nil && err == nil {
 				err = herr
@@ -311,6 +321,36 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return fmt.Errorf("run %s: some rows failed or need checking; see the report", plan.RunID)
 	}
 	return nil
+}
+
+// resumeCommand is the command that resumes run runID as this replay was
+// started: its skill, CSV and flags, with --resume runID. A run that stops
+// early under --on-error auto names it for the rows not run.
+func resumeCommand(cmd *cobra.Command, skillRef, runID string) string {
+	parts := []string{"reprise", "replay", shellQuote(skillRef)}
+	if fl := cmd.Flags().Lookup("rows"); fl != nil {
+		parts = append(parts, "--rows", shellQuote(fl.Value.String()))
+	}
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		name := "--" + fl.Name
+		switch v := fl.Value.(type) {
+		case pflag.SliceValue:
+			for _, x := range v.GetSlice() {
+				parts = append(parts, name, shellQuote(x))
+			}
+		default:
+			switch {
+			case fl.Name == "rows" || fl.Name == "resume" || fl.Name == "hub" || fl.Name == "hub-key":
+			case fl.Value.Type() == "bool" && v.String() == "true":
+				parts = append(parts, name)
+			case fl.Value.Type() == "bool":
+				parts = append(parts, name+"=false")
+			default:
+				parts = append(parts, name, shellQuote(v.String()))
+			}
+		}
+	})
+	return strings.Join(append(parts, "--resume", runID), " ")
 }
 
 // quiet is --idle as the desktop executor takes it: 0 turns the wait off.
