@@ -74,7 +74,7 @@ type cacheFile struct {
 }
 
 // Cache is one skill's replay cache on this host: cache/<skill>.json in
-// the data dir, readable by its owner only. It is safe for concurrent use
+// the data dir, readable by its owner only, each entry signed (seal.go). It is safe for concurrent use
 // within a process; a process writes it whole, by a rename.
 type Cache struct {
 	path, skill string

@@ -11,6 +11,11 @@
 // any other. What the model chose is kept in a replay cache on this host,
 // replayed without a model while it fits, and proposed as a new revision
 // of the skill once the row went through.
+//
+// Whatever names the element (a model's answer, a cache entry, a pin), it
+// is used only when the element fits the step (fit.go): the step's value
+// never goes where it must not. The cache's entries are signed with a key
+// of the data dir's own (seal.go): one edited on disk is never used.
 package heal
 
 import (

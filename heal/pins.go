@@ -48,7 +48,7 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 					if err != nil {
 						return replay.Outcome{}, err
 					}
-					return pinUnfit(st, name+": focus", why, i), nil
+					return e.pinUnfit(ctx, st, name+": focus", why, i), nil
 				}
 				if out, err = e.Executor.Do(ctx, fst); err != nil || !out.OK {
 					if err != nil {
@@ -83,7 +83,7 @@ func (e *Executor) runPins(ctx context.Context, st replay.Step, pins []skills.Pi
 				return replay.Outcome{}, err
 			}
 			if why != nil {
-				return pinUnfit(st, name, why, i), nil
+				return e.pinUnfit(ctx, st, name, why, i), nil
 			}
 		}
 		if out, err = e.Executor.Do(ctx, pst); err != nil {
@@ -135,8 +135,9 @@ func (e *Executor) pinFits(ctx context.Context, st replay.Step, sel selector.Sel
 
 // pinUnfit is the outcome of a pin whose element does not fit the step:
 // it misses (a model may take over when it is the first pin, as for one
-// not found), with a note for the report.
-func pinUnfit(st replay.Step, name string, why error, i int) replay.Outcome {
+// not found), with a note for the report and a warning in the log.
+func (e *Executor) pinUnfit(ctx context.Context, st replay.Step, name string, why error, i int) replay.Outcome {
+	e.o.Logger.WarnContext(ctx, "pinned step not run", "step", st.Index+1, "pin", name, "reason", why)
 	out := pinMiss(st, name, "its element does not fit the step: "+why.Error())
 	out.Missed = i == 0
 	out.Notes = append(out.Notes, fmt.Sprintf("step %d (%s): %s does not fit the step (%v): not run", st.Index+1, st.Action, name, why))
