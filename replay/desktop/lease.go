@@ -36,13 +36,23 @@ type Lease struct {
 
 // locker is one way of holding the lease.
 type locker interface {
-	// take holds the lock without waiting: release when it got it, else
-	// the holder's note and an error wrapping errHeld.
-	take(note string) (release func(), holder string, err error)
-	// changed returns a channel that is ready when the lock may have
-	// changed hands since the last take (a wait for it to be free), and
-	// its stop.
-	changed() (<-chan struct{}, func())
+	// open starts one hold: its tries, and its wait between them.
+	open(note string) (session, error)
+}
+
+// session is one hold of the lease, from its first try to its release or
+// its giving up.
+type session interface {
+	// try holds the lock without waiting: release when it got it, else
+	// the holder's note and an error wrapping errHeld. A session may
+	// queue for the next turn while refused, so that a holder that
+	// releases and tries again at once does not starve it.
+	try() (release func(), holder string, err error)
+	// changed is ready when the lock may have changed hands since the
+	// last try.
+	changed() <-chan struct{}
+	// close gives up a hold that was never taken (its turn too).
+	close()
 }
 
 // errHeld says another holder has the lease.
@@ -75,9 +85,12 @@ func (l *Lease) Hold(ctx context.Context) (release func(), err error) {
 
 // hold is Hold, and whether it waited for another holder.
 func (l *Lease) hold(ctx context.Context) (release func(), waited bool, err error) {
-	var changed <-chan struct{}
+	s, err := l.lock.open(l.Note)
+	if err != nil {
+		return nil, false, fmt.Errorf("desktop lease: %w", err)
+	}
 	for {
-		release, holder, err := l.lock.take(l.Note)
+		release, holder, err := s.try()
 		if err == nil {
 			if waited && l.Logger != nil {
 				l.Logger.InfoContext(ctx, "desktop lease taken")
@@ -85,15 +98,8 @@ func (l *Lease) hold(ctx context.Context) (release func(), waited bool, err erro
 			return release, waited, nil
 		}
 		if !errors.Is(err, errHeld) {
+			s.close()
 			return nil, waited, fmt.Errorf("desktop lease: %w", err)
-		}
-		if changed == nil {
-			// The watch starts before the next try: a release between a
-			// refused try and the wait is not missed.
-			var stop func()
-			changed, stop = l.lock.changed()
-			defer stop()
-			continue
 		}
 		if !waited {
 			waited = true
@@ -106,18 +112,26 @@ func (l *Lease) hold(ctx context.Context) (release func(), waited bool, err erro
 		}
 		select {
 		case <-ctx.Done():
+			s.close()
 			return nil, waited, fmt.Errorf("waiting for the desktop lease (held by %s): %w", holder, ctx.Err())
-		case <-changed:
+		case <-s.changed():
 		}
 	}
 }
 
 // fileLock is the lease as an OS file lock on path (flock, LockFileEx):
-// released by the OS if its holder dies.
+// released by the OS if its holder dies. It keeps no queue: a waiter
+// tries again every leasePoll.
 type fileLock struct{ path string }
 
-func (f fileLock) take(note string) (func(), string, error) {
-	lock, err := flock.Take(f.path, note)
+func (f fileLock) open(note string) (session, error) {
+	return &fileSession{path: f.path, note: note}, nil
+}
+
+type fileSession struct{ path, note string }
+
+func (f *fileSession) try() (func(), string, error) {
+	lock, err := flock.Take(f.path, f.note)
 	if errors.Is(err, flock.ErrHeld) {
 		return nil, flock.Holder(f.path), errHeld
 	}
@@ -127,27 +141,15 @@ func (f fileLock) take(note string) (func(), string, error) {
 	return lock.Release, "", nil
 }
 
-// changed ticks: a file lock tells nobody when it is let go.
-func (fileLock) changed() (<-chan struct{}, func()) {
-	t := time.NewTicker(leasePoll)
+// changed is ready after leasePoll: a file lock tells nobody when it is
+// let go.
+func (f *fileSession) changed() <-chan struct{} {
 	c := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				select {
-				case c <- struct{}{}:
-				case <-done:
-					return
-				}
-			}
-		}
-	}()
-	return c, func() { t.Stop(); close(done) }
+	time.AfterFunc(leasePoll, func() { close(c) })
+	return c
 }
+
+func (f *fileSession) close() {}
 
 // sessionFile is the lock file of a console session named name, in the
 // user's cache dir (or the temp dir).

@@ -11,15 +11,16 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-// leaseSelection is the X selection whose owner holds the desktop lease
-// of a display; leaseHolder is the property on the owner's window that
-// says who it is.
+// The X selections of the desktop lease: leaseSelection's owner holds
+// it, and leaseNext's owner, a replay waiting, has the next turn. The
+// leaseHolder property on an owner's window says who it is.
 const (
 	leaseSelection = "_REPRISE_DESKTOP_LEASE"
+	leaseNext      = "_REPRISE_DESKTOP_LEASE_NEXT"
 	leaseHolder    = "_REPRISE_DESKTOP_LEASE_HOLDER"
 )
 
-// leaseRecheck is how often a wait on an X lease looks at the selection
+// leaseRecheck is how often a wait on an X lease looks at the selections
 // again: for a release the watch missed (the owner went between a look
 // and the watch), or an owner that let it go without destroying its
 // window.
@@ -29,11 +30,12 @@ const leaseRecheck = 250 * time.Millisecond
 // before any connection reads it.
 func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
-// displayLock is the lease of an X display: the selection on the display
+// displayLock is the lease of an X display: a selection on the display
 // itself, so every replay that can send input there (any user, any data
 // dir, any daemon, even over a forwarded connection) contends for the
-// same lock, and the X server drops it with the holder's connection. The
-// console (no DISPLAY) falls back to a file in the user's cache dir.
+// same lock, and the X server drops it with the holder's connection, a
+// killed holder's included. The console (no DISPLAY) falls back to a
+// file in the user's cache dir.
 func displayLock(display string) (locker, error) {
 	if display == "" {
 		return sessionFile("console")
@@ -44,75 +46,129 @@ func displayLock(display string) (locker, error) {
 // xLock is the lease as the owner of an X selection.
 type xLock struct{ display string }
 
-func (x xLock) take(note string) (func(), string, error) {
-	conn, err := xgb.NewConnDisplay(x.display)
-	if err != nil {
-		return nil, "", fmt.Errorf("connect to %s: %w", x.display, err)
-	}
-	release, holder, err := takeSelection(conn, note)
-	if err != nil {
-		conn.Close()
-		return nil, holder, err
-	}
-	return release, "", nil
+// xSession is one hold: a connection of its own with an unmapped
+// input-only window, which owns the lease's selection while held (or the
+// next turn's while waiting) and carries the note.
+type xSession struct {
+	display string
+	conn    *xgb.Conn
+	win     xproto.Window
+	sel     xproto.Atom // leaseSelection
+	next    xproto.Atom // leaseNext
+	note    xproto.Atom // leaseHolder
+
+	watch     chan struct{}
+	stopWatch func()
+	once      sync.Once
 }
 
-// takeSelection owns the lease's selection on conn when nobody does. The
-// look and the take run under a server grab: no other client's request
-// comes between them, so two takers cannot both see it free.
-func takeSelection(conn *xgb.Conn, note string) (func(), string, error) {
-	screen := xproto.Setup(conn).DefaultScreen(conn)
-	sel, err := atom(conn, leaseSelection)
+func (x xLock) open(note string) (session, error) {
+	conn, err := xgb.NewConnDisplay(x.display)
 	if err != nil {
-		return nil, "", err
+		return nil, fmt.Errorf("connect to %s: %w", x.display, err)
 	}
-	noteAtom, err := atom(conn, leaseHolder)
-	if err != nil {
-		return nil, "", err
+	s := &xSession{display: x.display, conn: conn}
+	if err := s.init(note); err != nil {
+		conn.Close()
+		return nil, err
 	}
-	win, err := xproto.NewWindowId(conn)
-	if err != nil {
-		return nil, "", err
+	return s, nil
+}
+
+func (s *xSession) init(note string) error {
+	var err error
+	for _, a := range []struct {
+		to   *xproto.Atom
+		name string
+	}{{&s.sel, leaseSelection}, {&s.next, leaseNext}, {&s.note, leaseHolder}} {
+		if *a.to, err = atom(s.conn, a.name); err != nil {
+			return err
+		}
 	}
-	// An input-only window never mapped: the owner, and where the note is.
-	if err := xproto.CreateWindowChecked(conn, 0, win, screen.Root, -1, -1, 1, 1, 0,
+	screen := xproto.Setup(s.conn).DefaultScreen(s.conn)
+	if s.win, err = xproto.NewWindowId(s.conn); err != nil {
+		return err
+	}
+	if err := xproto.CreateWindowChecked(s.conn, 0, s.win, screen.Root, -1, -1, 1, 1, 0,
 		xproto.WindowClassInputOnly, 0, 0, nil).Check(); err != nil {
-		return nil, "", fmt.Errorf("create the lease's window: %w", err)
+		return fmt.Errorf("create the lease's window: %w", err)
 	}
-	if err := xproto.ChangePropertyChecked(conn, xproto.PropModeReplace, win, noteAtom, xproto.AtomString, 8,
+	if err := xproto.ChangePropertyChecked(s.conn, xproto.PropModeReplace, s.win, s.note, xproto.AtomString, 8,
 		uint32(len(note)), []byte(note)).Check(); err != nil {
-		return nil, "", fmt.Errorf("write the lease's note: %w", err)
+		return fmt.Errorf("write the lease's note: %w", err)
 	}
-	if err := xproto.GrabServerChecked(conn).Check(); err != nil {
+	return nil
+}
+
+// try owns the lease's selection when nobody does and no other waiter
+// has the next turn; else it takes the next turn when that is free. The
+// looks and the takes run under a server grab: no other client's request
+// comes between them, so two takers cannot both see it free.
+func (s *xSession) try() (func(), string, error) {
+	c := s.conn
+	if err := xproto.GrabServerChecked(c).Check(); err != nil {
 		return nil, "", fmt.Errorf("grab the X server: %w", err)
 	}
-	owner, err := xproto.GetSelectionOwner(conn, sel).Reply()
-	if err == nil && owner.Owner == xproto.WindowNone {
-		xproto.SetSelectionOwner(conn, win, sel, xproto.TimeCurrentTime)
-		owner, err = xproto.GetSelectionOwner(conn, sel).Reply()
+	owner, err := xproto.GetSelectionOwner(c, s.sel).Reply()
+	var next *xproto.GetSelectionOwnerReply
+	if err == nil {
+		next, err = xproto.GetSelectionOwner(c, s.next).Reply()
 	}
-	_ = xproto.UngrabServerChecked(conn).Check()
+	took := false
+	if err == nil {
+		switch {
+		case owner.Owner == xproto.WindowNone && (next.Owner == xproto.WindowNone || next.Owner == s.win):
+			xproto.SetSelectionOwner(c, s.win, s.sel, xproto.TimeCurrentTime)
+			if next.Owner == s.win {
+				xproto.SetSelectionOwner(c, xproto.WindowNone, s.next, xproto.TimeCurrentTime)
+			}
+			owner, err = xproto.GetSelectionOwner(c, s.sel).Reply()
+			took = err == nil && owner.Owner == s.win
+		case next.Owner == xproto.WindowNone:
+			// Queue: the holder, letting go, cannot take it straight back.
+			xproto.SetSelectionOwner(c, s.win, s.next, xproto.TimeCurrentTime)
+		}
+	}
+	_ = xproto.UngrabServerChecked(c).Check()
 	if err != nil {
 		return nil, "", fmt.Errorf("the lease's selection owner: %w", err)
 	}
-	if owner.Owner != win {
-		return nil, holderOf(conn, owner.Owner, noteAtom), errHeld
+	if took {
+		s.stop()
+		return s.release, "", nil
 	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			// The owner's window going takes the selection with it; the
-			// round trip makes it so before release returns.
-			xproto.DestroyWindow(conn, win)
-			_, _ = xproto.GetInputFocus(conn).Reply()
-			conn.Close()
-		})
-	}, "", nil
+	holder := owner.Owner
+	if holder == xproto.WindowNone {
+		holder = next.Owner // free, but it is another waiter's turn
+	}
+	return nil, s.holderOf(holder), errHeld
 }
 
-// holderOf reads the note on the owner's window.
-func holderOf(conn *xgb.Conn, owner xproto.Window, noteAtom xproto.Atom) string {
-	r, err := xproto.GetProperty(conn, false, owner, noteAtom, xproto.GetPropertyTypeAny, 0, 256).Reply()
+// release lets the lease go: the owner's window going takes the selection
+// with it, and the round trip makes it so before release returns.
+func (s *xSession) release() {
+	s.once.Do(func() {
+		xproto.DestroyWindow(s.conn, s.win)
+		_, _ = xproto.GetInputFocus(s.conn).Reply()
+		s.conn.Close()
+	})
+}
+
+func (s *xSession) close() {
+	s.stop()
+	s.release()
+}
+
+func (s *xSession) stop() {
+	if s.stopWatch != nil {
+		s.stopWatch()
+		s.stopWatch = nil
+	}
+}
+
+// holderOf reads the note on an owner's window.
+func (s *xSession) holderOf(owner xproto.Window) string {
+	r, err := xproto.GetProperty(s.conn, false, owner, s.note, xproto.GetPropertyTypeAny, 0, 256).Reply()
 	if err != nil || r == nil || len(r.Value) == 0 {
 		return "a program that did not say which"
 	}
@@ -127,13 +183,18 @@ func atom(conn *xgb.Conn, name string) (xproto.Atom, error) {
 	return r.Atom, nil
 }
 
-// changed watches the lease on a connection of its own: it is ready
-// whenever a look finds the selection free, and at once when the owner's
-// window is destroyed (a release, or its holder's connection closed):
-// DestroyNotify is a core-protocol event, so no extension is initialized,
-// which would write xgb's global tables while other connections read them.
-func (x xLock) changed() (<-chan struct{}, func()) {
+// changed watches the lease on a connection of its own, started at the
+// first wait: it is ready whenever a look finds the lease free or owned
+// anew, and at once when the owner's window is destroyed (a release, or
+// its holder's connection closed). DestroyNotify is a core-protocol
+// event: no extension is initialized, which would write xgb's global
+// tables while other connections read them.
+func (s *xSession) changed() <-chan struct{} {
+	if s.watch != nil {
+		return s.watch
+	}
 	c := make(chan struct{}, 1)
+	s.watch = c
 	done := make(chan struct{})
 	notify := func() {
 		select {
@@ -141,9 +202,11 @@ func (x xLock) changed() (<-chan struct{}, func()) {
 		default:
 		}
 	}
-	conn, err := xgb.NewConnDisplay(x.display)
+	conn, err := xgb.NewConnDisplay(s.display)
 	if err != nil {
-		return tick(c, done, notify), func() { close(done) }
+		go poll(done, notify) // no watch: look again now and then
+		s.stopWatch = func() { close(done) }
+		return c
 	}
 	go func() {
 		for {
@@ -157,24 +220,20 @@ func (x xLock) changed() (<-chan struct{}, func()) {
 		}
 	}()
 	go func() {
-		sel, err := atom(conn, leaseSelection)
-		if err != nil {
-			sel = xproto.AtomNone
-		}
 		var watched xproto.Window
 		t := time.NewTicker(leaseRecheck)
 		defer t.Stop()
 		for {
-			owner, err := xproto.GetSelectionOwner(conn, sel).Reply()
+			owner, err := xproto.GetSelectionOwner(conn, s.sel).Reply()
 			switch {
-			case err != nil || sel == xproto.AtomNone || owner.Owner == xproto.WindowNone:
+			case err != nil || owner.Owner == xproto.WindowNone:
 				notify()
 			case owner.Owner != watched:
 				// A window already gone is a BadWindow error, and the
-				// next look finds the selection free or owned anew.
+				// next look finds the lease free or owned anew.
 				watched = owner.Owner
 				xproto.ChangeWindowAttributes(conn, watched, xproto.CwEventMask, []uint32{xproto.EventMaskStructureNotify})
-				notify() // a new owner since the last look: look again
+				notify() // owned anew: a waiter takes the next turn
 			}
 			select {
 			case <-done:
@@ -183,22 +242,20 @@ func (x xLock) changed() (<-chan struct{}, func()) {
 			}
 		}
 	}()
-	return c, func() { close(done); conn.Close() }
+	s.stopWatch = func() { close(done); conn.Close() }
+	return c
 }
 
-// tick notifies every leaseRecheck until done.
-func tick(c chan struct{}, done chan struct{}, notify func()) <-chan struct{} {
-	go func() {
-		t := time.NewTicker(leaseRecheck)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				notify()
-			}
+// poll notifies every leaseRecheck until done.
+func poll(done chan struct{}, notify func()) {
+	t := time.NewTicker(leaseRecheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			notify()
 		}
-	}()
-	return c
+	}
 }
