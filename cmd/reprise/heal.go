@@ -82,8 +82,12 @@ func (h *healing) wrap(x replay.Executor) (replay.Executor, error) {
 	case *browser.Executor:
 		o.WatchesClicks = true
 		o.Look = func(ctx context.Context, _ replay.Step) (heal.Screen, error) {
-			url, title, tree, err := x.Look(ctx)
-			return heal.Screen{URL: url, Title: title, Tree: tree}, err
+			url, p, err := x.Look(ctx)
+			facts := make([]heal.Fact, len(p.Tree))
+			for i := range facts {
+				facts[i] = heal.Fact{Secure: p.Secure[i], Submit: p.Submit[i]}
+			}
+			return heal.Screen{URL: url, Title: p.Title, Tree: p.Tree, Facts: facts}, err
 		}
 	case *desktop.Executor:
 		o.Look = func(ctx context.Context, st replay.Step) (heal.Screen, error) {

@@ -14,7 +14,12 @@ import (
 
 // chooseWait is how long a popup may take to open or fill (suggestions
 // come from the server), and a chosen option to show.
-const chooseWait = 5 * time.Second
+const chooseWait = 8 * time.Second
+
+// maxRetypes is how often an autocomplete is typed again when a click on
+// its suggestion did not take and the list closed: a list re-rendered
+// under the pointer, a person would type again.
+const maxRetypes = 2
 
 // plan is page.js's next move of a person choosing an option: done, fail
 // (a reason that never quotes the value), click an option, open the list,
@@ -27,6 +32,8 @@ type plan struct {
 	Type  bool        `json:"type"`
 	Clear bool        `json:"clear"`
 	Wait  bool        `json:"wait"`
+	// Empty says an autocomplete shows no suggestion at all.
+	Empty bool `json:"empty"`
 }
 
 // known lists the step's recorded options, labels and values: a combobox
@@ -53,6 +60,7 @@ func known(opts []skills.Option) []string {
 func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 	args := map[string]any{"value": st.Value, "known": known(st.Options), "phase": ""}
 	deadline := time.Now().Add(chooseWait)
+	clicked, retypes := false, 0
 	for moves := 0; ; {
 		p, err := chromedp.Run(ctx, pageOp[plan](e.world, "choose", args))
 		if err != nil {
@@ -73,9 +81,16 @@ func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 			if err != nil || held {
 				return err
 			}
-			if moves >= 2 {
+			clicked = true
+			if moves >= 2 && (args["phase"] != "typed" || moves >= 4) {
 				return e.confirmChoice(ctx, st)
 			}
+		case p.Wait && p.Empty && clicked && retypes < maxRetypes:
+			// The click on a suggestion did not take and the list is gone:
+			// type the value again, as a person would.
+			clicked, retypes, moves = false, retypes+1, 0
+			args["phase"] = ""
+			continue
 		case p.Wait:
 			if time.Now().After(deadline) {
 				return failure(fmt.Sprintf("%s: %s", stepRef(st), p.Fail))

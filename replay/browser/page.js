@@ -240,10 +240,16 @@
 
   // Whether u shows want chosen, and nothing else ("" wants nothing, or a
   // native empty option such as "Choose...").
+  //
+  // An autocomplete shows what reprise typed into it whether or not a
+  // suggestion was taken, so its text proves nothing alone: it holds want
+  // only once a click reached a suggestion that names want (picked), and
+  // still shows it.
   function holdsChoice(u, want, known) {
     const c = D.chosenOf(u, known);
     if (want === "") return !c || (c.value === "" && (u.how === "select" || u.how === "radio")) || (u.how === "autocomplete" && !D.shownText(u.el));
     if (!c || !(D.same(c.label, want) || (c.value !== "" && D.same(c.value, want)))) return false;
+    if (u.how === "autocomplete" && !(S.picked && S.picked.get(u.el) === norm(want))) return false;
     return u.how === "combo" || u.how === "autocomplete" || chosenCount(u) <= 1;
   }
 
@@ -272,11 +278,19 @@
         return pick(u, o);
       }
       case "autocomplete": {
-        if (phase !== "typed") return { type: true };
+        if (phase !== "typed") {
+          if (S.picked) S.picked.delete(u.el);
+          return { type: true };
+        }
+        watchPicks(u, want);
+        // Suggestions come late, re-render and filter on each key: an
+        // option is clicked only on a list that did not change since the
+        // last look, and the step fails only on a settled list without it.
+        if (!settledList(D.popupOf(u.el) || (u.popup && u.popup.isConnected ? u.popup : null))) return { wait: true, fail: "the list of suggestions never settled" };
         const shown = opts.filter((o) => D.visible(o.el));
         const o = match(shown, want);
         if (o) return pick(u, o);
-        return { wait: true, fail: "no suggestion of the list has that label" };
+        return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
       case "combo": case "menu": {
         const open = u.popup && u.popup.isConnected ? u.popup : D.popupOf(u.el);
@@ -292,6 +306,43 @@
       }
     }
     return { fail: "the element is not a list of options" };
+  }
+  // settledList says whether the list lb is as it was at the previous
+  // look: a list seen for the first time, or that changed since (options
+  // added, removed, re-rendered, relabelled), is not settled yet. No list
+  // at all is settled: there is nothing to wait on.
+  function settledList(lb) {
+    if (!lb) {
+      if (S.listMO) S.listMO.disconnect();
+      S.watchedList = null;
+      return true;
+    }
+    if (S.watchedList !== lb) {
+      if (S.listMO) S.listMO.disconnect();
+      S.watchedList = lb;
+      S.listMO = new MutationObserver(() => {});
+      S.listMO.observe(lb, { subtree: true, childList: true, characterData: true, attributes: true });
+      return false;
+    }
+    return S.listMO.takeRecords().length === 0 && lb.isConnected;
+  }
+  // watchPicks notes, for the autocomplete u, a click that reaches one of
+  // its suggestions naming want: the page's own click event, seen from
+  // this world, on whatever element is under the pointer when it lands (a
+  // list that re-rendered under it may have put another there, or none).
+  function watchPicks(u, want) {
+    if (!S.picked) { S.picked = new WeakMap(); S.pickDocs = new WeakSet(); }
+    S.pickFor = { el: u.el, want };
+    const doc = u.el.ownerDocument;
+    if (S.pickDocs.has(doc)) return;
+    S.pickDocs.add(doc);
+    doc.addEventListener("click", (e) => {
+      const f = S.pickFor, t = e.composedPath()[0];
+      const o = t && t.closest ? t.closest("[role=option]") : null;
+      if (!f || !o) return;
+      const val = o.getAttribute("value") ?? (o.dataset ? o.dataset.value : undefined) ?? "";
+      if (D.same(D.nameOf(o), f.want) || (val !== "" && D.same(val, f.want))) S.picked.set(f.el, norm(f.want));
+    }, true);
   }
   function pick(u, o) {
     S.option = o.el;
@@ -432,6 +483,7 @@
     if (D.isControl(el) || el.hasAttribute("role") || r === "heading" || r === "group" || r === "radiogroup") return r;
     return TAG_ROLES[D.tag(el)] || (ownText(el) ? "statictext" : "");
   }
+  const submits = (el) => !!el.form && ((el.tagName === "BUTTON" && el.type === "submit") || (el.tagName === "INPUT" && (el.type === "submit" || el.type === "image")));
   function valueOf(el, role) {
     if (D.isSecret(el)) return "";
     if (role === "textbox" || role === "searchbox" || role === "spinbutton") return D.textValue(el);
@@ -512,6 +564,9 @@
           role, parent, label: -1, id: el.id || "", path,
           name: k.name !== null ? k.name : (k.name = isText ? norm(el.textContent).slice(0, 200) : D.nameOf(el)),
           value: o.values ? valueOf(el, role) : "",
+          // What a healed element is checked against besides its role and
+          // name: a password field, a control that submits its form.
+          secure: D.isSecret(el), submit: submits(el),
           x: r.left + dx, y: r.top + dy, w: r.width, h: r.height,
         });
       }

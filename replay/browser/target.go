@@ -29,6 +29,8 @@ type listed struct {
 	Y      float64 `json:"y"`
 	W      float64 `json:"w"`
 	H      float64 `json:"h"`
+	Secure bool    `json:"secure"`
+	Submit bool    `json:"submit"`
 }
 
 type listing struct {
@@ -46,6 +48,10 @@ type Page struct {
 	More bool
 	// Ready is false while the document is still loading.
 	Ready bool
+	// Secure and Submit say, by the index in Tree, which elements are
+	// password fields and which submit their form: what a model's choice
+	// is checked against beside its role and name.
+	Secure, Submit []bool
 }
 
 // MaxElements bounds a resolution's listing: far more than a form shows,
@@ -62,19 +68,19 @@ func (e *Executor) Elements(ctx context.Context, limit int) (Page, error) {
 	return e.elements(cctx, limit, reading{Paths: true, Values: true})
 }
 
-// Look is what a model is shown of the page: its URL, title and
-// elements (their values read too, which the caller keeps to itself).
-func (e *Executor) Look(ctx context.Context) (url, title string, tree selector.Tree, err error) {
+// Look is what a model is shown of the page: its URL and its elements
+// (their values read too, which the caller keeps to itself).
+func (e *Executor) Look(ctx context.Context) (url string, p Page, err error) {
 	cctx, stop := e.bind(ctx)
 	defer stop()
 	if err := e.waitLoaded(cctx, 10*time.Second); err != nil {
-		return "", "", nil, err
+		return "", Page{}, err
 	}
 	if url, err = chromedp.Run(cctx, chromedp.Location()); err != nil {
-		return "", "", nil, err
+		return "", Page{}, err
 	}
-	p, err := e.elements(cctx, MaxElements, reading{Paths: true, Values: true})
-	return url, p.Title, p.Tree, err
+	p, err = e.elements(cctx, MaxElements, reading{Paths: true, Values: true})
+	return url, p, err
 }
 
 // reading says what a listing reads: XPaths and values for a person or a
@@ -99,8 +105,10 @@ func (e *Executor) elements(ctx context.Context, limit int, r reading) (Page, er
 	if err := json.Unmarshal([]byte(text), &l); err != nil {
 		return Page{}, fmt.Errorf("the page's elements: %w", err)
 	}
-	p := Page{Title: l.Title, More: l.More, Ready: l.Ready, Tree: make(selector.Tree, len(l.Els))}
+	p := Page{Title: l.Title, More: l.More, Ready: l.Ready, Tree: make(selector.Tree, len(l.Els)),
+		Secure: make([]bool, len(l.Els)), Submit: make([]bool, len(l.Els))}
 	for i, el := range l.Els {
+		p.Secure[i], p.Submit[i] = el.Secure, el.Submit
 		p.Tree[i] = selector.Element{
 			Role: selector.RoleOf(el.Role), Name: el.Name, ID: el.ID, Value: el.Value,
 			Label: el.Label, Parent: el.Parent, Window: l.Title, Path: el.Path,
