@@ -115,6 +115,8 @@ type RowResult struct {
 	Healed     []string `msgpack:"healed,omitempty"`
 	ModelCalls int      `msgpack:"model_calls,omitempty"`
 	Tokens     int      `msgpack:"tokens,omitempty"`
+	// Proofs say what proves the row filed as the CSV says (see proofsOf).
+	Proofs []string `msgpack:"proofs,omitempty"`
 }
 
 // Result is a run's report.
@@ -603,6 +605,9 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 	done := func(rr RowResult) (RowResult, error) {
 		rr.Notes, rr.Files, rr.Output, rr.Refused = kept.Notes, kept.Files, kept.Output, kept.Refused
 		rr.Healed, rr.ModelCalls, rr.Tokens = kept.Healed, kept.ModelCalls, kept.Tokens
+		if rr.Outcome == OutcomeCommitted {
+			rr.Proofs = kept.Proofs
+		}
 		return rr, nil
 	}
 	steps := e.Plan.Skill.Steps
@@ -635,12 +640,14 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		if err != nil {
 			return RowResult{}, err
 		}
+		first := i
 		i += len(outs)
 		out := outs[len(outs)-1]
-		for _, o := range outs {
+		for k, o := range outs {
 			if o.Via != "" {
 				via = o.Via
 			}
+			kept.Proofs = append(kept.Proofs, proofsOf(steps[first+k], first+k, o)...)
 			kept.Notes = append(kept.Notes, o.Notes...)
 			kept.Files = append(kept.Files, o.Files...)
 			kept.Output = cmp.Or(o.Output, kept.Output)

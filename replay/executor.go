@@ -8,6 +8,7 @@ package replay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/reprise-dev/reprise/skills"
@@ -189,4 +190,27 @@ func DoEach(ctx context.Context, exec Executor, steps []Step) ([]Outcome, error)
 		}
 	}
 	return outs, nil
+}
+
+// proofsOf says what a step's outcome proves of its row, for the report:
+// the row read back whole right before its destructive step, and the
+// site's success signal after it (the step's assert held). A step that
+// proves nothing of the row says nothing.
+func proofsOf(st skills.Step, index int, o Outcome) []string {
+	var out []string
+	ref := fmt.Sprintf("step %d (%s)", index+1, st.Action)
+	if o.ReadBack > 0 {
+		out = append(out, fmt.Sprintf("read back before %s: %d %s held what was filled", ref, o.ReadBack, plural(o.ReadBack, "field", "fields")))
+	}
+	if o.Committed {
+		out = append(out, fmt.Sprintf("the site's success signal after %s", ref))
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

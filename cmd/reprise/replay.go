@@ -473,7 +473,7 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	for _, r := range res.Rows {
 		// The report numbers steps from 1, as every message does.
 		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via,
-			Output: r.Output, Files: r.Files, Notes: r.Notes, Healed: r.Healed, ModelCalls: r.ModelCalls, Tokens: r.Tokens})
+			Output: r.Output, Files: r.Files, Notes: r.Notes, Healed: r.Healed, ModelCalls: r.ModelCalls, Tokens: r.Tokens, Proofs: r.Proofs})
 	}
 	committed, failed, skipped, unknown := report.Summary(rs)
 	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)

@@ -11,11 +11,14 @@ import (
 	"strings"
 )
 
-var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via", "output", "files", "notes", "healed", "model_calls", "tokens"}
+var csvHeader = []string{"row", "outcome", "step", "action", "reason", "via", "output", "files", "notes", "healed", "model_calls", "tokens", "proofs"}
 
-// oldColumns is how many columns a report had before the model's: such a
-// report still reads.
-const oldColumns = 9
+// oldColumns and modelColumns are how many columns a report had before the
+// model's and before the proofs: such a report still reads.
+const (
+	oldColumns   = 9
+	modelColumns = 12
+)
 
 // document is the JSON report: the counts a script checks first, then rows.
 type document struct {
@@ -60,7 +63,7 @@ func writeCSV(w io.Writer, rows []Row) error {
 		}
 		cw.Write([]string{strconv.Itoa(r.N), defuse(r.Outcome), step, defuse(r.Action), defuse(r.Reason), defuse(r.Via),
 			defuse(r.Output), defuse(strings.Join(r.Files, "\n")), defuse(strings.Join(r.Notes, "\n")),
-			defuse(strings.Join(r.Healed, "\n")), count(r.ModelCalls), count(r.Tokens)})
+			defuse(strings.Join(r.Healed, "\n")), count(r.ModelCalls), count(r.Tokens), defuse(strings.Join(r.Proofs, "\n"))})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -71,7 +74,7 @@ func readCSV(r io.Reader) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 0 || !slices.Equal(recs[0], csvHeader) && !slices.Equal(recs[0], csvHeader[:oldColumns]) {
+	if len(recs) == 0 || !slices.Equal(recs[0], csvHeader) && !slices.Equal(recs[0], csvHeader[:modelColumns]) && !slices.Equal(recs[0], csvHeader[:oldColumns]) {
 		return nil, errors.New("not a report: the header is not " + strings.Join(csvHeader, ","))
 	}
 	rows := make([]Row, 0, len(recs)-1)
@@ -96,6 +99,9 @@ func readCSV(r io.Reader) ([]Row, error) {
 			if row.Tokens, err = uncount(rec[11]); err != nil {
 				return nil, fmt.Errorf("line %d: tokens is not a number", i+2)
 			}
+		}
+		if len(rec) > modelColumns {
+			row.Proofs = lines(arm(rec[12]))
 		}
 		rows = append(rows, row)
 	}

@@ -48,6 +48,10 @@ type Row struct {
 	// ModelCalls and Tokens count the model requests the row cost.
 	ModelCalls int `json:"model_calls,omitempty"`
 	Tokens     int `json:"tokens,omitempty"`
+	// Proofs say what proves a committed row filed as the CSV says: the
+	// row read back whole right before its destructive step, the site's
+	// success signal after it. README "What committed proves".
+	Proofs []string `json:"proofs,omitempty"`
 }
 
 // Summary counts the rows by outcome; dry_run rows count in none.

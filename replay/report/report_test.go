@@ -12,7 +12,8 @@ import (
 
 var sample = []Row{
 	{N: 1, Outcome: Committed, Step: 0, Via: "dom", Output: "/runs/r/row-1/downloads/invoice.pdf",
-		Files: []string{"/runs/r/row-1/downloads/invoice.pdf", "/runs/r/row-1/final.png"}, Notes: []string{"accepted a confirm dialog"}},
+		Files: []string{"/runs/r/row-1/downloads/invoice.pdf", "/runs/r/row-1/final.png"}, Notes: []string{"accepted a confirm dialog"},
+		Proofs: []string{"read back before step 5 (submit): 4 fields", "success: the site's signal after step 5"}},
 	{N: 2, Outcome: Failed, Step: 3, Action: "fill", Reason: "selector \"#a, #b\" matched 0 elements;\nlabel \"Name\" matched 2", Via: "ax"},
 	{N: 3, Outcome: Failed, Step: 1, Action: "submit", Reason: "=HYPERLINK(\"x\")", Via: ""},
 	{N: 4, Outcome: Skipped, Step: 0, Reason: "''-already 'filed'"},
@@ -20,6 +21,19 @@ var sample = []Row{
 	{N: 6, Outcome: DryRun, Step: 0, Reason: "'"},
 	{N: 7, Outcome: Committed, Via: "model", Healed: []string{"step 3 (submit): found as button \"Send\"", "inserted before step 1: click button \"Accept\""},
 		ModelCalls: 2, Tokens: 812},
+}
+
+// A report written before the proofs' column still reads.
+func TestReadModelColumnsCSV(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.csv")
+	old := "row,outcome,step,action,reason,via,output,files,notes,healed,model_calls,tokens\n1,committed,,,,model,,,,step 1,2,30\n"
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil || len(got) != 1 || got[0].ModelCalls != 2 || got[0].Proofs != nil {
+		t.Fatalf("Read(a report of 12 columns) = %+v, %v", got, err)
+	}
 }
 
 // A report written before the model's columns still reads.
