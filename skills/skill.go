@@ -119,6 +119,12 @@ type Step struct {
 	// Assert holds after the step: for a destructive step, what success
 	// looked like in every demonstration. All conditions must hold.
 	Assert Conditions `yaml:"assert,omitempty"`
+	// Echo, on a destructive step, are the values the page after it showed
+	// in every demonstration (a confirmation page, the saved record, a row
+	// in a list), as placeholders ("%email%"): replay commits a row only
+	// when the page after its step shows this row's values too, and reports
+	// it unknown when one shows otherwise.
+	Echo []string `yaml:"echo,flow,omitempty"`
 	// Expect is what an expect step checks; When, on any step that files
 	// nothing, skips the step unless it holds.
 	Expect *Check `yaml:"expect,flow,omitempty"`

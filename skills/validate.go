@@ -276,6 +276,18 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 			return err
 		}
 	}
+	if len(st.Echo) > 0 && !st.Destructive {
+		return fieldErr(at+".echo", "only a step that files the row has values echoed after it")
+	}
+	for i, e := range st.Echo {
+		names, _ := Placeholders(e)
+		if len(names) == 0 {
+			return fieldErr(fmt.Sprintf("%s.echo[%d]", at, i), "an echo is a row's value: write it as a %%placeholder%%")
+		}
+		if err := placeholders(fmt.Sprintf("%s.echo[%d]", at, i), e, declared, used); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
