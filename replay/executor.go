@@ -48,6 +48,9 @@ type Step struct {
 	// its placeholders are filled. In memory only, never in the log.
 	Template skills.Step
 	Values   map[string]string
+	// EchoOf are the placeholders the values in Echo come from, in order:
+	// what a message names instead of a value.
+	EchoOf []string
 }
 
 // Mask replaces every row value the step's target and checks were filled
@@ -115,6 +118,9 @@ type Outcome struct {
 	// ReadBack is how many fields of the row a destructive step read back
 	// again, all holding what was filled, right before it ran.
 	ReadBack int `json:"read_back,omitempty" msgpack:"read_back,omitempty"`
+	// Echoed is how many of the row's values the page after a destructive
+	// step showed, as the demonstrations' pages did (the step's echo).
+	Echoed int `json:"echoed,omitempty" msgpack:"echoed,omitempty"`
 	// Committed says a destructive step ran and its assert held.
 	Committed bool `json:"committed,omitempty" msgpack:"committed,omitempty"`
 	// Sent says a destructive step may have reached the site: a request
@@ -204,6 +210,9 @@ func proofsOf(st skills.Step, index int, o Outcome) []string {
 	}
 	if o.Committed {
 		out = append(out, fmt.Sprintf("the site's success signal after %s", ref))
+	}
+	if o.Echoed > 0 {
+		out = append(out, fmt.Sprintf("the page after %s shows the row's %d %s", ref, o.Echoed, plural(o.Echoed, "value", "values")))
 	}
 	return out
 }

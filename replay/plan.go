@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/reprise-dev/reprise/events"
@@ -97,6 +98,8 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 			expand(&st.Assert[i].Value)
 		}
 	}
+	echoOf := st.Echo
+	st.Echo, echoOf = p.echoes(st.Echo, values)
 	answers := p.rowAnswers(n)
 	if st.Secret {
 		st.Value = answers[skills.AnswerName(index)]
@@ -118,7 +121,7 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 		return Step{}, fmt.Errorf("step %d of row %d: %w", index+1, n, err)
 	}
 	s := Step{Row: n, Index: index, Step: st, DryRun: dryRun, Filled: filled, Last: index == len(p.Skill.Steps)-1,
-		Template: template, Values: values}
+		Template: template, Values: values, EchoOf: echoOf}
 	if p.Artifacts != "" {
 		s.Artifacts = filepath.Join(p.Artifacts, fmt.Sprintf("row-%d", n))
 	}
@@ -208,4 +211,35 @@ func (p *Plan) destructive() bool {
 		}
 	}
 	return false
+}
+
+// echoes are the row's values a destructive step's echo names, those a
+// page shows as typed: a text, an email or a number. A choice's cell may
+// be mapped to its option, and a date written otherwise on the page, so
+// they prove nothing either way. An empty value shows nowhere: skipped.
+//
+// of are the placeholders the values come from, in the same order.
+func (p *Plan) echoes(echo []string, values map[string]string) (out, of []string) {
+	if len(echo) == 0 {
+		return nil, nil
+	}
+	types := map[string]string{}
+	for _, prm := range p.Skill.Parameters {
+		types[prm.Name] = prm.Type
+	}
+	for _, e := range echo {
+		names, err := skills.Placeholders(e)
+		if err != nil || len(names) != 1 {
+			continue
+		}
+		switch types[names[0]] {
+		case "text", "email", "number":
+		default:
+			continue
+		}
+		if v, err := skills.Expand(e, values); err == nil && strings.TrimSpace(v) != "" {
+			out, of = append(out, v), append(of, e)
+		}
+	}
+	return out, of
 }

@@ -24,6 +24,13 @@ type store struct {
 
 func newStore(t *testing.T, page string) *store {
 	t.Helper()
+	return newStoreAnswering(t, page, func(map[string]string) string { return `<!doctype html><title>Saved</title><p>Saved</p>` })
+}
+
+// newStoreAnswering is a store whose answer to a post is answer's page
+// for what it stored: a confirmation page that echoes the record.
+func newStoreAnswering(t *testing.T, page string, answer func(stored map[string]string) string) *store {
+	t.Helper()
 	s := &store{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -46,7 +53,7 @@ func newStore(t *testing.T, page string) *store {
 			s.mu.Lock()
 			s.posts = append(s.posts, got)
 			s.mu.Unlock()
-			fmt.Fprint(w, `<!doctype html><title>Saved</title><p>Saved</p>`)
+			fmt.Fprint(w, answer(got))
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")
@@ -97,13 +104,17 @@ func TestPagesThatChangeUnderTheReplay(t *testing.T) {
 <label for="email">Email</label><input id="email" name="email">`
 
 	cases := []struct {
-		name  string
-		page  string
+		name   string
+		page   string
+		answer func(map[string]string) string
 		steps []replay.Step
 		// stored is what the site must hold after the row: nil for nothing.
 		stored map[string]string
 		// failed is a text the row's failure must hold; "" for a commit.
 		failed string
+		// unsure is a text the failure of a row that was sent but cannot
+		// be proved filed must hold (the row is then unknown).
+		unsure string
 	}{{
 		name:   "unchanged",
 		page:   `<!doctype html><form id="f" method="post">` + fields + `<button type="submit">Save</button></form>`,
@@ -168,10 +179,26 @@ func TestPagesThatChangeUnderTheReplay(t *testing.T) {
 <script>email.addEventListener("focus", () => { slot.innerHTML = '<label for="name">Name</label><input id="name" name="name">'; }, { once: true });</script>`,
 		steps:  []replay.Step{name, email, saveStepAsRecorded(2)},
 		failed: `step 1 (fill "Name") no longer holds what was filled`,
+	}, {
+		// (g) A confirmation page that shows the record as stored.
+		name:   "a confirmation page that echoes the values",
+		page:   `<!doctype html><form id="f" method="post">` + fields + `<button type="submit">Save</button></form>`,
+		answer: echoPage(func(v string) string { return v }),
+		steps:  []replay.Step{name, email, echoed(saveStepAsRecorded(2))},
+		stored: map[string]string{"name": "Ada Lovelace", "email": "ada@example.com"},
+	}, {
+		name:   "a confirmation page that shows another value than was sent",
+		page:   `<!doctype html><form id="f" method="post">` + fields + `<button type="submit">Save</button></form>`,
+		answer: echoPage(func(v string) string { return strings.ToUpper(v[:1]) + v[1:min(len(v), 8)] }),
+		steps:  []replay.Step{name, email, echoed(saveStepAsRecorded(2))},
+		unsure: "does not show what the row filled for %name%, %email%",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newStore(t, c.page)
+			if c.answer != nil {
+				s = newStoreAnswering(t, c.page, c.answer)
+			}
 			open(t, ex, s.URL+"/new")
 			var last replay.Outcome
 			for _, st := range c.steps {
@@ -181,6 +208,15 @@ func TestPagesThatChangeUnderTheReplay(t *testing.T) {
 				}
 			}
 			got := s.stored()
+			if c.unsure != "" {
+				if last.OK || last.Committed || !strings.Contains(last.Error, c.unsure) || last.NotFiled() {
+					t.Errorf("the row's outcome = %+v; want it sent, not proved filed, with %q", last, c.unsure)
+				}
+				if strings.Contains(last.Error, "Ada") || strings.Contains(last.Error, "example.com") {
+					t.Errorf("the failure quotes a value: %s", last.Error)
+				}
+				return
+			}
 			if c.failed != "" {
 				if last.OK || !strings.Contains(last.Error, c.failed) {
 					t.Errorf("the row's outcome = %+v; want it failed with %q", last, c.failed)
@@ -207,6 +243,26 @@ func TestPagesThatChangeUnderTheReplay(t *testing.T) {
 			if want := len(c.steps) - 1; last.ReadBack != want {
 				t.Errorf("fields read back before the submit = %d; want %d", last.ReadBack, want)
 			}
+			if want := len(c.steps[len(c.steps)-1].Echo); last.Echoed != want {
+				t.Errorf("values echoed after the submit = %d; want %d", last.Echoed, want)
+			}
 		})
 	}
+}
+
+// echoPage is a confirmation page that shows the stored name and email,
+// as shown by show.
+func echoPage(show func(string) string) func(map[string]string) string {
+	return func(got map[string]string) string {
+		return fmt.Sprintf(`<!doctype html><title>Saved</title><h1>Saved</h1><dl><dt>Name</dt><dd>%s</dd><dt>Email</dt><dd>%s</dd></dl>`,
+			show(got["name"]), show(got["email"]))
+	}
+}
+
+// echoed is the Save step with the row's name and email echoed after it,
+// as a skill built from demonstrations whose pages showed them has it.
+func echoed(st replay.Step) replay.Step {
+	st.Echo = []string{"Ada Lovelace", "ada@example.com"}
+	st.EchoOf = []string{"%name%", "%email%"}
+	return st
 }

@@ -141,7 +141,12 @@ func (e *Executor) commit(ctx context.Context, st replay.Step, before string, ou
 	}
 	e.sentBy(ctx, &out, before, err != nil)
 	if err == nil {
-		out.OK, out.Committed = true, true
+		// Filed, by the site's own signal: what it shows of the row must
+		// be the row, where the demonstrations' pages showed it.
+		if err := e.echoed(ctx, st); err != nil {
+			return out, err
+		}
+		out.OK, out.Committed, out.Echoed = true, true, len(st.Echo)
 		return out, nil
 	}
 	out.PageMessage, _ = chromedp.Run(ctx, pageOp[string](e.world, "message", nil))
@@ -214,4 +219,48 @@ func (e *Executor) Snapshot(ctx context.Context, path string) error {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	return os.Chmod(path, 0o600) // WriteFile keeps an existing file's mode
+}
+
+// echoed checks that the page after a destructive step shows every value
+// of st.Echo, as the pages after the demonstrations showed theirs (a
+// confirmation page, the saved record). The page compares, and answers
+// which are missing: no value leaves it. A missing one fails the step
+// with the placeholder it came from; the step ran and sent its request,
+// so the row is unknown, never committed nor failed.
+func (e *Executor) echoed(ctx context.Context, st replay.Step) error {
+	if len(st.Echo) == 0 {
+		return nil
+	}
+	if err := e.waitLoaded(ctx, 10*time.Second); err != nil {
+		return err
+	}
+	var missing []int
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var err error
+		missing, err = chromedp.Run(ctx, pageOp[[]int](e.world, "echoed", map[string]any{"values": st.Echo}))
+		if err != nil || len(missing) == 0 || time.Now().After(deadline) {
+			if err != nil {
+				return err
+			}
+			break
+		}
+		// The page may still be rendering the record: look again.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var names []string
+	for _, i := range missing {
+		if i >= 0 && i < len(st.EchoOf) {
+			names = append(names, st.EchoOf[i])
+		}
+	}
+	return failure(fmt.Sprintf("step %d (%s): the site's success signal held, but the page after it does not show what the row filled for %s, as the demonstrations' pages did: the site may hold something else",
+		st.Index+1, st.Action, strings.Join(names, ", ")))
 }

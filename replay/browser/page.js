@@ -727,6 +727,18 @@
       return true;
     }
     case "recheck": return recheck(a.row);
+    case "echoed": {
+      // Which of the row's values the page does not show: as typed, or
+      // with the same letters and digits where the page formats them.
+      const shown = deepText().toLowerCase();
+      const core = (v) => v.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+      const shownCore = core(shown);
+      const out = [];
+      a.values.forEach((v, i) => {
+        if (!shown.includes(norm(v).toLowerCase()) && !(core(v) !== "" && shownCore.includes(core(v)))) out.push(i);
+      });
+      return out;
+    }
     case "cond": return cond(a.kind, a.value, a.before, a.selectors);
     case "message": return message();
     case "settle": return new Promise((r) => setTimeout(() => r(true), 0));
