@@ -107,7 +107,7 @@ func TestPagesThatChangeUnderTheReplay(t *testing.T) {
 		name   string
 		page   string
 		answer func(map[string]string) string
-		steps []replay.Step
+		steps  []replay.Step
 		// stored is what the site must hold after the row: nil for nothing.
 		stored map[string]string
 		// failed is a text the row's failure must hold; "" for a commit.
