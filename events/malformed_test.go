@@ -55,6 +55,7 @@ var fixtureFields = map[string]string{
 	"steps/value_type_bad":            "step.value.type",
 	"steps/effect_status_bad":         "step.effect.status",
 	"steps/effect_texts_many":         "step.effect.texts",
+	"steps/effect_echoed_empty":       "step.effect.echoed[1]",
 	"steps/field_role_missing":        "step.fields[1].role",
 	"steps/field_option_empty":        "step.fields[1].options[2]",
 	"steps/field_strategy_bad":        "step.fields[0].selectors[1].strategy",

@@ -9,7 +9,10 @@ package events
 // step encodes exactly as before and a 1.0 reader that ignores unknown keys
 // reads 1.1. 1.2 adds an element's container and whether a field needed
 // keys (both omitted when empty). 1.3 adds the css selector strategy and an
-// effect's url_unknown, which recordings imported from other tools carry. Readers accept any 1.x.
+// effect's url_unknown, which recordings imported from other tools carry,
+// and an effect's echoed: the labels of the fields whose values the page
+// after the step showed (labels only, never the values). Readers accept
+// any 1.x.
 const SchemaVersion = "1.3"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
@@ -74,6 +77,12 @@ type Effect struct {
 	Status int `json:"status,omitempty" msgpack:"status,omitempty"`
 	// Millis is how long after the action the last change came.
 	Millis int `json:"millis,omitempty" msgpack:"millis,omitempty"`
+	// Echoed (1.3) are the labels (as in the step's Fields) of the
+	// submitted form's fields whose submitted value the settled page
+	// after the step showed: a confirmation page, the saved record, a row
+	// in a list. Only labels: the values were compared in the browser and
+	// went no further. At most 50.
+	Echoed []string `json:"echoed,omitempty" msgpack:"echoed,omitempty"`
 }
 
 // Field is one control of a form as the page showed it: how it is named

@@ -72,6 +72,7 @@ const (
 	maxFields  = 500
 	maxTexts   = 16
 	maxText    = 500
+	maxEchoed  = 50
 )
 
 func (s *Step) validateExtensions(at string) error {
@@ -100,6 +101,14 @@ func (s *Step) validateExtensions(at string) error {
 		}
 		if ef.Millis < 0 {
 			return &SchemaError{at + ".effect.millis", "must not be negative"}
+		}
+		if len(ef.Echoed) > maxEchoed {
+			return &SchemaError{at + ".effect.echoed", fmt.Sprintf("holds %d labels; at most %d", len(ef.Echoed), maxEchoed)}
+		}
+		for i, l := range ef.Echoed {
+			if l == "" || len(l) > maxText {
+				return &SchemaError{fmt.Sprintf("%s.effect.echoed[%d]", at, i), fmt.Sprintf("must be a field's label, 1 to %d bytes", maxText)}
+			}
 		}
 	}
 	if len(s.Fields) > maxFields {
