@@ -70,6 +70,7 @@ type Broker struct {
 	mu        sync.Mutex
 	active    *grant
 	stoppedAt time.Time
+	seat      Seat // the grant's lock across daemons, if set
 }
 
 // grant is the active grant and what the broker keeps of it.
@@ -78,6 +79,8 @@ type grant struct {
 	last time.Time // the last action, or the grant's creation
 	// abort is closed by Stop and Revoke: what holds the grant ends.
 	abort chan struct{}
+	// release lets the seat go, for another daemon's grant.
+	release func()
 }
 
 // NewBroker returns a broker over d. now is the clock (nil: time.Now).
@@ -142,20 +145,28 @@ func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan st
 	if req.Issuer == IssuerUser {
 		b.stoppedAt = time.Time{}
 	}
+	release, err := b.takeSeat()
+	if err != nil {
+		return Grant{}, nil, err
+	}
 	var w Window
 	if !req.Unbound || req.Scope != ScopeDesktop {
-		var err error
 		if w, err = b.pick(ctx, req.TargetID); err != nil {
+			release()
 			return Grant{}, nil, err
 		}
 	}
 	id, err := newGrantID()
 	if err != nil {
+		release()
 		return Grant{}, nil, err
 	}
 	g := &grant{Grant: Grant{ID: id, Scope: req.Scope, Issuer: req.Issuer, Capture: req.Capture, Target: w, Revision: 1, Budget: req.Budget, IdleExpiry: req.IdleExpiry},
-		last: now, abort: make(chan struct{})}
+		last: now, abort: make(chan struct{}), release: release}
 	b.active = g
+	if b.seat != nil {
+		b.expireLater(g)
+	}
 	b.record(ctx, "computer.grant.created", g.Grant, map[string]string{"issuer": req.Issuer, "capture": req.Capture, "budget": strconv.Itoa(req.Budget)})
 	return g.Grant, g.abort, nil
 }
@@ -304,6 +315,9 @@ func (b *Broker) closeLocked(ctx context.Context, kind string) {
 	g := b.active
 	b.active = nil
 	close(g.abort)
+	if g.release != nil {
+		g.release()
+	}
 	b.record(ctx, kind, g.Grant, nil)
 }
 

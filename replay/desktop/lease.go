@@ -65,11 +65,46 @@ const leasePoll = 50 * time.Millisecond
 // NewLease returns the lease of display (DISPLAY on X11; "" for the
 // console session elsewhere), shared by every replay on it.
 func NewLease(display, note string) (*Lease, error) {
-	lock, err := displayLock(display)
+	lock, err := displayLock(display, "")
 	if err != nil {
 		return nil, fmt.Errorf("desktop lease: %w", err)
 	}
 	return &Lease{lock: lock, Note: note}, nil
+}
+
+// NewSeat returns another lock of display by the same mechanism, apart
+// from the replay lease: name says which ("grant": the one scope grant of
+// a desktop, whichever daemon issues it). It is taken with Try.
+func NewSeat(display, name, note string) (*Lease, error) {
+	if name == "" {
+		return nil, errors.New("desktop seat: no name")
+	}
+	lock, err := displayLock(display, name)
+	if err != nil {
+		return nil, fmt.Errorf("desktop %s: %w", name, err)
+	}
+	return &Lease{lock: lock, Note: note}, nil
+}
+
+// ErrHeld is Try's refusal: another holder has the lock.
+var ErrHeld = errors.New("held by another holder")
+
+// Try takes the lock without waiting and returns its release, or the
+// holder's note and an error wrapping ErrHeld.
+func (l *Lease) Try() (release func(), holder string, err error) {
+	s, err := l.lock.open(l.Note)
+	if err != nil {
+		return nil, "", err
+	}
+	release, holder, err = s.try()
+	if err != nil {
+		s.close()
+		if errors.Is(err, errHeld) {
+			return nil, holder, fmt.Errorf("%w: %s", ErrHeld, holder)
+		}
+		return nil, "", err
+	}
+	return release, "", nil
 }
 
 // LeaseAt is a lease on the lock file path (tests, and a person who wants
@@ -151,9 +186,10 @@ func (f *fileSession) changed() <-chan struct{} {
 
 func (f *fileSession) close() {}
 
-// sessionFile is the lock file of a console session named name, in the
+// sessionFile is the lock file of a console session (or display) named
+// session, for the lock named name ("" for the replay lease), in the
 // user's cache dir (or the temp dir).
-func sessionFile(name string) (fileLock, error) {
+func sessionFile(session, name string) (fileLock, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil || dir == "" {
 		dir = os.TempDir()
@@ -162,7 +198,11 @@ func sessionFile(name string) (fileLock, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fileLock{}, err
 	}
-	return fileLock{filepath.Join(dir, "desktop-"+fileSafe(name)+".lock")}, nil
+	base := "desktop-" + fileSafe(session)
+	if name != "" {
+		base += "-" + fileSafe(name)
+	}
+	return fileLock{filepath.Join(dir, base+".lock")}, nil
 }
 
 func fileSafe(s string) string {

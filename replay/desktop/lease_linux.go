@@ -1,9 +1,11 @@
 package desktop
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log"
+	"strings"
 	"sync"
 	"time"
 
@@ -11,13 +13,13 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-// The X selections of the desktop lease: leaseSelection's owner holds
-// it, and leaseNext's owner, a replay waiting, has the next turn. The
-// leaseHolder property on an owner's window says who it is.
+// The X selections of a lock named NAME: _REPRISE_DESKTOP_NAME's owner
+// holds it (_REPRISE_DESKTOP_LEASE for the replay lease), and
+// _REPRISE_DESKTOP_NAME_NEXT's owner, a holder waiting, has the next
+// turn. The leaseHolder property on an owner's window says who it is.
 const (
-	leaseSelection = "_REPRISE_DESKTOP_LEASE"
-	leaseNext      = "_REPRISE_DESKTOP_LEASE_NEXT"
-	leaseHolder    = "_REPRISE_DESKTOP_LEASE_HOLDER"
+	selectionPrefix = "_REPRISE_DESKTOP_"
+	leaseHolder     = "_REPRISE_DESKTOP_LEASE_HOLDER"
 )
 
 // leaseRecheck is how often a wait on an X lease looks at the selections
@@ -36,15 +38,16 @@ func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 // same lock, and the X server drops it with the holder's connection, a
 // killed holder's included. The console (no DISPLAY) falls back to a
 // file in the user's cache dir.
-func displayLock(display string) (locker, error) {
+func displayLock(display, name string) (locker, error) {
 	if display == "" {
-		return sessionFile("console")
+		return sessionFile("console", name)
 	}
-	return xLock{display: display}, nil
+	sel := selectionPrefix + strings.ToUpper(fileSafe(cmp.Or(name, "lease")))
+	return xLock{display: display, sel: sel, next: sel + "_NEXT"}, nil
 }
 
-// xLock is the lease as the owner of an X selection.
-type xLock struct{ display string }
+// xLock is a lock as the owner of an X selection.
+type xLock struct{ display, sel, next string }
 
 // xSession is one hold: a connection of its own with an unmapped
 // input-only window, which owns the lease's selection while held (or the
@@ -53,8 +56,8 @@ type xSession struct {
 	display string
 	conn    *xgb.Conn
 	win     xproto.Window
-	sel     xproto.Atom // leaseSelection
-	next    xproto.Atom // leaseNext
+	sel     xproto.Atom // the lock's selection
+	next    xproto.Atom // its next turn's
 	note    xproto.Atom // leaseHolder
 
 	watch     chan struct{}
@@ -68,19 +71,19 @@ func (x xLock) open(note string) (session, error) {
 		return nil, fmt.Errorf("connect to %s: %w", x.display, err)
 	}
 	s := &xSession{display: x.display, conn: conn}
-	if err := s.init(note); err != nil {
+	if err := s.init(x, note); err != nil {
 		conn.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *xSession) init(note string) error {
+func (s *xSession) init(x xLock, note string) error {
 	var err error
 	for _, a := range []struct {
 		to   *xproto.Atom
 		name string
-	}{{&s.sel, leaseSelection}, {&s.next, leaseNext}, {&s.note, leaseHolder}} {
+	}{{&s.sel, x.sel}, {&s.next, x.next}, {&s.note, leaseHolder}} {
 		if *a.to, err = atom(s.conn, a.name); err != nil {
 			return err
 		}
