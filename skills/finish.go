@@ -9,7 +9,8 @@ import (
 )
 
 // finish writes the decided values into the steps, declares the parameters,
-// marks destructive steps and picks the dedupe key.
+// marks destructive steps (with what success looked like and the values
+// the page echoed) and picks the dedupe key.
 func (g *builder) finish() error {
 	g.mergeSameColumn()
 	inRepeated(g.skill.Steps)
@@ -36,6 +37,7 @@ func (g *builder) finish() error {
 	if err := g.markDestructive(); err != nil {
 		return err
 	}
+	g.echoes()
 	// A value redacted at capture is secret-shaped (a card number): it must
 	// not become a dedupe key, which replay records in the clear.
 	var keyable []Parameter
