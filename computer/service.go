@@ -57,6 +57,10 @@ type Service struct {
 	// engine. RunTimeout bounds one request.
 	Run        func(ctx context.Context, b *Broker, body []byte) (any, error)
 	RunTimeout time.Duration
+	// Seat, if set, makes the grant one per display across daemons
+	// (Broker.SetSeat): the daemon passes desktop.NewSeat(DISPLAY,
+	// "grant", a note naming itself).
+	Seat Seat
 
 	once   sync.Once
 	broker *Broker
@@ -76,6 +80,9 @@ func (s *Service) Broker() (*Broker, error) {
 			audit = notifying{next: s.Audit, n: s.Notifier, log: s.logger()}
 		}
 		s.broker = NewBroker(d, s.Policy, audit, nil)
+		if s.Seat != nil {
+			s.broker.SetSeat(s.Seat)
+		}
 	})
 	return s.broker, s.err
 }
