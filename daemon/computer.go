@@ -11,6 +11,7 @@ import (
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/computer/script"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/replay/desktop"
 )
 
 // serveComputer serves scope grants on this desktop and the scripted
@@ -34,6 +35,15 @@ func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script
 			return runner.Run(ctx, b, req)
 		},
 		RunTimeout: script.MaxTimeout + 10*time.Second,
+	}
+	// One grant per desktop, across daemons and data dirs: the seat is
+	// tied to the display (on X11, a selection the server drops with its
+	// holder), not to this daemon.
+	seat, err := desktop.NewSeat(os.Getenv("DISPLAY"), "grant", fmt.Sprintf("the daemon of %s (pid %d)", d.home, os.Getpid()))
+	if err != nil {
+		log.Warn("no seat for grants: another daemon's grant on this desktop is not seen", "err", err)
+	} else {
+		grants.Seat = seat
 	}
 	if _, err := grants.Serve(d.nc); err != nil {
 		return nil, nil, fmt.Errorf("serve grants: %w", err)

@@ -50,8 +50,8 @@ type Options struct {
 	// Guard, if set, authorizes every desktop input right before it is
 	// sent (the scope grant the replay holds).
 	Guard desktop.Guard
-	// Lease, if set, is the desktop lease the desktop executor holds
-	// around each step that sends input.
+	// Lease, if set, is the desktop lease the desktop executor holds for
+	// each row, from its first input to its commit.
 	Lease *desktop.Lease
 	// Quiet is the desktop executor's wait for the person to leave the
 	// keyboard (desktop.Options.Quiet).
