@@ -14,7 +14,9 @@
 // state a step explained: a difference no event explained becomes an
 // inferred step. The destructive step carries the form's field inventory,
 // and what followed it (the effect) is observed here and by the service
-// worker, which holds the step until the effect settles.
+// worker, which holds the step until the effect settles. The effect says
+// which fields' values the settled page shows (echoed): the values are
+// compared here, in the browser, and only the fields' labels leave it.
 (() => {
   if (window.__reprise) return;
   window.__reprise = true;
@@ -480,6 +482,40 @@
     }
     return out;
   }
+  // What the form holds at a destructive step, for its echo: each field's
+  // label and value (a text field's text, a choice's chosen label), never
+  // a secret's, a card's or a file's, only values of 3 characters or more
+  // that the page does not show already (before is its text), of fields
+  // whose label no other field of the form has, at most 50. Held in
+  // memory only: here, and by the worker while a navigation is on its way
+  // to the next page, which compares them too. Never in a step, a
+  // message to the daemon or chrome.storage: the effect reports labels.
+  function typed(form, before) {
+    const out = [], count = new Map();
+    const shows = D.shown(before);
+    for (const u of D.unitsOfForm(form, document)) {
+      if (!D.settable(u)) continue;
+      let v;
+      if (u.kind === "text") {
+        if (D.isSecret(u.el) || /\bcc-/.test(D.attr(u.el, "autocomplete") || "")) continue;
+        v = D.textValue(u.el);
+      } else if (u.kind === "choice" && !(u.how === "select" && u.el.multiple)) v = D.stateOf(u, known(u));
+      else continue;
+      const label = cut(D.labelOf(u));
+      if (!label) continue;
+      count.set(label, (count.get(label) || 0) + 1);
+      v = D.norm(v);
+      if (v.length < 3 || v.length > 2000 || shows(v)) continue;
+      out.push({ label, value: v });
+    }
+    return out.filter((c) => count.get(c.label) === 1).slice(0, 50);
+  }
+  // The labels of the values the page's text shows.
+  function echoedIn(page, echo) {
+    if (!echo || !echo.length) return [];
+    const shows = D.shown(page);
+    return echo.filter((c) => shows(c.value)).map((c) => c.label);
+  }
   function atFirstSight(form) {
     return D.unitsOfForm(form, document).filter((u) => u.kind !== "action").every((u) =>
       firstSeen.has(u.key) ? D.stateOf(u, known(u)) === firstSeen.get(u.key) : D.atDefault(u));
@@ -495,11 +531,14 @@
     const form = el && el.tagName === "FORM" ? el : D.formOf(el);
     const pre = { id: crypto.randomUUID(), form, fields: inventory(form), dirty: !atFirstSight(form), t0: Date.now(),
       before: pageText(), url: location.href };
+    pre.echo = typed(form, pre.before);
     startEffect(pre.id, pre, false);
     return pre;
   }
   function sendDestructive(action, u, pre, dialog) {
-    emit(action, u, null, { fields: pre.fields, obs: { t0: pre.t0 }, id: pre.id, url: pre.url, dialog });
+    // The values go to the worker with the observation, in memory, for
+    // the next page to compare if the step navigates; the step has none.
+    emit(action, u, null, { fields: pre.fields, obs: { t0: pre.t0, echo: pre.echo }, id: pre.id, url: pre.url, dialog });
     if (effect && effect.id === pre.id) {
       effect.posted = true;
       checkEffect();
@@ -542,9 +581,11 @@
       // destructive step, of this form, watched since the click.
       clickPending.submitted = form;
       clickPending.pre.fields = inventory(form);
+      clickPending.pre.echo = typed(form, clickPending.pre.before);
       if (effect && effect.id === clickPending.pre.id) {
         effect.form = form;
         effect.dirty = !atFirstSight(form);
+        effect.echo = clickPending.pre.echo;
       }
       return;
     }
@@ -578,7 +619,8 @@
   // that appear and whether the form went back to its first state.
   function startEffect(id, pre, posted) {
     stopEffect();
-    effect = { id, form: pre.form, dirty: pre.dirty, before: pre.before, texts: [], seen: new Set(), reset: false, url: location.href, sent: "", posted };
+    effect = { id, form: pre.form, dirty: pre.dirty, before: pre.before, texts: [], seen: new Set(), reset: false, url: location.href, sent: "", posted,
+      echo: pre.echo || [] };
     observing = performance.now() + 30000;
     effectMO = new MutationObserver(onEffect);
     effectMO.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden", "style", "class", "open", "aria-hidden"] });
@@ -625,7 +667,7 @@
     // at once never holds.
     const shown = pageText();
     const texts = effect.texts.filter((x) => shown.includes(D.norm(x.t))).sort((a, b) => a.r - b.r).slice(0, 16).map((x) => x.t);
-    const msg = { type: "effect", obs: effect.id, texts, form_reset: effect.reset, url: location.href };
+    const msg = { type: "effect", obs: effect.id, texts, form_reset: effect.reset, url: location.href, echoed: echoedIn(shown, effect.echo) };
     const key = JSON.stringify(msg);
     if (key === effect.sent) return;
     effect.sent = key;
@@ -644,7 +686,9 @@
     const texts = found.sort((a, b) => a.r - b.r).slice(0, 16).map((f) => f.t);
     chrome.runtime.sendMessage({ type: "arrived", url: location.href, texts }).then((reply) => {
       if (!reply || !reply.obs) return;
-      startEffect(reply.obs, { form: undefined, dirty: false, before: pageText() }, true);
+      // The values the step sent, from the worker: what this page shows
+      // of them is the step's echo.
+      startEffect(reply.obs, { form: undefined, dirty: false, before: pageText(), echo: reply.echo }, true);
       for (const t of texts) effect.seen.add(t);
     }).catch(() => {});
   }

@@ -24,6 +24,49 @@ var RepriseDOM = (() => {
   const fold = (s) => norm(s).normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase().replace(/[\s:*]+$/u, "");
   const same = (a, b) => fold(a) === fold(b);
 
+  // Whether a page's text shows a value: shown(text) is the test, for
+  // one text and many values (the recorder's echo: which of the values a
+  // form sent the page after it shows). Case is ignored and spaces
+  // collapsed; letters and digits are compared alone, in the same order,
+  // so a value the page reformats (5551234567 shown as (555) 123-4567)
+  // still shows, but with the same decimal mark (1.50 is not 150), as the
+  // replayer reads a field back. The match starts and ends at a word's
+  // edge ("Ada" is not shown by "Canada"), and a value of fewer than three
+  // letters and digits never shows: it turns up by chance.
+  const MAX_SHOWN = 1000000;
+  function shown(page) {
+    const low = norm(page).slice(0, MAX_SHOWN).toLowerCase();
+    let core = "";
+    const at = []; // offset in core -> offset in low
+    const starts = new Set(), ends = new Set();
+    for (const m of low.matchAll(/[\p{L}\p{N}]+/gu)) {
+      starts.add(core.length);
+      for (let k = 0; k < m[0].length; k++) at.push(m.index + k);
+      core += m[0];
+      ends.add(core.length);
+    }
+    return (value) => {
+      const v = norm(value).toLowerCase();
+      const want = v.replace(/[^\p{L}\p{N}]/gu, "");
+      if (want.length < 3) return false;
+      for (let i = core.indexOf(want); i >= 0; i = core.indexOf(want, i + 1)) {
+        if (starts.has(i) && ends.has(i + want.length) && decimal(low.slice(at[i], at[i + want.length - 1] + 1)) === decimal(v)) return true;
+      }
+      return false;
+    };
+  }
+  // A number's decimal mark and how many digits follow it, "" for none: a
+  // mark between digits is decimal when it is the last and its kind
+  // appears once ("1,234.50"); dots or commas that repeat only group
+  // digits ("973.565.9208").
+  function decimal(s) {
+    const marks = Array.from(s.matchAll(/\p{N}([.,])(?=\p{N})/gu));
+    if (!marks.length) return "";
+    const last = marks[marks.length - 1];
+    if (marks.filter((m) => m[1] === last[1]).length > 1) return "";
+    return last[1] + /^\p{N}*/u.exec(s.slice(last.index + 2))[0].length;
+  }
+
   // ---- Elements -----------------------------------------------------------
 
   const tag = (el) => (el && el.tagName ? el.tagName.toLowerCase() : "");
@@ -636,7 +679,7 @@ var RepriseDOM = (() => {
   }
 
   return {
-    norm, text, fold, same, tag, attr, typeOf, up, closest, contains, byId, visible, deepActive, roots,
+    norm, text, fold, same, shown, tag, attr, typeOf, up, closest, contains, byId, visible, deepActive, roots,
     roleOf, namesOf, nameOf, isControl, controlOf, isSecret, TEXT_TYPES,
     unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,

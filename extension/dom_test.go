@@ -93,6 +93,13 @@ func TestDOMModel(t *testing.T) {
 		{`D.fold("E-mail *")`, "e-mail"},
 		{`D.fold("Plan :")`, "plan"},
 		{`D.same("ÉCOLE  Normale", "ecole normale")`, "true"},
+		// Whether a page's text shows a value (the recorder's echo):
+		// folded, reformatted, at a word's edge, with its decimal mark.
+		{`((has) => ["Difference & Co", "  DIFFERENCE  &  co ", "ada.king@demo.example.org", "555-123-4567", "5551234567", "1234.50", "Québec"].map(has).join())(D.shown(` +
+			"`Saved as record 7.\nCompany  Difference &amp; Co\nE-mail ADA.KING@demo.example.org\nPhone (555) 123-4567\nTotal 1,234.50\nProvince québec`" + `.replace("&amp;", "&")))`,
+			"true,true,true,true,true,true,true"},
+		{`((has) => ["ada", "nada", "Can", "1234.5", "123450", "x1", "", "Ottawa"].map(has).join())(D.shown("Ada lives in Canada; 1,234.50 paid; x1"))`,
+			"true,false,false,false,false,false,false,false"},
 		// Roles, implicit and explicit.
 		{`D.roleOf($("#plan"))`, "radiogroup"},
 		{`D.roleOf($("#country"))`, "combobox"},

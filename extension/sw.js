@@ -6,8 +6,11 @@
 // A destructive step comes with an observation of its effect: the worker
 // adds what it alone sees (the requests the step sent and their answers,
 // the page a navigation led to) to what the page reports (texts that
-// appeared, the form's reset), and holds the step, with every step queued
-// after it, until the effect settles.
+// appeared, the form's reset, the labels of the fields whose values the
+// page shows), and holds the step, with every step queued after it, until
+// the effect settles. The values the step's form sent stay with the
+// observation, in memory, only until then: the next page, if the step
+// navigates, compares them with what it shows; they go nowhere else.
 import { Nats } from "./nats.js";
 
 let client = null;
@@ -141,8 +144,17 @@ const observations = new Map(); // step id -> observation
 const recent = [];               // requests of the last seconds, for steps announced after them
 let ticker = 0;
 
-function observe(id, tab, t0, url) {
-  const o = { id, tab, t0, url0: url, url, texts: [], reset: false, reqs: [], last: t0, final: false, effect: null };
+// The values a destructive step's form sent, as the page gave them:
+// labels and values, at most 50, for the next page to compare.
+function echoOf(echo) {
+  if (!Array.isArray(echo)) return [];
+  return echo.filter((c) => c && typeof c.label === "string" && c.label && typeof c.value === "string" && c.value)
+    .slice(0, 50).map((c) => ({ label: c.label, value: c.value }));
+}
+
+function observe(id, tab, t0, url, echo) {
+  const o = { id, tab, t0, url0: url, url, texts: [], reset: false, reqs: [], last: t0, final: false, effect: null,
+    echo: echoOf(echo), echoed: [] };
   for (const r of recent) if (r.tab === tab && r.t >= t0) o.reqs.push(r);
   observations.set(id, o);
   if (!ticker) ticker = setInterval(tick, 100);
@@ -171,6 +183,8 @@ function settle(o) {
   if (o.texts.length) e.texts = o.texts.slice(0, 16);
   if (o.reset) e.form_reset = true;
   if (last && last.status) e.status = last.status;
+  if (o.echoed.length) e.echoed = o.echoed.slice(0, 50);
+  o.echo = []; // the values are done with
   const ms = Math.round(o.last - o.t0);
   if (ms > 0) e.millis = ms;
   o.effect = e;
@@ -270,7 +284,7 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
       const item = { body, ts: msg.step.ts, obs: "" };
       if (msg.obs && typeof msg.obs.t0 === "number") {
         item.obs = msg.id;
-        observe(msg.id, tab.id, msg.obs.t0, msg.step.enrichment ? msg.step.enrichment.url : "");
+        observe(msg.id, tab.id, msg.obs.t0, msg.step.enrichment ? msg.step.enrichment.url : "", msg.obs.echo);
       }
       queue.push(item);
       flush();
@@ -287,6 +301,10 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
       let changed = o.texts.join("\n") !== before;
       if (!!msg.form_reset !== o.reset) { o.reset = !!msg.form_reset; changed = true; }
       if (msg.url && msg.url !== o.url) { o.urlBefore = o.url; o.url = msg.url; changed = true; }
+      // The fields whose values the page shows now: labels of the step's
+      // own values only.
+      const echoed = Array.isArray(msg.echoed) ? o.echo.map((c) => c.label).filter((l) => msg.echoed.includes(l)) : [];
+      if (echoed.join("\n") !== o.echoed.join("\n")) { o.echoed = echoed; changed = true; }
       if (changed) o.last = Math.max(o.last, Math.min(Number(msg.at) || Date.now(), Date.now()));
       return;
     }
@@ -301,8 +319,11 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
       o.texts = [];
       addTexts(o, msg.texts);
       o.arrived = o.texts.slice();
+      o.echoed = [];
       touch(o);
-      reply({ obs: o.id });
+      // The values the step sent, for the page to compare: to our own
+      // content script in the tab's top frame, never to the page.
+      reply({ obs: o.id, echo: o.echo });
       return;
     }
   }
