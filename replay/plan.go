@@ -98,7 +98,7 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 			expand(&st.Assert[i].Value)
 		}
 	}
-	echoOf := st.Echo
+	var echoOf []string
 	st.Echo, echoOf = p.echoes(st.Echo, values)
 	answers := p.rowAnswers(n)
 	if st.Secret {
