@@ -18,7 +18,6 @@ import (
 	"github.com/reprise-dev/reprise/computer/script"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/flock"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/recorder"
 	"github.com/reprise-dev/reprise/recordings"
@@ -48,7 +47,7 @@ type Options struct {
 // Daemon is a running shim.
 type Daemon struct {
 	home      string
-	lock      *flock.Lock
+	lock      *homeLock
 	log       *slog.Logger
 	srv       *embedded.Server
 	nc        *nats.Conn

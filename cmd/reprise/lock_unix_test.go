@@ -34,3 +34,21 @@ func TestSecondDaemonRefusedWhileFirstIsStopped(t *testing.T) {
 		t.Errorf("the refusal says:\n%s\nwant it to name the holder: %q", stderr, want)
 	}
 }
+
+// TestSecondDaemonRefusedWhenTheLockFileIsDeleted: a local program that
+// deletes daemon.lock while the daemon runs must not let a second daemon
+// onto the same store (issue 32): the data dir itself is locked.
+func TestSecondDaemonRefusedWhenTheLockFileIsDeleted(t *testing.T) {
+	home := t.TempDir()
+	startDaemonProcess(t, home)
+	if err := os.Remove(filepath.Join(home, daemon.LockFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := run(t, home, "daemon")
+	if err == nil {
+		t.Fatal("a second daemon ran on a home whose lock file was deleted; want refused")
+	}
+	if !strings.Contains(stderr, "another reprise daemon") {
+		t.Errorf("the refusal says:\n%s\nwant it to say another daemon holds the data dir", stderr)
+	}
+}

@@ -3,6 +3,7 @@ package flock
 import (
 	"errors"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -24,4 +25,26 @@ func TestTakeRefusesASecondHolder(t *testing.T) {
 	}
 	second.Release()
 	second.Release() // twice is harmless
+}
+
+// A deleted lock file does not let a second holder in while the first
+// holds the directory.
+func TestTakeDirHoldsWhenTheLockFileIsDeleted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SKIP: Windows refuses to delete a held lock file; TakeDir adds nothing there")
+	}
+	dir := t.TempDir()
+	first, err := TakeDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := TakeDir(dir); !errors.Is(err, ErrHeld) {
+		t.Fatalf("second TakeDir = %v; want ErrHeld", err)
+	}
+	first.Release()
+	second, err := TakeDir(dir)
+	if err != nil {
+		t.Fatalf("TakeDir after Release = %v", err)
+	}
+	second.Release()
 }
