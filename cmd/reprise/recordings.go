@@ -12,6 +12,7 @@ import (
 
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -57,7 +58,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 				if r.LostSteps > 0 {
 					state += fmt.Sprintf(" (incomplete: %d lost)", r.LostSteps)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.RecordingID, stamp(r.CreatedAt), r.Mode, r.InterpretationRoute, state, r.StepsStored)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", termtext.Line(r.RecordingID), stamp(r.CreatedAt), termtext.Line(r.Mode), termtext.Line(r.InterpretationRoute), state, r.StepsStored)
 			}
 			return tw.Flush()
 		},
@@ -162,7 +163,7 @@ func (g *globals) fetch(ctx context.Context, id string) (*events.Recording, erro
 }
 
 func printSteps(rec *events.Recording) error {
-	fmt.Printf("%s  %s  route %s  %d steps\n", rec.RecordingID, stamp(rec.CreatedAt), rec.InterpretationRoute, len(rec.Steps))
+	fmt.Printf("%s  %s  route %s  %d steps\n", termtext.Line(rec.RecordingID), stamp(rec.CreatedAt), termtext.Line(rec.InterpretationRoute), len(rec.Steps))
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SEQ\tACTION\tKIND\tTARGET\tVALUE\tAPP")
 	for _, s := range rec.Steps {
@@ -184,7 +185,8 @@ func printSteps(rec *events.Recording) error {
 		if s.Inferred {
 			action += " (inferred from state)"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.Seq, action, kind, target, value, s.ActiveApp)
+		// An imported recording's labels and values may hold escapes.
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.Seq, termtext.Line(action), termtext.Line(kind), termtext.Line(target), termtext.Line(value), termtext.Line(s.ActiveApp))
 	}
 	return tw.Flush()
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/progress"
+	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
@@ -452,7 +453,7 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 		fmt.Fprintf(out, "\nrows %v are filled and not submitted.\n", rowNums)
 		for i, s := range snaps {
 			if s != "" {
-				fmt.Fprintf(out, "  row %d as filled: %s\n", rowNums[i], s)
+				fmt.Fprintf(out, "  row %d as filled: %s\n", rowNums[i], termtext.Line(s))
 			}
 		}
 		if shown {
@@ -483,16 +484,16 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 			if r.Step > 0 {
 				step = fmt.Sprintf(" at step %d (%s)", r.Step, r.Action)
 			}
-			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, r.Reason)
+			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, termtext.Line(r.Reason))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(out, "  row %d: %s\n", r.N, n)
+			fmt.Fprintf(out, "  row %d: %s\n", r.N, termtext.Line(n))
 		}
 		for _, h := range r.Healed {
-			fmt.Fprintf(out, "  row %d healed: %s\n", r.N, h)
+			fmt.Fprintf(out, "  row %d healed: %s\n", r.N, termtext.Line(h))
 		}
 		if r.Output != "" {
-			fmt.Fprintf(out, "  row %d output: %s\n", r.N, r.Output)
+			fmt.Fprintf(out, "  row %d output: %s\n", r.N, termtext.Line(r.Output))
 		}
 	}
 	if path == "" {

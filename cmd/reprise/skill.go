@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
@@ -109,7 +110,7 @@ func newSkillListCmd(g *globals) *cobra.Command {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SKILL\tREVISION\tSAVED\tNAME\tPARAMETERS\tSTEPS")
 			for _, s := range reply.Skills {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\n", s.ID, s.Revision, s.Saved.Local().Format("2006-01-02 15:04:05"), s.Name, s.Parameters, s.Steps)
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\n", s.ID, s.Revision, s.Saved.Local().Format("2006-01-02 15:04:05"), termtext.Line(s.Name), s.Parameters, s.Steps)
 			}
 			return tw.Flush()
 		},
@@ -142,7 +143,7 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "# proposed from revision %d, not yet accepted: `reprise skill accept %s` saves it\n", p.Base, args[0])
-				_, err = fmt.Fprint(cmd.OutOrStdout(), p.YAML)
+				_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(p.YAML))
 				return err
 			}
 			reply, err := c.Skill(cmd.Context(), args[0], revision)
@@ -152,10 +153,10 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 			// YAML comments, so the output still reads as the skill.
 			if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
 				for _, line := range skills.Summary(s) {
-					fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", line)
+					fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", termtext.Line(line))
 				}
 			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), reply.YAML)
+			_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(reply.YAML))
 			return err
 		},
 	}
@@ -230,13 +231,13 @@ func newSkillValidateCmd() *cobra.Command {
 // printNotes and printQuestions show a draft as build and import both do.
 func printNotes(out io.Writer, notes []string) {
 	for _, n := range notes {
-		fmt.Fprintf(out, "note: %s\n", n)
+		fmt.Fprintf(out, "note: %s\n", termtext.Line(n))
 	}
 }
 
 func printQuestions(out io.Writer, qs []ops.Question) {
 	for i, q := range qs {
-		fmt.Fprintf(out, "%d. [%s] %s\n", i+1, q.Parameter, q.Text)
+		fmt.Fprintf(out, "%d. [%s] %s\n", i+1, termtext.Line(q.Parameter), termtext.Block(q.Text))
 	}
 }
 
