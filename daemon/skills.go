@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
@@ -9,13 +10,21 @@ import (
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/store"
 )
+
+// skillsKeyName is the key the skill book is sealed with at rest.
+const skillsKeyName = "skills-seal"
 
 // serveSkills answers the CLI's skill requests: built from reviewed
 // recordings only, with steps no channel resolved named by OCR of their
 // frames, on this machine.
 func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Service, error) {
-	book, err := skillbook.Open(ctx, d.js)
+	key, err := store.LoadOrCreate(d.keys, skillsKeyName, store.NewDataKey)
+	if err != nil {
+		return nil, fmt.Errorf("skill book key: %w", err)
+	}
+	book, err := skillbook.Open(ctx, d.js, key)
 	if err != nil {
 		return nil, err
 	}

@@ -30,16 +30,22 @@ var ErrNotFound = errors.New("skill not found")
 
 // Book is the SKILLS bucket.
 type Book struct {
-	kv jetstream.KeyValue
+	kv   jetstream.KeyValue
+	seal *sealer
 }
 
-// Open opens the SKILLS bucket (events.EnsureStores creates it).
-func Open(ctx context.Context, js jetstream.JetStream) (*Book, error) {
+// Open opens the SKILLS bucket (events.EnsureStores creates it), whose
+// skills are sealed with key (store.DataKeySize bytes).
+func Open(ctx context.Context, js jetstream.JetStream, key []byte) (*Book, error) {
+	s, err := newSealer(key)
+	if err != nil {
+		return nil, err
+	}
 	kv, err := js.KeyValue(ctx, events.BucketSkills)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", events.BucketSkills, err)
 	}
-	return &Book{kv: kv}, nil
+	return &Book{kv: kv, seal: s}, nil
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,79}$`)
@@ -79,7 +85,11 @@ func (b *Book) Save(ctx context.Context, id string, doc []byte) (uint64, error) 
 	if len(doc) > MaxSkillSize {
 		return 0, fmt.Errorf("save skill %s: %d bytes, over the %d a skill can be", id, len(doc), MaxSkillSize)
 	}
-	rev, err := b.kv.Put(ctx, id, doc)
+	sealed, err := b.seal.seal(id, doc)
+	if err != nil {
+		return 0, err
+	}
+	rev, err := b.kv.Put(ctx, id, sealed)
 	if err != nil {
 		return 0, fmt.Errorf("save skill %s: %w", id, err)
 	}
@@ -104,7 +114,7 @@ func (b *Book) Get(ctx context.Context, id string, revision uint64) (Entry, erro
 	if err != nil {
 		return Entry{}, fmt.Errorf("read skill %s: %w", id, err)
 	}
-	return entry(e), nil
+	return b.entry(e)
 }
 
 // History returns every kept version of skill id, oldest first.
@@ -122,7 +132,11 @@ func (b *Book) History(ctx context.Context, id string) ([]Entry, error) {
 	out := make([]Entry, 0, len(h))
 	for _, e := range h {
 		if e.Operation() == jetstream.KeyValuePut {
-			out = append(out, entry(e))
+			en, err := b.entry(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, en)
 		}
 	}
 	return out, nil
@@ -155,6 +169,10 @@ func (b *Book) List(ctx context.Context) ([]Entry, error) {
 	return out, nil
 }
 
-func entry(e jetstream.KeyValueEntry) Entry {
-	return Entry{ID: e.Key(), Revision: e.Revision(), Saved: e.Created(), Doc: e.Value()}
+func (b *Book) entry(e jetstream.KeyValueEntry) (Entry, error) {
+	doc, err := b.seal.open(e.Key(), e.Value())
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{ID: e.Key(), Revision: e.Revision(), Saved: e.Created(), Doc: doc}, nil
 }

@@ -31,7 +31,10 @@ func (b *Book) Propose(ctx context.Context, id string, base uint64, doc []byte) 
 	if len(doc) > MaxSkillSize {
 		return fmt.Errorf("propose a revision of skill %s: %d bytes, over the %d a skill can be", id, len(doc), MaxSkillSize)
 	}
-	value := append([]byte(strconv.FormatUint(base, 10)+"\n"), doc...)
+	value, err := b.seal.seal(id+pendingSuffix, append([]byte(strconv.FormatUint(base, 10)+"\n"), doc...))
+	if err != nil {
+		return err
+	}
 	if _, err := b.kv.Put(ctx, id+pendingSuffix, value); err != nil {
 		return fmt.Errorf("propose a revision of skill %s: %w", id, err)
 	}
@@ -53,7 +56,11 @@ func (b *Book) Pending(ctx context.Context, id string) (Pending, error) {
 	if err != nil {
 		return Pending{}, fmt.Errorf("read the proposed revision of skill %s: %w", id, err)
 	}
-	head, doc, ok := strings.Cut(string(e.Value()), "\n")
+	value, err := b.seal.open(e.Key(), e.Value())
+	if err != nil {
+		return Pending{}, err
+	}
+	head, doc, ok := strings.Cut(string(value), "\n")
 	base, perr := strconv.ParseUint(head, 10, 64)
 	if !ok || perr != nil {
 		return Pending{}, fmt.Errorf("the proposed revision of skill %s is damaged", id)

@@ -28,7 +28,7 @@ steps:
 func TestPending(t *testing.T) {
 	_, nc, js := natstest.Start(t, "m_test")
 	ctx := context.Background()
-	book, err := Open(ctx, js)
+	book, err := Open(ctx, js, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

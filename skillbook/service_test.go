@@ -38,7 +38,7 @@ func (a *audited) Append(_ context.Context, kind string, fields map[string]strin
 func TestService(t *testing.T) {
 	_, nc, js := natstest.Start(t, "m_test")
 	ctx := context.Background()
-	book, err := Open(ctx, js)
+	book, err := Open(ctx, js, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestService(t *testing.T) {
 func TestServiceRefusesMalformedRequests(t *testing.T) {
 	_, nc, js := natstest.Start(t, "m_test")
 	ctx := context.Background()
-	book, err := Open(ctx, js)
+	book, err := Open(ctx, js, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
