@@ -109,8 +109,12 @@ type Service struct {
 	// steps before they are aligned (OCR labels for unresolved steps). It
 	// returns how many steps it left unread when ctx ended.
 	Enrich func(ctx context.Context, rec *events.Recording) (unread int)
-	Audit  Auditor
-	Log    *slog.Logger
+	// Lost, if set, says how many steps a recording lost when it was made
+	// (captured, never stored): a skill is built from such a recording only
+	// after the person answers its question yes.
+	Lost  func(ctx context.Context, recID string) (uint64, error)
+	Audit Auditor
+	Log   *slog.Logger
 	// FiledByHand, if set, is told after a skill is saved which rows its
 	// recordings filed by hand, so that replay never files them again.
 	FiledByHand func(ctx context.Context, skillID string, skill *skills.Skill, rows []skills.Demonstration) error
@@ -262,15 +266,25 @@ func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(con
 			}
 		}
 	}
+	incomplete := map[string]string{} // answers about incomplete recordings, which the draft does not know
 	if len(req.Confirm) > 0 {
 		if opts.Confirm == nil {
 			opts.Confirm = map[string]string{}
 		}
-		maps.Copy(opts.Confirm, req.Confirm)
+		for k, v := range req.Confirm {
+			if strings.HasPrefix(k, incompletePrefix) {
+				incomplete[k] = v
+			} else {
+				opts.Confirm[k] = v
+			}
+		}
 	}
 	draft, err := skills.Generalize(recs, opts)
 	if err != nil {
 		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
+	}
+	if oerr := s.askIncomplete(ctx, req.Recordings, incomplete, draft); oerr != nil {
+		return nil, nil, oerr
 	}
 	if unread > 0 {
 		draft.Notes = append(draft.Notes, fmt.Sprintf("OCR stopped after %s: %d step(s) no channel resolved were not read, so they stay unnamed and align by their place in the recording", ocrBudget, unread))

@@ -35,6 +35,9 @@ const (
 	// AskSuccess: the demonstrations showed nothing in common after a
 	// destructive step, so success cannot be taken from them.
 	AskSuccess QuestionKind = "success"
+	// AskIncomplete: a recording lost steps when it was made, so the skill
+	// may miss what they did.
+	AskIncomplete QuestionKind = "incomplete"
 )
 
 // Question is one thing the person must answer before the skill saves. The
