@@ -45,8 +45,15 @@ const (
 	AskAll = LocalSubjectPrefix + ".ask.>"
 )
 
-// AskSubject is where run runID waits for the answer to its question.
+// AskSubject is where run runID refuses answers that are not sealed (from
+// a reprise that predates sealing); replies to answers go under it too.
 func AskSubject(runID string) string { return LocalSubjectPrefix + ".ask." + runID }
+
+// AskQuestionSubject is where run runID waits for the sealed answer to one
+// question. id is derived from the question's token (replay.AskKey), so
+// only who holds the token can name it before an answer is sent; any CLI
+// connection may still read it, which is why what travels there is sealed.
+func AskQuestionSubject(runID, id string) string { return AskSubject(runID) + ".q." + id }
 
 // The local services' subjects (nats.go micro services the daemon runs):
 // only the local user may request them.

@@ -53,6 +53,8 @@ func TestSubjectNames(t *testing.T) {
 		{ReplaySubject("run_7", 2, "committed"), "run.run_7.row.2.committed"},
 		{AuditSubject("consent"), "audit.consent"},
 		{OpsSubject("m_test"), "shim.m_test.ops"},
+		{AskSubject("run_7"), "local.ask.run_7"},
+		{AskQuestionSubject("run_7", "0a1b"), "local.ask.run_7.q.0a1b"},
 		{StepMsgID("rec_1", 12), "rec_1:12"},
 		{StepMsgID("rec_1", 0), "rec_1:0"},
 		{StepMsgID("rec_1", math.MaxUint64), "rec_1:18446744073709551615"},

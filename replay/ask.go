@@ -23,15 +23,17 @@ type Question struct {
 	Wait time.Duration
 }
 
-// Answer is the request sent on events.AskSubject (core NATS request and
-// reply, never stored, so an answer reaches no log); Row 0 answers whichever row
-// is asking.
+// Answer is what `reprise runs answer` sends, sealed under the question's
+// AskKey, on its Subject (core NATS request and reply, never stored, so an
+// answer reaches no log); Row 0 answers whichever row is asking.
 type Answer struct {
 	Row    int    `json:"row,omitempty"`
 	Answer string `json:"answer"`
 }
 
-// AnswerReply says which question an Answer answered, or why none.
+// AnswerReply says which question an Answer answered, or why none. The
+// run seals it (AskKey.SealReply) when the answer opened; a plain one only
+// says that the answer was not accepted, and proves nothing.
 type AnswerReply struct {
 	Row   int    `json:"row,omitempty"`
 	Step  int    `json:"step,omitempty"`

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/replay"
@@ -18,19 +23,46 @@ import (
 )
 
 // asker puts a run's questions to the person: each is shown on this
-// terminal and answered with `reprise runs answer RUN`, from here or any
-// terminal that reaches the daemon. One question at a time: rows filed in
-// parallel wait their turn.
+// terminal with a token of its own, never sent anywhere, and answered
+// with `reprise runs answer RUN` (from here or any terminal that reaches
+// the daemon), where the person types the token. The answer is sealed
+// under a key only the token gives (replay.AskKey), so another program on
+// the daemon's NATS reads ciphertext and cannot answer. One question at a
+// time: rows filed in parallel wait their turn.
 type asker struct {
 	nc  *nats.Conn
 	out io.Writer
 	mu  sync.Mutex
 }
 
+// What a run replies to an answer it did not take, unsealed: it says no
+// more than that, whoever sent it.
+const (
+	notAcceptedReply = "not accepted: type the token the asking run printed for this question (each question has its own)"
+	unsealedReply    = "this run takes only sealed answers: update reprise, then answer with `reprise runs answer RUN` and type the token the run printed"
+)
+
 func (a *asker) ask(ctx context.Context, q replay.Question) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	sub, err := a.nc.SubscribeSync(events.AskSubject(q.RunID))
+	token := replay.NewAskToken()
+	key, err := replay.DeriveAskKey(q.RunID, token)
+	if err != nil {
+		return "", fmt.Errorf("wait for an answer: %w", err)
+	}
+	var refused atomic.Int64
+	// A reprise that predates sealing sends its answer in the clear here.
+	old, err := a.nc.Subscribe(events.AskSubject(q.RunID), func(m *nats.Msg) {
+		refused.Add(1)
+		respondPlain(m, unsealedReply)
+	})
+	if err != nil {
+		return "", fmt.Errorf("wait for an answer: %w", err)
+	}
+	defer old.Unsubscribe()
+	// Every question subject of the run, so that an answer sealed with a
+	// wrong token (another subject) is told it was not taken.
+	sub, err := a.nc.SubscribeSync(events.AskQuestionSubject(q.RunID, "*"))
 	if err != nil {
 		return "", fmt.Errorf("wait for an answer: %w", err)
 	}
@@ -38,24 +70,40 @@ func (a *asker) ask(ctx context.Context, q replay.Question) (string, error) {
 	if err := a.nc.FlushWithContext(ctx); err != nil {
 		return "", fmt.Errorf("wait for an answer: %w", err)
 	}
-	fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   (the row waits %s)\n", q.Row, q.Step, q.Prompt, q.RunID, q.Wait.Round(time.Second))
+	fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   and type the token %s   (the row waits %s)\n",
+		q.Row, q.Step, q.Prompt, q.RunID, token, q.Wait.Round(time.Second))
+	defer func() {
+		if n := refused.Load(); n > 0 {
+			fmt.Fprintf(a.out, "  row %d, step %d: %d answers refused (a wrong token, an older reprise, or another program)\n", q.Row, q.Step, n)
+		}
+	}()
+	warned := false
 	for {
 		msg, err := sub.NextMsgWithContext(ctx)
 		if err != nil {
 			return "", err
 		}
-		var ans replay.Answer
+		ans, err := replay.Answer{}, replay.ErrNotAccepted
+		if msg.Subject == key.Subject() {
+			ans, err = key.OpenAnswer(msg.Data)
+		}
+		if err != nil {
+			refused.Add(1)
+			respondPlain(msg, notAcceptedReply)
+			if !warned {
+				warned = true
+				fmt.Fprintf(a.out, "  row %d, step %d: an answer without this question's token was refused; still waiting\n", q.Row, q.Step)
+			}
+			continue
+		}
 		reply := replay.AnswerReply{Row: q.Row, Step: q.Step}
-		switch err := json.Unmarshal(msg.Data, &ans); {
-		case err != nil:
-			reply = replay.AnswerReply{Error: "not an answer: " + err.Error()}
+		switch {
 		case ans.Row != 0 && ans.Row != q.Row:
 			reply = replay.AnswerReply{Error: fmt.Sprintf("row %d is not asking; row %d is", ans.Row, q.Row)}
 		case ans.Answer == "":
 			reply = replay.AnswerReply{Error: "the answer is empty"}
 		}
-		b, _ := json.Marshal(reply)
-		_ = msg.Respond(b)
+		_ = msg.Respond(key.SealReply(msg.Data, reply))
 		if reply.Error == "" {
 			fmt.Fprintf(a.out, "  row %d, step %d: answered\n", q.Row, q.Step)
 			return ans.Answer, nil
@@ -63,15 +111,26 @@ func (a *asker) ask(ctx context.Context, q replay.Question) (string, error) {
 	}
 }
 
+// respondPlain refuses an answer that did not open, in the clear.
+func respondPlain(m *nats.Msg, why string) {
+	b, _ := json.Marshal(replay.AnswerReply{Error: why})
+	_ = m.Respond(b)
+}
+
 func newRunsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "runs", Short: "Work with replay runs that are going on"}
 	var row int
 	answer := &cobra.Command{
 		Use:   "answer RUN",
-		Short: "Answer the question a run's row is waiting on (typed without echo, or read from standard input)",
+		Short: "Answer the question a run's row is waiting on, with the token the run printed (typed without echo, or read from standard input)",
 		Long: `A skill's ask step (a one-time code, a captcha, a password it never stores) pauses
-its row with the browser open until someone answers. The answer goes to the
-run directly, over the daemon's connection: it is never stored.`,
+its row with the browser open until someone answers. The asking run prints the
+question and a token for it. Type the token, then the answer: without echo on a
+terminal, or from standard input, the token on the first line and the answer on
+the second. The answer is sealed with a key only the token gives and goes to the
+run directly, over the daemon's connection: it is never stored, and another
+program reading the daemon's messages sees ciphertext only. The token is never an
+argument, where any program could read it (ps).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			run := args[0]
@@ -81,7 +140,20 @@ run directly, over the daemon's connection: it is never stored.`,
 			if row < 0 {
 				return fmt.Errorf("--row %d: rows count from 1", row)
 			}
-			text, err := readSecret(cmd, "answer")
+			in := &typed{cmd: cmd}
+			token, err := in.read("token (the asking run printed it)", "token")
+			if err != nil {
+				return err
+			}
+			key, err := replay.DeriveAskKey(run, token)
+			if err != nil {
+				return err
+			}
+			text, err := in.read("answer", "answer")
+			if err != nil {
+				return err
+			}
+			sealed, err := key.SealAnswer(replay.Answer{Row: row, Answer: text})
 			if err != nil {
 				return err
 			}
@@ -90,21 +162,19 @@ run directly, over the daemon's connection: it is never stored.`,
 				return err
 			}
 			defer c.Close()
-			b, _ := json.Marshal(replay.Answer{Row: row, Answer: text})
 			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
 			defer cancel()
-			msg, err := askRun(ctx, c.Conn(), run, b)
-			if errors.Is(err, nats.ErrNoResponders) {
+			reply, err := answerRun(ctx, c.Conn(), run, key, sealed)
+			switch {
+			case errors.Is(err, nats.ErrNoResponders):
 				return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
-			}
-			if err != nil {
+			case errors.Is(err, errNotAccepted):
+				return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
+			case errors.Is(err, context.DeadlineExceeded):
+				return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
+			case err != nil:
 				return fmt.Errorf("answer run %s: %w", run, err)
-			}
-			var reply replay.AnswerReply
-			if err := json.Unmarshal(msg.Data, &reply); err != nil {
-				return fmt.Errorf("answer run %s: the run's reply: %w", run, err)
-			}
-			if reply.Error != "" {
+			case reply.Error != "":
 				return fmt.Errorf("run %s: %s", run, reply.Error)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "answered row %d, step %d of run %s\n", reply.Row, reply.Step, run)
@@ -114,6 +184,41 @@ run directly, over the daemon's connection: it is never stored.`,
 	answer.Flags().IntVar(&row, "row", 0, "the row whose question this answers (default: whichever row is asking)")
 	cmd.AddCommand(answer)
 	return cmd
+}
+
+// typed reads what the person types: without echo on a terminal, else a
+// line at a time from standard input, through one buffer so that no line
+// is lost between two reads.
+type typed struct {
+	cmd *cobra.Command
+	r   *bufio.Reader
+}
+
+func (in *typed) read(prompt, name string) (string, error) {
+	if f, ok := in.cmd.InOrStdin().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(in.cmd.ErrOrStderr(), "%s: ", prompt)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(in.cmd.ErrOrStderr())
+		if err != nil {
+			return "", fmt.Errorf("read the %s: %w", name, err)
+		}
+		if len(b) == 0 {
+			return "", fmt.Errorf("the %s is empty", name)
+		}
+		return string(b), nil
+	}
+	if in.r == nil {
+		in.r = bufio.NewReader(in.cmd.InOrStdin())
+	}
+	line, err := in.r.ReadString('\n')
+	if err != nil && line == "" {
+		return "", fmt.Errorf("no %s on standard input (the token on the first line, the answer on the second)", name)
+	}
+	v := strings.TrimRight(line, "\r\n")
+	if v == "" {
+		return "", fmt.Errorf("the %s is empty", name)
+	}
+	return v, nil
 }
 
 // asks says whether a skill's rows wait for a person's answer.
@@ -126,25 +231,55 @@ func asks(s *skills.Skill) bool {
 	return false
 }
 
-// askRun sends an answer to run and waits for its reply. The reply comes
-// on a subject under the run's own (a CLI may not answer into another
-// connection's inbox), which only CLI connections can read.
-func askRun(ctx context.Context, nc *nats.Conn, run string, data []byte) (*nats.Msg, error) {
-	reply := events.AskSubject(run) + ".reply." + nats.NewInbox()[len(nats.InboxPrefix):]
-	sub, err := nc.SubscribeSync(reply)
+// errNotAccepted: the run refused the answer without opening it (a wrong
+// token), or so said a reply that proves nothing.
+var errNotAccepted = errors.New("not accepted")
+
+// refusalGrace is how long a plain refusal, or the server's "no
+// responders", waits for the run's sealed reply before it is believed:
+// another program may reply first, and faster, but cannot seal.
+const refusalGrace = time.Second
+
+// answerRun sends a sealed answer to run's question and returns the run's
+// sealed reply. The reply comes on a subject under the run's own (a CLI
+// may not answer into another connection's inbox), which any CLI
+// connection can read and publish on: a reply that does not open under the
+// key is not believed, and an unsealed one is errNotAccepted (or
+// nats.ErrNoResponders) only when no sealed one follows within
+// refusalGrace.
+func answerRun(ctx context.Context, nc *nats.Conn, run string, key *replay.AskKey, sealed []byte) (replay.AnswerReply, error) {
+	inbox := events.AskSubject(run) + ".reply." + nats.NewInbox()[len(nats.InboxPrefix):]
+	sub, err := nc.SubscribeSync(inbox)
 	if err != nil {
-		return nil, err
+		return replay.AnswerReply{}, err
 	}
 	defer sub.Unsubscribe()
-	if err := nc.PublishRequest(events.AskSubject(run), reply, data); err != nil {
-		return nil, err
+	if err := nc.PublishRequest(key.Subject(), inbox, sealed); err != nil {
+		return replay.AnswerReply{}, err
 	}
-	msg, err := sub.NextMsgWithContext(ctx)
-	if err != nil {
-		return nil, err
+	var plain error
+	wait := ctx
+	for {
+		msg, err := sub.NextMsgWithContext(wait)
+		switch {
+		case err != nil && plain != nil:
+			return replay.AnswerReply{}, plain
+		case err != nil:
+			return replay.AnswerReply{}, err
+		case replay.IsSealed(msg.Data):
+			if r, err := key.OpenReply(sealed, msg.Data); err == nil {
+				return r, nil
+			}
+			continue
+		}
+		if plain == nil {
+			plain = errNotAccepted
+			if msg.Header.Get("Status") == "503" {
+				plain = nats.ErrNoResponders
+			}
+			var cancel context.CancelFunc
+			wait, cancel = context.WithTimeout(ctx, refusalGrace)
+			defer cancel()
+		}
 	}
-	if msg.Header.Get("Status") == "503" {
-		return nil, nats.ErrNoResponders
-	}
-	return msg, nil
 }
