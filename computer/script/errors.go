@@ -27,6 +27,18 @@ const (
 	Internal               = "Internal"
 )
 
+// Codes of reprise's own beside the design's: what bounds a run in a
+// daemon that serves more than one caller.
+const (
+	// Busy refuses a run while another holds the grant's runtime: one
+	// runtime runs one script at a time, and a caller is answered at once
+	// rather than queued behind a run that may spin for its whole budget.
+	Busy = "Busy"
+	// MemoryLimit is a run interrupted for holding more of the daemon's
+	// heap than its limit; the runtime is reset after it.
+	MemoryLimit = "MemoryLimit"
+)
+
 // Error is a failure a script sees as a thrown Error with .code, and with
 // .grantCode when the grant broker refused (a COMPUTER_ code).
 type Error struct {

@@ -137,9 +137,19 @@ func (d *fakeDesktop) axPress(el ax.Element) error {
 	return d.record("ax-press %s", el.Handle)
 }
 
-type fakeClipboard struct{ text string }
+// fakeClipboard holds text; every read is told on read, if set, so a
+// test can wait on a run reaching a point.
+type fakeClipboard struct {
+	text string
+	read chan struct{}
+}
 
-func (c *fakeClipboard) Read(context.Context) (string, error)    { return c.text, nil }
+func (c *fakeClipboard) Read(context.Context) (string, error) {
+	if c.read != nil {
+		c.read <- struct{}{}
+	}
+	return c.text, nil
+}
 func (c *fakeClipboard) Write(_ context.Context, t string) error { c.text = t; return nil }
 
 // fixture is a runtime over the fake desktop with a grant on "Form".
@@ -150,6 +160,7 @@ type fixture struct {
 	grant computer.Grant
 	clip  *fakeClipboard
 	shots string
+	plat  Platform
 }
 
 // axTree adapts fakeDesktop to Tree: its Press is the tree's, not the
@@ -188,6 +199,7 @@ func newFixture(t *testing.T, req computer.GrantRequest) *fixture {
 	f := &fixture{d: d, b: b, grant: g, clip: &fakeClipboard{text: "copied"}, shots: t.TempDir()}
 	plat := Platform{Backend: "fake", Input: d, Screen: d, Tree: axTree{d}, Clipboard: f.clip,
 		Displays: func() ([]image.Rectangle, error) { return []image.Rectangle{image.Rect(0, 0, 800, 600)}, nil }}
+	f.plat = plat
 	f.r = New(b, g.ID, plat, f.shots)
 	return f
 }

@@ -16,6 +16,9 @@ import (
 type Runner struct {
 	Open func() Platform
 	Dir  string // screenshots go to Dir/<grant id>
+	// MemoryLimit is each run's (Options.MemoryLimit): 0 is
+	// DefaultMemoryLimit. It is the daemon's to set, not the caller's.
+	MemoryLimit int64
 
 	mu   sync.Mutex
 	plat *Platform
@@ -41,7 +44,8 @@ type RunReply struct {
 
 // Run runs req through the active grant of b. An error is a refusal
 // before the run (no grant, a grant that is not the one named); a script
-// that fails is a RunReply with Error.
+// that fails, and a run refused while another is in progress (Busy), is a
+// RunReply with Error.
 func (rn *Runner) Run(ctx context.Context, b *computer.Broker, req RunRequest) (RunReply, error) {
 	if req.Code == "" {
 		return RunReply{}, &computer.Error{Code: computer.CodeInvalid, Message: "a run needs code"}
@@ -51,7 +55,7 @@ func (rn *Runner) Run(ctx context.Context, b *computer.Broker, req RunRequest) (
 		return RunReply{}, &computer.Error{Code: computer.CodeNoGrant, Message: "no grant is active for this run: the person grants one with `reprise computer grant`"}
 	}
 	rt := rn.runtime(b, g.ID)
-	res, err := rt.Run(ctx, req.Code, Options{ReadOnly: req.ReadOnly, Timeout: req.Timeout})
+	res, err := rt.Run(ctx, req.Code, Options{ReadOnly: req.ReadOnly, Timeout: req.Timeout, MemoryLimit: rn.MemoryLimit})
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {

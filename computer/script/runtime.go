@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +40,11 @@ type Options struct {
 	// Timeout is the run's budget, clamped to [MinTimeout, MaxTimeout];
 	// 0 is DefaultTimeout.
 	Timeout time.Duration
+	// MemoryLimit bounds the daemon's live heap, over what it was when the
+	// runtime began, while the run goes on (heapGauge says how it is
+	// charged); 0 is DefaultMemoryLimit, less is raised to MinMemoryLimit.
+	// Past it the run is interrupted (MemoryLimit) and the runtime reset.
+	MemoryLimit int64
 }
 
 // Shot is a screenshot a run took.
@@ -62,14 +66,20 @@ type Result struct {
 
 // Runtime is one persistent runtime: globals, screenshot frames and AX
 // refs survive from one run to the next while the grant it was made for
-// lives. Runs are serialized.
+// lives. It runs one script at a time: a run asked for while another goes
+// on is refused at once (Busy), never queued behind it, so no caller
+// waits on a script that spins.
 type Runtime struct {
 	broker  *computer.Broker
 	grantID string
 	plat    Platform
 	dir     string // where screenshots are written
+	base    uint64 // the daemon's live heap when the runtime began
 
-	mu     sync.Mutex
+	mu      sync.Mutex
+	running time.Time // when the run in progress began; zero: none
+
+	// The rest is touched only by the run in progress.
 	vm     *goja.Runtime
 	frames map[string]frame
 	ax     refs
@@ -78,11 +88,12 @@ type Runtime struct {
 }
 
 // New returns a runtime acting through grant grantID of b on plat;
-// screenshots go to dir.
+// screenshots go to dir. It measures the daemon's heap once, after a
+// collection: the base its runs' memory is charged over.
 func New(b *computer.Broker, grantID string, plat Platform, dir string) *Runtime {
 	r := &Runtime{broker: b, grantID: grantID, plat: plat, dir: dir, frames: map[string]frame{}, ax: newRefs()}
-	r.vm = goja.New()
-	r.install()
+	r.newVM()
+	r.base = settledHeap()
 	return r
 }
 
@@ -94,53 +105,63 @@ type run struct {
 	ctx      context.Context
 	readOnly bool
 	res      Result
+	// maxLen bounds what one builtin call may make or walk (guard.go).
+	maxLen int64
 }
 
 // Run executes code with top-level await. A failure the script did not
-// catch comes back as *Error.
+// catch comes back as *Error; so does a run refused because another is in
+// progress (Busy).
 func (r *Runtime) Run(ctx context.Context, code string, opts Options) (Result, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	if since, ok := r.acquire(); !ok {
+		return Result{}, fail(Busy, "another run has been in progress on grant %s for %s; wait for its answer, or end it with `reprise stop`",
+			r.grantID, time.Since(since).Round(time.Millisecond))
+	}
+	defer r.release()
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
 	timeout = min(max(timeout, MinTimeout), MaxTimeout)
+	limit := opts.MemoryLimit
+	if limit == 0 {
+		limit = DefaultMemoryLimit
+	}
+	limit = max(limit, MinMemoryLimit)
 	done, err := r.broker.Done(r.grantID)
 	if err != nil {
 		return Result{}, fromBroker(err, false)
 	}
-	// The run's budget interrupts the engine wherever it is. The grant
-	// ending (Stop, revoke, expiry, its window closing, its budget spent)
-	// fails every host call from then on and ends waits, but lets an
-	// action that already went through finish its statement: a run is
-	// not reported aborted after its last action succeeded.
+	// The run's budget and its memory interrupt the engine wherever it
+	// is. The grant ending (Stop, revoke, expiry, its window closing, its
+	// budget spent) fails every host call from then on and ends waits,
+	// and lets an action that already went through finish its statement
+	// (a run is not reported aborted after its last action succeeded);
+	// a script still running stopGrace later is interrupted.
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fail(Timeout, "computer code execution timed out after %dms", timeout.Milliseconds()))
 	defer cancel()
 	hostCtx, hostCancel := context.WithCancel(ctx)
 	defer hostCancel()
-	r.run = &run{ctx: hostCtx, readOnly: opts.ReadOnly, res: Result{ReadOnly: opts.ReadOnly}}
+	r.run = &run{ctx: hostCtx, readOnly: opts.ReadOnly, res: Result{ReadOnly: opts.ReadOnly}, maxLen: limit / bytesPerElement}
 	defer func() { r.run = nil }()
 	r.vm.ClearInterrupt()
-	stop := context.AfterFunc(ctx, func() { r.vm.Interrupt(context.Cause(ctx)) })
-	go func() {
-		select {
-		case <-done:
-			hostCancel()
-		case <-hostCtx.Done():
-		}
-	}()
+	w := r.watch(ctx, hostCancel, done, newHeapGauge(r.base, uint64(limit)))
 	v, err := r.eval(code)
-	stop()
+	why := w.stop()
+	r.vm.ClearInterrupt()
 	res := r.run.res
+	if why != nil && why.Code == MemoryLimit {
+		r.reset()
+		return res, why
+	}
 	if err != nil {
+		if why != nil {
+			return res, why
+		}
 		select {
 		case <-done:
-			return res, fail(Closed, "the grant ended (Stop, revoke, expiry, its budget spent or its window closed): the run was aborted")
+			return res, grantEnded()
 		default:
-		}
-		if ctx.Err() != nil {
-			return res, context.Cause(ctx)
 		}
 		return res, err
 	}
@@ -148,6 +169,23 @@ func (r *Runtime) Run(ctx context.Context, code string, opts Options) (Result, e
 		res.Return = r.stringify(v)
 	}
 	return res, nil
+}
+
+// acquire takes the runtime for a run, or says since when another holds it.
+func (r *Runtime) acquire() (time.Time, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.running.IsZero() {
+		return r.running, false
+	}
+	r.running = time.Now()
+	return r.running, true
+}
+
+func (r *Runtime) release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.running = time.Time{}
 }
 
 // eval runs code as a script when it is one (its top-level declarations
@@ -196,6 +234,10 @@ func (r *Runtime) thrown(err error) error {
 		if e, ok := intr.Value().(error); ok {
 			return e
 		}
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return fail(Internal, "uncaught RangeError: maximum call stack size exceeded (%d calls deep)", maxCallDepth)
 	}
 	var se *goja.CompilerSyntaxError
 	if errors.As(err, &se) {
@@ -303,6 +345,9 @@ func (r *Runtime) options(v goja.Value, dst any) {
 }
 
 // install puts the globals every run shares: desktop, wait, assert, print.
+// Nothing of the daemon's environment is among them: the daemon holds the
+// person's API keys and cloud credentials, and a script is a program the
+// person let operate one window, not one that may read them.
 func (r *Runtime) install() {
 	vm := r.vm
 	print := func(call goja.FunctionCall) goja.Value {
@@ -330,12 +375,6 @@ func (r *Runtime) install() {
 			panic(obj)
 		}
 		return goja.Undefined()
-	})
-	_ = vm.Set("env", func(name string) string {
-		if strings.HasPrefix(name, "REPRISE_") {
-			return "" // the daemon's own settings are not the script's
-		}
-		return os.Getenv(name)
 	})
 	_ = vm.Set("desktop", r.desktopObject())
 }

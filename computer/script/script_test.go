@@ -257,9 +257,6 @@ func TestRuntimePersistsAndBoundsRuns(t *testing.T) {
 	if got := f.run(t, `try { desktop.window("nothing") } catch (e) { e.code }`); got != WindowNotFound {
 		t.Fatalf("a script catches by code: %q", got)
 	}
-	if got := f.run(t, `typeof env("REPRISE_HOME")`); got != "string" || f.run(t, `env("REPRISE_HOME")`) != "" {
-		t.Fatalf("the daemon's settings reach the script")
-	}
 }
 
 func TestStopAbortsTheRun(t *testing.T) {
