@@ -48,6 +48,7 @@ const (
 	KindGrantExpired       = "computer.grant.expired"
 	KindGrantBudgetSpent   = "computer.grant.budget_spent"
 	KindGrantTargetClosed  = "computer.grant.target_closed"
+	KindGrantNotConfirmed  = "computer.grant.not_confirmed"
 	KindComputerStopped    = "computer.stopped"
 	KindComputerAction     = "computer.action"
 	KindClipboardRead      = "computer.clipboard.read"
@@ -84,6 +85,7 @@ const (
 	FieldRole        = "role"         // a code, such as "textbox"
 	FieldTextLength  = "text_length"  // a decimal number: typed text by length only
 	FieldWhy         = "why"          // a code
+	FieldConfirmedBy = "confirmed_by" // a code: the prompter the person answered (zenity, terminal)
 )
 
 // allowed is each kind's allow-list of fields.
@@ -107,6 +109,7 @@ var allowed = map[string][]string{
 	KindGrantExpired:       grantFields,
 	KindGrantBudgetSpent:   grantFields,
 	KindGrantTargetClosed:  grantFields,
+	KindGrantNotConfirmed:  {FieldScope, FieldIssuer, FieldTargetApp, FieldCapture, FieldBudget, FieldWhy},
 	KindComputerStopped:    {},
 	KindComputerAction:     grantFields,
 	KindClipboardRead:      grantFields,
@@ -115,7 +118,7 @@ var allowed = map[string][]string{
 
 // grantFields are what a scope grant's entries may carry.
 var grantFields = []string{FieldGrantID, FieldScope, FieldIssuer, FieldTargetApp, FieldRevision, FieldCapture,
-	FieldBudget, FieldAction, FieldResult, FieldUID, FieldRole, FieldTextLength, FieldWhy}
+	FieldBudget, FieldAction, FieldResult, FieldUID, FieldRole, FieldTextLength, FieldWhy, FieldConfirmedBy}
 
 // Kinds returns every kind of entry, sorted.
 func Kinds() []string {

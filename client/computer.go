@@ -25,7 +25,8 @@ func (c *Client) Targets(ctx context.Context) ([]computer.Target, error) {
 // Grant issues the person's grant on this desktop.
 func (c *Client) Grant(ctx context.Context, req computer.CreateRequest) (computer.GrantReply, error) {
 	var reply computer.GrantReply
-	err := c.local(ctx, events.LocalComputerGrant, req, &reply, computerTimeout)
+	// The daemon waits for the person to confirm it.
+	err := c.local(ctx, events.LocalComputerGrant, req, &reply, computer.ConfirmWait+30*time.Second)
 	return reply, err
 }
 

@@ -32,6 +32,9 @@ type GrantRequest struct {
 	// Unbound issues a desktop grant bound to no window yet: each action
 	// binds the window it lands in (a replay, whose app may not be up).
 	Unbound bool
+	// ConfirmedBy names how the person confirmed a grant issued as theirs
+	// (the prompter they answered), for the audit.
+	ConfirmedBy string
 }
 
 // Grant is the active grant as callers see it.
@@ -117,20 +120,8 @@ func (b *Broker) Targets(ctx context.Context) ([]Target, error) {
 // when the grant is stopped or revoked.
 func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan struct{}, error) {
 	req = withDefaults(req)
-	if req.Scope != ScopeDesktop && req.Scope != ScopeWindow {
-		return Grant{}, nil, refuse(CodeInvalid, "scope must be %s or %s", ScopeDesktop, ScopeWindow)
-	}
-	if req.Capture != CaptureA11y && req.Capture != CapturePixels {
-		return Grant{}, nil, refuse(CodeInvalid, "capture must be %s or %s", CaptureA11y, CapturePixels)
-	}
-	if req.Issuer != IssuerAgent && req.Issuer != IssuerUser {
-		return Grant{}, nil, refuse(CodeInvalid, "issuer must be %s or %s", IssuerAgent, IssuerUser)
-	}
-	if req.Budget < 1 || req.IdleExpiry <= 0 {
-		return Grant{}, nil, refuse(CodeInvalid, "a grant needs a budget of at least one action and an idle expiry")
-	}
-	if req.Scope == ScopeWindow && req.TargetID == "" {
-		return Grant{}, nil, refuse(CodeInvalid, "a window grant names its window")
+	if err := check(req); err != nil {
+		return Grant{}, nil, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -145,6 +136,48 @@ func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan st
 	if req.Issuer == IssuerUser {
 		b.stoppedAt = time.Time{}
 	}
+	return b.create(ctx, req, now)
+}
+
+// Preview is the window Create would bind for req, and req's refusals,
+// without issuing anything: what the person is asked to confirm.
+func (b *Broker) Preview(ctx context.Context, req GrantRequest) (Window, error) {
+	req = withDefaults(req)
+	if err := check(req); err != nil {
+		return Window{}, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.active != nil {
+		return Window{}, refuse(CodeGrantActive, "grant %s is active: one grant per desktop; revoke it first", b.active.ID)
+	}
+	if req.Unbound && req.Scope == ScopeDesktop {
+		return Window{}, nil
+	}
+	return b.pick(ctx, req.TargetID)
+}
+
+func check(req GrantRequest) error {
+	if req.Scope != ScopeDesktop && req.Scope != ScopeWindow {
+		return refuse(CodeInvalid, "scope must be %s or %s", ScopeDesktop, ScopeWindow)
+	}
+	if req.Capture != CaptureA11y && req.Capture != CapturePixels {
+		return refuse(CodeInvalid, "capture must be %s or %s", CaptureA11y, CapturePixels)
+	}
+	if req.Issuer != IssuerAgent && req.Issuer != IssuerUser {
+		return refuse(CodeInvalid, "issuer must be %s or %s", IssuerAgent, IssuerUser)
+	}
+	if req.Budget < 1 || req.IdleExpiry <= 0 {
+		return refuse(CodeInvalid, "a grant needs a budget of at least one action and an idle expiry")
+	}
+	if req.Scope == ScopeWindow && req.TargetID == "" {
+		return refuse(CodeInvalid, "a window grant names its window")
+	}
+	return nil
+}
+
+// create issues req's grant; b.mu is held.
+func (b *Broker) create(ctx context.Context, req GrantRequest, now time.Time) (Grant, <-chan struct{}, error) {
 	release, err := b.takeSeat()
 	if err != nil {
 		return Grant{}, nil, err
@@ -167,7 +200,11 @@ func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan st
 	if b.seat != nil {
 		b.expireLater(g)
 	}
-	b.record(ctx, "computer.grant.created", g.Grant, map[string]string{"issuer": req.Issuer, "capture": req.Capture, "budget": strconv.Itoa(req.Budget)})
+	fields := map[string]string{"issuer": req.Issuer, "capture": req.Capture, "budget": strconv.Itoa(req.Budget)}
+	if req.ConfirmedBy != "" {
+		fields["confirmed_by"] = req.ConfirmedBy
+	}
+	b.record(ctx, "computer.grant.created", g.Grant, fields)
 	return g.Grant, g.abort, nil
 }
 

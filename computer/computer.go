@@ -60,6 +60,7 @@ const (
 	CodeNotFocused       = "COMPUTER_TARGET_NOT_FOCUSED"
 	CodePixelsNotGranted = "COMPUTER_CAPTURE_NOT_GRANTED"
 	CodeInvalid          = "COMPUTER_INVALID_REQUEST"
+	CodeNotConfirmed     = "COMPUTER_GRANT_NOT_CONFIRMED"
 	CodeUnsupported      = "COMPUTER_PLATFORM_UNSUPPORTED"
 )
 

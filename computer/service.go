@@ -57,6 +57,11 @@ type Service struct {
 	// engine. RunTimeout bounds one request.
 	Run        func(ctx context.Context, b *Broker, body []byte) (any, error)
 	RunTimeout time.Duration
+	// Confirm asks the person to confirm a grant issued as theirs, through
+	// a way only they answer (a dialog on the desktop, the daemon's own
+	// terminal), and returns which way they said yes. Without it a
+	// person's grant is refused.
+	Confirm func(ctx context.Context, title, body string) (by string, err error)
 	// Seat, if set, makes the grant one per display across daemons
 	// (Broker.SetSeat): the daemon passes desktop.NewSeat(DISPLAY,
 	// "grant", a note naming itself).
@@ -127,11 +132,18 @@ func (s *Service) logger() *slog.Logger {
 }
 
 func (s *Service) timeout(endpoint string) time.Duration {
-	if endpoint == "run" {
+	switch endpoint {
+	case "run":
 		return s.RunTimeout
+	case "grant":
+		return ConfirmWait + 15*time.Second
 	}
 	return 0
 }
+
+// ConfirmWait is how long the person has to confirm a grant issued as
+// theirs; no answer in that time is a no.
+const ConfirmWait = 2 * time.Minute
 
 func (s *Service) run(ctx context.Context, body []byte) (any, error) {
 	b, err := s.Broker()
@@ -172,10 +184,25 @@ func (s *Service) create(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A grant asked for from the CLI is the person's own.
-	g, _, err := b.Create(ctx, GrantRequest{Scope: req.Scope, TargetID: req.WindowID, Issuer: IssuerUser, Capture: req.Capture, Budget: req.Budget, IdleExpiry: idle})
+	// A grant asked for from the CLI is issued as the person's own (it
+	// clears a Stop's cooldown), so the person confirms it: any program
+	// can hold the CLI's credentials.
+	gr := GrantRequest{Scope: req.Scope, TargetID: req.WindowID, Issuer: IssuerUser, Capture: req.Capture, Budget: req.Budget, IdleExpiry: idle}
+	w, err := b.Preview(ctx, gr)
 	if err != nil {
 		return nil, err
+	}
+	if gr.ConfirmedBy, err = s.confirm(ctx, b, gr, w); err != nil {
+		return nil, err
+	}
+	gr.TargetID = w.ID // the window the person was shown, none other
+	g, _, err := b.Create(ctx, gr)
+	if err != nil {
+		return nil, err
+	}
+	if g.Target.PID != w.PID || g.Target.App != w.App {
+		_ = b.Revoke(ctx, g.ID)
+		return nil, refuse(CodeNotConfirmed, "window %s changed hands while you were asked (now %s): grant again", w.ID, g.Target.App)
 	}
 	return view(g), nil
 }

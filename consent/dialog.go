@@ -36,7 +36,7 @@ func (z *Zenity) Available() (bool, string) {
 
 // Ask implements Prompter.
 func (z *Zenity) Ask(ctx context.Context, p Prompt) (Decision, error) {
-	return askTwice(ctx, orDefault(z.Path, "zenity"), z.Env, zenityArgs(p.Title, p.Body, p.Approve, p.Deny), zenityArgs(rememberTitle, rememberText, RememberYes, RememberNo))
+	return askTwice(ctx, orDefault(z.Path, "zenity"), z.Env, zenityArgs(p.Title, p.Body, p.Approve, p.Deny), remembering(p, zenityArgs(rememberTitle, rememberText, RememberYes, RememberNo)))
 }
 
 // zenityArgs wraps the text itself: GTK's own wrapping ignores --width
@@ -105,7 +105,7 @@ func (k *KDialog) Available() (bool, string) {
 
 // Ask implements Prompter.
 func (k *KDialog) Ask(ctx context.Context, p Prompt) (Decision, error) {
-	return askTwice(ctx, orDefault(k.Path, "kdialog"), k.Env, kdialogArgs(p.Title, p.Body, p.Approve, p.Deny), kdialogArgs(rememberTitle, rememberText, RememberYes, RememberNo))
+	return askTwice(ctx, orDefault(k.Path, "kdialog"), k.Env, kdialogArgs(p.Title, p.Body, p.Approve, p.Deny), remembering(p, kdialogArgs(rememberTitle, rememberText, RememberYes, RememberNo)))
 }
 
 func kdialogArgs(title, text, yes, no string) []string {
@@ -150,12 +150,24 @@ func lookupEnv(env []string, key string) string {
 	return os.Getenv(key)
 }
 
+// remembering is the remember question's dialog, or nil for a prompt
+// answered once.
+func remembering(p Prompt, args []string) []string {
+	if p.Once {
+		return nil
+	}
+	return args
+}
+
 // askTwice asks the prompt, then whether to remember the answer. An answer
 // to the first question stands even if the second is never answered.
 func askTwice(ctx context.Context, bin string, env, prompt, remember []string) (Decision, error) {
 	yes, err := runQuestion(ctx, bin, env, prompt)
 	if err != nil {
 		return Decision{}, err
+	}
+	if remember == nil {
+		return Decision{Approved: yes}, nil
 	}
 	keep, err := runQuestion(ctx, bin, env, remember)
 	if err != nil {

@@ -37,6 +37,9 @@ type Prompt struct {
 	// Approve and Deny are the button labels.
 	Approve string `json:"approve"`
 	Deny    string `json:"deny"`
+	// Once says the answer is for this time only: no "remember this
+	// choice?" follows (a grant of the desktop is never remembered).
+	Once bool `json:"once,omitempty"`
 }
 
 // RememberQuestion is asked after the answer, by prompters that ask it as a

@@ -95,6 +95,9 @@ func (t *Terminal) Ask(ctx context.Context, p Prompt) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
+	if p.Once {
+		return Decision{Approved: approved}, nil
+	}
 	remember, err := t.yesNo(ctx, lines, RememberQuestion+" y/n > ")
 	if err != nil {
 		return Decision{}, err

@@ -35,6 +35,7 @@ func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script
 			return runner.Run(ctx, b, req)
 		},
 		RunTimeout: script.MaxTimeout + 10*time.Second,
+		Confirm:    d.consent.confirm,
 	}
 	// One grant per desktop, across daemons and data dirs: the seat is
 	// tied to the display (on X11, a selection the server drops with its

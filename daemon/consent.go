@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/audit"
+	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -34,6 +35,7 @@ const requester = "the app that asked to record"
 type consentGate struct {
 	issuer   *consent.Issuer
 	approver *consent.Approver
+	person   *consent.Approver // a dialog or the daemon's terminal only
 	audit    *auditor
 	log      *slog.Logger
 	stop     func()
@@ -61,12 +63,24 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The same prompters, one reader of the daemon's terminal, serve both.
+	personal := osPrompters(d.log)
 	prompters := []consent.Prompter{pending}
 	if d.promptMode != PromptCLI {
-		prompters = append(prompters, osPrompters(d.log)...)
+		prompters = append(prompters, personal...)
 	}
 	approver := &consent.Approver{Choices: choices, Prompters: prompters, Timeout: 2 * time.Minute, Logger: d.log}
-	return &consentGate{issuer: issuer, approver: approver, audit: d.audit, log: d.log, stop: stop}, nil
+	// What the person alone may do is confirmed only where a person
+	// answers: never through the pending prompts, which any program
+	// holding the CLI's credentials can answer.
+	person := &consent.Approver{Prompters: personal, Timeout: computer.ConfirmWait, Logger: d.log}
+	return &consentGate{issuer: issuer, approver: approver, person: person, audit: d.audit, log: d.log, stop: stop}, nil
+}
+
+// confirm asks the person, where only a person answers, to confirm what
+// they alone may do, and returns which prompter they answered.
+func (g *consentGate) confirm(ctx context.Context, title, body string) (string, error) {
+	return g.person.Confirm(ctx, consent.Prompt{Title: title, Body: body, Approve: "Allow", Deny: "Don't allow", Requester: "a program using the reprise CLI"})
 }
 
 // osPrompters are the local person's ways to answer on this machine: the

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/internal/termtext"
 )
 
 // newStopCmd is the person's Stop, one command away whatever runs.
@@ -89,11 +90,12 @@ func newComputerCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer c.Close()
+			fmt.Fprintln(cmd.ErrOrStderr(), "confirm the grant where the daemon asks you: a dialog on your desktop, or the daemon's terminal")
 			r, err := c.Grant(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "grant %s: %s scope on %s (%s), %s, %d actions\n", r.ID, r.Scope, r.App, r.Title, r.Capture, r.Budget)
+			fmt.Fprintf(cmd.OutOrStdout(), "grant %s: %s scope on %s (%s), %s, %d actions\n", r.ID, r.Scope, termtext.Line(r.App), termtext.Line(r.Title), r.Capture, r.Budget)
 			return nil
 		},
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -47,7 +49,7 @@ func TestComputerGrantAndStop(t *testing.T) {
 	if !regexpLine(out, `zenity\s+Notes\s+-`) || !regexpLine(out, `zenity\s+Unlock Keyring\s+COMPUTER_TARGET_DENY_LISTED: its title is on the deny list`) {
 		t.Errorf("computer targets:\n%s", out)
 	}
-	if out, stderr, err = run(t, home, "computer", "grant"); err != nil || !strings.Contains(out, "desktop scope on zenity (Notes), a11y-only, 200 actions") {
+	if out, stderr, err = grantAsPerson(t, d, home, personAllows); err != nil || !strings.Contains(out, "desktop scope on zenity (Notes), a11y-only, 200 actions") {
 		t.Fatalf("computer grant: %v\n%s%s", err, out, stderr)
 	}
 	if _, stderr, err = run(t, home, "computer", "grant"); err == nil || !strings.Contains(stderr, "COMPUTER_GRANT_ACTIVE") {
@@ -63,7 +65,7 @@ func TestComputerGrantAndStop(t *testing.T) {
 		t.Errorf("after stop: %v\n%s", err, out)
 	}
 	// The person's own grant is not held back by their Stop.
-	if out, stderr, err = run(t, home, "computer", "grant", "--pixels", "--budget", "3"); err != nil || !strings.Contains(out, "a11y-and-pixels, 3 actions") {
+	if out, stderr, err = grantAsPerson(t, d, home, personAllows, "--pixels", "--budget", "3"); err != nil || !strings.Contains(out, "a11y-and-pixels, 3 actions") {
 		t.Errorf("a grant after stop: %v\n%s%s", err, out, stderr)
 	}
 	if _, stderr, err = run(t, home, "computer", "grant", "--idle", "soon"); err == nil || !strings.Contains(stderr, "not a positive duration") {
@@ -126,7 +128,7 @@ func TestComputerRunThroughTheDaemon(t *testing.T) {
 	if _, stderr, err := run(t, home, "computer", "run", list); err == nil || !strings.Contains(stderr, "COMPUTER_NO_GRANT") {
 		t.Fatalf("computer run without a grant: %v\n%s", err, stderr)
 	}
-	if _, stderr, err := run(t, home, "computer", "grant", "--pixels"); err != nil {
+	if _, stderr, err := grantAsPerson(t, d, home, personAllows, "--pixels"); err != nil {
 		t.Fatalf("grant: %v\n%s", err, stderr)
 	}
 	fill := file("fill.js", `const w = desktop.window({title: "Notes"});
@@ -163,5 +165,139 @@ return box.value();`)
 	}
 	if _, stderr, err := run(t, home, "computer", "run", filepath.Join(dir, "missing.js")); err == nil || !strings.Contains(stderr, "read the script") {
 		t.Fatalf("a missing script: %v\n%s", err, stderr)
+	}
+}
+
+// The person's answers to the daemon's confirmation dialog, as keys: its
+// default button is "Don't allow".
+var (
+	personAllows = []string{"Tab", "Return"}
+	personDenies = []string{"Return"}
+)
+
+// confirmTitle is the daemon's confirmation dialog for a person's grant.
+const confirmTitle = "Let reprise act on your desktop?"
+
+// grantAsPerson runs `reprise computer grant args...` while a person
+// (xdotool) answers the daemon's confirmation dialog with keys.
+func grantAsPerson(t *testing.T, d *xvfb.Desktop, home string, keys []string, args ...string) (string, string, error) {
+	t.Helper()
+	answered := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	go func() { answered <- answerDialog(ctx, d, confirmTitle, keys) }()
+	out, stderr, err := run(t, home, append([]string{"computer", "grant"}, args...)...)
+	if aerr := <-answered; aerr != nil {
+		t.Errorf("the person could not answer the confirmation: %v", aerr)
+	}
+	return out, stderr, err
+}
+
+// answerDialog waits for the dialog called title, brings it to the front
+// and presses keys in it, as a person would.
+func answerDialog(ctx context.Context, d *xvfb.Desktop, title string, keys []string) error {
+	w, err := d.Window(ctx, title)
+	if err != nil {
+		return err
+	}
+	if _, err := d.Xdotool(ctx, "windowactivate", "--sync", w); err != nil {
+		return err
+	}
+	_, err = d.Xdotool(ctx, append([]string{"key", "--clearmodifiers"}, keys...)...)
+	return err
+}
+
+// TestOnlyThePersonGrants: a program holding the CLI's credentials asks
+// for a grant as the person's, directly on the wire, and for one right
+// after the person's Stop (issue 32). Neither is issued without the
+// person's yes in the daemon's dialog; nothing it can answer over NATS
+// stands in for it; each refusal is audited; and the Stop's cooldown still
+// holds programs back.
+func TestOnlyThePersonGrants(t *testing.T) {
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	t.Setenv("DISPLAY", d.Display)
+	app := exec.Command("zenity", "--entry", "--title", "Notes", "--text", "Note")
+	app.Env = d.Env()
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = app.Process.Kill(); _ = app.Wait() })
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	if _, err := d.Window(ctx, "Notes"); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	startDaemonProcess(t, home)
+	hostile, err := client.Dial(home) // the CLI's own credentials
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hostile.Close()
+
+	// grantHostile asks on the wire while the person denies the dialog;
+	// meanwhile the program tries every answer it can reach.
+	grantHostile := func(step string) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { _, err := hostile.Grant(ctx, computer.CreateRequest{}); done <- err }()
+		w, err := d.Window(ctx, confirmTitle)
+		if err != nil {
+			t.Fatalf("%s: no confirmation dialog: %v", step, err)
+		}
+		prompts, err := consent.NewClient(hostile.Conn()).List(ctx)
+		if err != nil || len(prompts) != 0 {
+			t.Errorf("%s: a program with the CLI's credentials sees prompts it could answer: %v, %v", step, prompts, err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("%s: the grant was answered before the person: %v", step, err)
+		default:
+		}
+		if _, err := d.Xdotool(ctx, "windowactivate", "--sync", w); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Xdotool(ctx, append([]string{"key", "--clearmodifiers"}, personDenies...)...); err != nil {
+			t.Fatal(err)
+		}
+		var refused *ops.Error
+		if err := <-done; !errors.As(err, &refused) || refused.Code != computer.CodeNotConfirmed {
+			t.Errorf("%s: a grant the person denied: %v; want %s", step, err, computer.CodeNotConfirmed)
+		}
+		if g, err := hostile.ActiveGrant(ctx); err != nil || g.Active {
+			t.Errorf("%s: a grant is active after the person denied it: %+v, %v", step, g, err)
+		}
+	}
+	grantHostile("a grant as the person's")
+
+	// Stop, then the program tries to clear the cooldown with a
+	// person's grant: denied, and a program's grant is still held back.
+	if _, _, err := run(t, home, "stop"); err != nil {
+		t.Fatal(err)
+	}
+	grantHostile("a grant right after Stop")
+	var refused *ops.Error
+	if _, err := hostile.HoldGrant(ctx, computer.HoldRequest{}); !errors.As(err, &refused) || refused.Code != computer.CodeStoppedByUser {
+		t.Errorf("a program's grant after Stop and a denied confirmation: %v; want %s", err, computer.CodeStoppedByUser)
+	}
+
+	out, _, err := run(t, home, "audit", "tail", "-n", "50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out, "computer.grant.not_confirmed"); n != 2 {
+		t.Errorf("the audit holds %d refused confirmations; want 2:\n%s", n, out)
+	}
+	if strings.Contains(out, "computer.grant.created") {
+		t.Errorf("the audit says a grant was created:\n%s", out)
+	}
+	// The person's own yes issues it, and the audit says how they said it.
+	if _, stderr, err := grantAsPerson(t, d, home, personAllows); err != nil {
+		t.Fatalf("the person's grant: %v\n%s", err, stderr)
+	}
+	if out, _, _ := run(t, home, "audit", "tail", "-n", "5"); !regexpLine(out, `computer\.grant\.created.*confirmed_by=zenity`) {
+		t.Errorf("the person's grant is not audited as confirmed in the dialog:\n%s", out)
 	}
 }

@@ -1,0 +1,57 @@
+package computer
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/reprise-dev/reprise/internal/termtext"
+)
+
+// confirm asks the person to confirm req's grant on w and returns how they
+// said yes. A no, no answer or nobody to ask refuses the grant, audited.
+func (s *Service) confirm(ctx context.Context, b *Broker, req GrantRequest, w Window) (string, error) {
+	req = withDefaults(req)
+	why := "no_way_to_ask"
+	if s.Confirm != nil {
+		by, err := s.Confirm(ctx, "Let reprise act on your desktop?", grantQuestion(req, w))
+		if err == nil {
+			return by, nil
+		}
+		why = "not_confirmed"
+		s.logger().Info("a grant as the person's was not confirmed", "err", err)
+		b.recordNotConfirmed(ctx, req, w, why)
+		return "", refuse(CodeNotConfirmed, "the person did not confirm the grant (%v)", err)
+	}
+	b.recordNotConfirmed(ctx, req, w, why)
+	return "", refuse(CodeNotConfirmed, "a grant as the person's needs their confirmation, and this daemon has no way to ask them")
+}
+
+// grantQuestion says what the grant lets a program do, in the person's
+// words. The window's title and app come from other programs: printed
+// escaped, so they cannot rewrite the question on a terminal.
+func grantQuestion(req GrantRequest, w Window) string {
+	target := "whichever window each action lands in"
+	if w.ID != "" {
+		target = fmt.Sprintf("the window %q of %s", termtext.Line(w.Title), termtext.Line(w.App))
+	}
+	capture := "reading its controls (no screenshots)"
+	if req.Capture == CapturePixels {
+		capture = "reading its controls and taking screenshots"
+	}
+	return fmt.Sprintf("`reprise computer grant` asks to type and click in %s (%s scope), %s, for up to %d actions, ending after %s without one.\n\n"+
+		"Any program of yours can run that command: if you did not, answer No.", target, req.Scope, capture, req.Budget, req.IdleExpiry)
+}
+
+// recordNotConfirmed audits a person's grant that was not confirmed:
+// which kind of grant, never the window's title.
+func (b *Broker) recordNotConfirmed(ctx context.Context, req GrantRequest, w Window, why string) {
+	if b.audit == nil {
+		return
+	}
+	f := map[string]string{"scope": req.Scope, "issuer": req.Issuer, "capture": req.Capture, "budget": strconv.Itoa(req.Budget), "why": why}
+	if w.App != "" {
+		f["target_app"] = auditCode(w.App)
+	}
+	_ = b.audit.Append(ctx, "computer.grant.not_confirmed", f)
+}
