@@ -74,7 +74,7 @@ func (b *Broker) Authorize(ctx context.Context, grantID string, act Action) (Win
 	g.last = b.now()
 	b.record(ctx, "computer.action", g.Grant, actFields(act, "ok"))
 	if g.Budget == 0 {
-		b.closeLocked(ctx, "computer.grant.budget_spent")
+		b.closeLocked(ctx, "computer.grant.budget_spent", "")
 	}
 	return w, nil
 }
@@ -145,6 +145,12 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 		if t.Refused != "" {
 			return Window{}, refuse(t.Refused, "window %s (%s) is refused now: %s", t.ID, t.App, t.Reason)
 		}
+		if t.Identity != g.Target.Identity {
+			// The OS gave the id to another application's window: what
+			// was granted is gone, whatever the new window is.
+			b.closeLocked(ctx, "computer.grant.target_closed", "changed_hands")
+			return Window{}, refuse(CodeRevoked, "window %s changed hands (now %s): its grant %s is revoked; grant again", t.ID, t.App, g.ID)
+		}
 		if t.PID != g.Target.PID || t.App != g.Target.App || t.Bounds != g.Target.Bounds {
 			g.Revision++
 		}
@@ -152,7 +158,7 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 		return t.Window, nil
 	}
 	if g.Scope == ScopeWindow {
-		b.closeLocked(ctx, "computer.grant.target_closed")
+		b.closeLocked(ctx, "computer.grant.target_closed", "")
 		return Window{}, refuse(CodeRevoked, "window %s closed: its grant %s is revoked", g.Target.ID, g.ID)
 	}
 	for _, t := range ts {
@@ -167,7 +173,7 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 		// that closed.
 		return Window{}, refuse(CodeNoTarget, "no window reprise may operate is open")
 	}
-	b.closeLocked(ctx, "computer.grant.target_closed")
+	b.closeLocked(ctx, "computer.grant.target_closed", "")
 	return Window{}, refuse(CodeNoTarget, "window %s closed and no other window reprise may operate is open: grant %s is revoked", g.Target.ID, g.ID)
 }
 

@@ -282,7 +282,7 @@ func (b *Broker) current(id string) (*grant, error) {
 		return nil, refuse(CodeNoGrant, "grant %s is not active: take a grant first", id)
 	}
 	if b.now().Sub(g.last) > g.IdleExpiry {
-		b.closeLocked(context.Background(), "computer.grant.expired")
+		b.closeLocked(context.Background(), "computer.grant.expired", "")
 		return nil, refuse(CodeGrantExpired, "grant %s expired after %s without an action", id, g.IdleExpiry)
 	}
 	return g, nil
@@ -331,7 +331,7 @@ func (b *Broker) Revoke(ctx context.Context, id string) error {
 	if b.active == nil || b.active.ID != id {
 		return refuse(CodeNoGrant, "grant %s is not active", id)
 	}
-	b.closeLocked(ctx, "computer.grant.revoked")
+	b.closeLocked(ctx, "computer.grant.revoked", "")
 	return nil
 }
 
@@ -342,20 +342,26 @@ func (b *Broker) Stop(ctx context.Context) {
 	defer b.mu.Unlock()
 	b.stoppedAt = b.now()
 	if b.active != nil {
-		b.closeLocked(ctx, "computer.grant.stopped")
+		b.closeLocked(ctx, "computer.grant.stopped", "")
 	} else if b.audit != nil {
 		_ = b.audit.Append(ctx, "computer.stopped", map[string]string{})
 	}
 }
 
-func (b *Broker) closeLocked(ctx context.Context, kind string) {
+func (b *Broker) closeLocked(ctx context.Context, kind, why string) {
 	g := b.active
 	b.active = nil
+	// Audited before the grant's context ends: what it aborts then is
+	// already on record as ended.
+	var extra map[string]string
+	if why != "" {
+		extra = map[string]string{"why": why}
+	}
+	b.record(ctx, kind, g.Grant, extra)
 	close(g.abort)
 	if g.release != nil {
 		g.release()
 	}
-	b.record(ctx, kind, g.Grant, nil)
 }
 
 // record audits an event of g: ids, scope, app and result, no content.

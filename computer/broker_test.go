@@ -390,3 +390,48 @@ func hasEntry(a *auditLog, kind, key, value string) bool {
 	}
 	return false
 }
+
+// TestAGrantFollowsTheWindowNotItsID: the OS gives the bound window's id
+// to another application's window (issue 32: "Bank transfer" got the
+// script's text); the grant ends, audited, and nothing is authorized.
+func TestAGrantFollowsTheWindowNotItsID(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		scope string
+	}{{"desktop scope", ScopeDesktop}, {"window scope", ScopeWindow}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, d, _, a := rig(t)
+			d.set(func(ws []Window) []Window {
+				ws[4].Identity = identity(500, "1234", "/usr/bin/gedit", "gedit\x00Gedit")
+				return ws
+			})
+			g, abort, err := b.Create(t.Context(), GrantRequest{Scope: tc.scope, TargetID: "0x5"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.set(func(ws []Window) []Window {
+				// Same id, same app name and pid even, another process start.
+				ws[4].Title, ws[4].Identity = "Bank transfer", identity(500, "9999", "/usr/bin/gedit", "gedit\x00Gedit")
+				return ws
+			})
+			if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "type", Keyboard: true, TextLen: 5}); code(err) != CodeRevoked {
+				t.Errorf("an action on the window that changed hands: %v; want %s", err, CodeRevoked)
+			}
+			select {
+			case <-abort:
+			default:
+				t.Error("the grant was not ended")
+			}
+			if _, ok := b.Describe(); ok {
+				t.Error("a grant is still active")
+			}
+			ended := false
+			for _, e := range a.entries {
+				ended = ended || e["kind"] == "computer.grant.target_closed" && e["why"] == "changed_hands"
+			}
+			if last := a.entries[len(a.entries)-1]; !ended || last["result"] != "computer_grant_revoked" {
+				t.Errorf("audit %v; want the grant's end (changed_hands), then the refused action", a.entries)
+			}
+		})
+	}
+}

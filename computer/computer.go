@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"strconv"
 )
 
 // Scopes of a grant.
@@ -88,6 +89,11 @@ type Window struct {
 	Bounds image.Rectangle // screen pixels
 	// Focused says it has the keyboard focus.
 	Focused bool
+	// Identity is who owns the window, as the OS tells it: its process
+	// (pid, start time, executable) and its class. A window id the OS
+	// reuses for another application's window has another Identity, and
+	// ends a grant bound to the first.
+	Identity string
 	// Integrity is the owning process's Windows integrity level (0
 	// elsewhere); above reprise's own, the window is refused.
 	Integrity int
@@ -108,4 +114,9 @@ type Target struct {
 	Window
 	Refused string `json:"refused,omitempty"` // an error code, "" when reprise may operate it
 	Reason  string `json:"reason,omitempty"`
+}
+
+// identity is a window's Identity from what the OS says of its owner.
+func identity(pid int, started, exe, class string) string {
+	return strconv.Itoa(pid) + "\x00" + started + "\x00" + exe + "\x00" + class
 }

@@ -103,13 +103,44 @@ func (d *x11Desktop) window(w xproto.Window) (Window, bool) {
 			win.App = strings.TrimSpace(string(comm))
 		}
 	}
+	var class string
+	if p, err := xproto.GetProperty(d.conn, false, w, xproto.AtomWmClass, xproto.AtomString, 0, 256).Reply(); err == nil {
+		class = string(p.Value)
+	}
 	if win.App == "" {
 		// No PID (a remote client): the instance part of WM_CLASS.
-		if p, err := xproto.GetProperty(d.conn, false, w, xproto.AtomWmClass, xproto.AtomString, 0, 256).Reply(); err == nil {
-			win.App, _, _ = strings.Cut(string(p.Value), "\x00")
-		}
+		win.App, _, _ = strings.Cut(class, "\x00")
 	}
+	win.Identity = identity(win.PID, procStart(win.PID), procExe(win.PID), class)
 	return win, true
+}
+
+// procStart is when process pid started, in clock ticks since boot (the
+// 22nd field of /proc/PID/stat): a pid the kernel reuses has another.
+func procStart(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19] // field 22, counting from the pid
+}
+
+// procExe is process pid's executable, "" when it cannot be read (another
+// user's process).
+func procExe(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	exe, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	return exe
 }
 
 // SecureInput says the keyboard focus is in a password field of the

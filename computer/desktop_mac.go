@@ -23,7 +23,8 @@ func fromCocoa(ws []cocoa.WindowInfo, frontPID int) []Window {
 		b := w.Bounds
 		win := Window{
 			ID: strconv.FormatUint(uint64(w.Number), 10), App: w.Owner, Title: w.Name, PID: w.OwnerPID,
-			Bounds: image.Rect(int(math.Floor(b.X)), int(math.Floor(b.Y)), int(math.Ceil(b.X+b.W)), int(math.Ceil(b.Y+b.H))),
+			Identity: identity(w.OwnerPID, "", w.Owner, ""), // CGWindowIDs are not reused while the session lasts
+			Bounds:   image.Rect(int(math.Floor(b.X)), int(math.Floor(b.Y)), int(math.Ceil(b.X+b.W)), int(math.Ceil(b.Y+b.H))),
 		}
 		if !focused && w.OwnerPID == frontPID && frontPID != 0 {
 			win.Focused, focused = true, true

@@ -20,9 +20,9 @@ func TestFromCocoa(t *testing.T) {
 	}
 	got := fromCocoa(ws, 90)
 	want := []Window{
-		{ID: "7", App: "TextEdit", Title: "notes.txt", PID: 90, Bounds: image.Rect(10, 20, 411, 321), Focused: true},
-		{ID: "8", App: "TextEdit", Title: "todo.txt", PID: 90, Bounds: image.Rect(30, 40, 430, 340)},
-		{ID: "9", App: "Keychain Access", Title: TitleWithheld, PID: 91, Bounds: image.Rect(0, 0, 600, 400)},
+		{ID: "7", App: "TextEdit", Title: "notes.txt", PID: 90, Bounds: image.Rect(10, 20, 411, 321), Focused: true, Identity: identity(90, "", "TextEdit", "")},
+		{ID: "8", App: "TextEdit", Title: "todo.txt", PID: 90, Bounds: image.Rect(30, 40, 430, 340), Identity: identity(90, "", "TextEdit", "")},
+		{ID: "9", App: "Keychain Access", Title: TitleWithheld, PID: 91, Bounds: image.Rect(0, 0, 600, 400), Identity: identity(91, "", "Keychain Access", "")},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("fromCocoa = %+v; want %+v", got, want)

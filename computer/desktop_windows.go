@@ -48,6 +48,10 @@ func (winDesktop) Windows(context.Context) ([]Window, error) {
 			ID: fmt.Sprintf("0x%x", uintptr(h)), App: app, Title: title, PID: int(pid),
 			Bounds:  image.Rect(int(r.Left), int(r.Top), int(r.Right), int(r.Bottom)),
 			Focused: h == fg, Integrity: integrity(pid),
+			// The owner by pid and image name; its start time is not read
+			// yet (GetProcessTimes), so a reused pid of the same program
+			// passes.
+			Identity: identity(int(pid), "", app, ""),
 		})
 	}
 	return out, nil

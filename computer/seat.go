@@ -55,7 +55,7 @@ func (b *Broker) expireLater(g *grant) {
 		}
 		idle := b.now().Sub(g.last)
 		if idle > g.IdleExpiry {
-			b.closeLocked(context.Background(), "computer.grant.expired")
+			b.closeLocked(context.Background(), "computer.grant.expired", "")
 			return
 		}
 		time.AfterFunc(g.IdleExpiry-idle+time.Millisecond, check)

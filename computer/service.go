@@ -200,7 +200,7 @@ func (s *Service) create(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Target.PID != w.PID || g.Target.App != w.App {
+	if g.Target.Identity != w.Identity {
 		_ = b.Revoke(ctx, g.ID)
 		return nil, refuse(CodeNotConfirmed, "window %s changed hands while you were asked (now %s): grant again", w.ID, g.Target.App)
 	}
