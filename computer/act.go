@@ -145,9 +145,14 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 		if t.Refused != "" {
 			return Window{}, refuse(t.Refused, "window %s (%s) is refused now: %s", t.ID, t.App, t.Reason)
 		}
+		if t.Identity != g.Target.Identity && g.follows {
+			g.Target, g.Revision = t.Window, g.Revision+1
+			b.record(ctx, "computer.grant.rebound", g.Grant, map[string]string{"why": "changed_hands"})
+			return t.Window, nil
+		}
 		if t.Identity != g.Target.Identity {
 			// The OS gave the id to another application's window: what
-			// was granted is gone, whatever the new window is.
+			// the person granted is gone, whatever the new window is.
 			b.closeLocked(ctx, "computer.grant.target_closed", "changed_hands")
 			return Window{}, refuse(CodeRevoked, "window %s changed hands (now %s): its grant %s is revoked; grant again", t.ID, t.App, g.ID)
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"image"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,6 +85,10 @@ type grant struct {
 	abort chan struct{}
 	// release lets the seat go, for another daemon's grant.
 	release func()
+	// follows says the grant follows whichever window each action lands
+	// in (a replay's, issued Unbound): a window that changed hands is
+	// rebound, every refusal run on it again, instead of ending it.
+	follows bool
 }
 
 // NewBroker returns a broker over d. now is the clock (nil: time.Now).
@@ -104,10 +109,17 @@ func (b *Broker) Targets(ctx context.Context) ([]Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	var callers []int
+	if b.policy.Callers != nil {
+		callers = b.policy.Callers()
+	}
 	out := make([]Target, len(ws))
 	for i, w := range ws {
 		out[i].Window = w
 		out[i].Refused, out[i].Reason = b.policy.Refuse(w)
+		if out[i].Refused == "" && w.PID != 0 && slices.Contains(callers, w.PID) {
+			out[i].Refused, out[i].Reason = CodeSelfTarget, "a window of a program connected to reprise (one that may have asked for this run), or of the terminal running it"
+		}
 		if out[i].Refused == "" && secure {
 			out[i].Refused, out[i].Reason = CodeSecureInput, "a password is being typed, or the OS reports secure input"
 		}
@@ -195,7 +207,7 @@ func (b *Broker) create(ctx context.Context, req GrantRequest, now time.Time) (G
 		return Grant{}, nil, err
 	}
 	g := &grant{Grant: Grant{ID: id, Scope: req.Scope, Issuer: req.Issuer, Capture: req.Capture, Target: w, Revision: 1, Budget: req.Budget, IdleExpiry: req.IdleExpiry},
-		last: now, abort: make(chan struct{}), release: release}
+		last: now, abort: make(chan struct{}), release: release, follows: req.Unbound && req.Scope == ScopeDesktop}
 	b.active = g
 	if b.seat != nil {
 		b.expireLater(g)

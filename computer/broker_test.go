@@ -435,3 +435,36 @@ func TestAGrantFollowsTheWindowNotItsID(t *testing.T) {
 		})
 	}
 }
+
+// A replay's grant follows whichever window each step lands in: the id
+// reused by the next row's window rebinds it, a new revision, instead of
+// ending the run.
+func TestAReplayGrantFollowsAReusedID(t *testing.T) {
+	b, d, _, a := rig(t)
+	g, abort, err := b.Create(t.Context(), GrantRequest{Unbound: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Allow(t.Context(), g.ID, Intent{Kind: "click", Window: "notes.txt", Point: &image.Point{X: 200, Y: 100}}); err != nil {
+		t.Fatal(err)
+	}
+	d.set(func(ws []Window) []Window {
+		ws[4].Identity = identity(501, "77", "/usr/bin/gedit", "")
+		return ws
+	})
+	if err := b.Allow(t.Context(), g.ID, Intent{Kind: "click", Window: "notes.txt", Point: &image.Point{X: 200, Y: 100}}); err != nil {
+		t.Errorf("the next row's window under the same id: %v", err)
+	}
+	select {
+	case <-abort:
+		t.Error("the replay's grant ended")
+	default:
+	}
+	rebound := false
+	for _, e := range a.entries {
+		rebound = rebound || e["kind"] == "computer.grant.rebound" && e["why"] == "changed_hands"
+	}
+	if !rebound {
+		t.Errorf("no rebind audited: %v", a.entries)
+	}
+}

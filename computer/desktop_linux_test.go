@@ -2,7 +2,10 @@ package computer
 
 import (
 	"image"
+	"net"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,6 +160,94 @@ func TestGrantsUnderXvfb(t *testing.T) {
 	for _, e := range audit.entries {
 		if e["text_length"] != "" && e["text_length"] != "4" {
 			t.Errorf("audit entry %v", e)
+		}
+	}
+}
+
+// TestConnectedProgramsAreNotTargets: a program connected to the daemon's
+// client port (as `reprise computer run` is) is refused as a target, found
+// from the OS's socket table (issue 32: the terminal that ran the script
+// received its text); a window's identity names its owner's executable.
+func TestConnectedProgramsAreNotTargets(t *testing.T) {
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	d.Zenity(t, nil, "--entry", "--title", "Notes", "--text", "Note")
+	ownWindow(t, d.Display, "a terminal running reprise computer run")
+	desk, err := OpenDesktop(d.Display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	b := NewBroker(desk, Policy{Callers: func() []int {
+		pids, err := ConnectedPIDs(port)
+		if err != nil {
+			t.Error(err)
+		}
+		return pids
+	}}, &auditLog{}, nil)
+	listed := func() map[string]Target {
+		byTitle := map[string]Target{}
+		waitFor(t, "two windows listed", func() bool {
+			ts, err := b.Targets(t.Context())
+			for _, tg := range ts {
+				byTitle[tg.Title] = tg
+			}
+			return err == nil && len(byTitle) >= 2
+		})
+		return byTitle
+	}
+	if got := listed()["a terminal running reprise computer run"]; got.Refused != "" {
+		t.Fatalf("refused %s before it connected", got.Refused)
+	}
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	byTitle := listed()
+	if got := byTitle["a terminal running reprise computer run"]; got.Refused != CodeSelfTarget {
+		t.Errorf("the connected program's window: refused %q (%s); want %s", got.Refused, got.Reason, CodeSelfTarget)
+	}
+	notes := byTitle["Notes"]
+	if notes.Refused != "" {
+		t.Errorf("Notes, not connected, is refused: %s", notes.Reason)
+	}
+	exe, _ := os.Readlink("/proc/" + strconv.Itoa(notes.PID) + "/exe")
+	if exe == "" || !strings.Contains(notes.Identity, exe) {
+		t.Errorf("Notes's identity %q does not name its executable %q", notes.Identity, exe)
+	}
+}
+
+func TestConnectedToParsesProcNetTCP(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		inode string
+		ok    bool
+	}{
+		{"   1: 0100007F:A1B2 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 123456 1 0000000000000000 20 4 30 10 -1", "123456", true},
+		{"   2: 0100007F:1F90 0100007F:A1B2 01 00000000:00000000 00:00000000 00000000     0        0 123457 1 0000000000000000 20 4 30 10 -1", "", false}, // the server's side
+		{"   3: 0100007F:A1B3 0100007F:1F90 06 00000000:00000000 00:00000000 00000000     0        0 0 1", "", false},                                     // TIME_WAIT
+		{"   4: 0100007F:A1B3 0100007F:ZZZZ 01 x x x 0 0 5", "", false},
+		{"garbage", "", false},
+	} {
+		inode, ok := connectedTo(tc.line, 0x1F90)
+		if inode != tc.inode || ok != tc.ok {
+			t.Errorf("connectedTo(%q) = %q, %v; want %q, %v", tc.line, inode, ok, tc.inode, tc.ok)
 		}
 	}
 }

@@ -42,6 +42,11 @@ type Policy struct {
 	// Integrity is reprise's own integrity level (Windows); a window of a
 	// process above it is refused. 0: not compared.
 	Integrity int
+	// Callers, if set, returns at each listing the PIDs of the programs
+	// connected to the daemon now (found from their connections, not from
+	// what they say) and their parents: the program that asked for a run
+	// and the terminal it runs in are never its targets.
+	Callers func() []int
 }
 
 // PolicyFromEnv is the policy for this process: itself and its parents as

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/reprise-dev/reprise/computer"
@@ -23,9 +27,11 @@ func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script
 		Open: func() script.Platform { return script.Open("", log) },
 		Dir:  filepath.Join(os.TempDir(), "reprise-computer"),
 	}
+	policy := computer.PolicyFromEnv(computer.Parents(os.Getpid()))
+	policy.Callers = d.callers(log)
 	grants := &computer.Service{
 		Open:   func() (computer.Desktop, error) { return computer.OpenDesktop("") },
-		Policy: computer.PolicyFromEnv(computer.Parents(os.Getpid())),
+		Policy: policy,
 		Audit:  aud, Log: log, Notifier: computer.NewNotifier(),
 		Run: func(ctx context.Context, b *computer.Broker, body []byte) (any, error) {
 			var req script.RunRequest
@@ -79,4 +85,25 @@ func (s *shim) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (ops
 		out.Error = &ops.ComputerRunError{Code: e.Code, GrantCode: e.GrantCode, Message: e.Message}
 	}
 	return out, nil
+}
+
+// callers returns the programs connected to the CLI's port and their
+// parents, read at each listing: whoever asked for a run, and the terminal
+// it runs in, is never its target. Where they cannot be found it says so
+// once.
+func (d *Daemon) callers(log *slog.Logger) func() []int {
+	u, err := url.Parse(d.srv.ClientURL())
+	port, perr := strconv.Atoi(u.Port())
+	if err != nil || perr != nil {
+		log.Warn("the programs connected to the daemon cannot be refused as targets: no client port", "url", d.srv.ClientURL())
+		return nil
+	}
+	var once sync.Once
+	return func() []int {
+		pids, err := computer.ConnectedPIDs(port)
+		if err != nil {
+			once.Do(func() { log.Warn("the programs connected to the daemon cannot be refused as targets", "err", err) })
+		}
+		return pids
+	}
 }
