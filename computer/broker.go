@@ -307,7 +307,13 @@ func (b *Broker) Describe() (Grant, bool) {
 	if b.active == nil {
 		return Grant{}, false
 	}
-	return b.active.Grant, true
+	// An idle grant is over whether or not anything asked since: it ends
+	// here, audited, rather than showing as active.
+	g, err := b.current(b.active.ID)
+	if err != nil {
+		return Grant{}, false
+	}
+	return g.Grant, true
 }
 
 // Done returns the channel closed when grant id ends (Stop, Revoke,
@@ -385,7 +391,9 @@ func (b *Broker) record(ctx context.Context, kind string, g Grant, extra map[str
 	for k, v := range extra {
 		f[k] = auditCode(v)
 	}
-	_ = b.audit.Append(ctx, kind, f)
+	// The caller may be leaving (a Stop cancels what holds the grant):
+	// what happened is audited all the same.
+	_ = b.audit.Append(context.WithoutCancel(ctx), kind, f)
 }
 
 // auditCode is v as the audit log takes a value: a lower-case code of

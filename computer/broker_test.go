@@ -468,3 +468,28 @@ func TestAReplayGrantFollowsAReusedID(t *testing.T) {
 		t.Errorf("no rebind audited: %v", a.entries)
 	}
 }
+
+// An idle grant is not described as active (issue 32: `computer status`
+// showed an expired grant as active); its end is audited when it is seen.
+func TestAnIdleGrantIsNotDescribedAsActive(t *testing.T) {
+	b, _, c, a := rig(t)
+	g, abort, err := b.Create(t.Context(), GrantRequest{IdleExpiry: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := b.Describe(); !ok {
+		t.Fatal("a fresh grant is not described")
+	}
+	c.t = c.t.Add(2 * time.Minute)
+	if d, ok := b.Describe(); ok {
+		t.Errorf("a grant idle past its expiry is described as active: %+v", d)
+	}
+	select {
+	case <-abort:
+	default:
+		t.Error("the idle grant was not ended")
+	}
+	if last := a.entries[len(a.entries)-1]; last["kind"] != "computer.grant.expired" || last["grant_id"] != g.ID {
+		t.Errorf("the last audit entry is %v; want the grant's expiry", last)
+	}
+}

@@ -53,5 +53,5 @@ func (b *Broker) recordNotConfirmed(ctx context.Context, req GrantRequest, w Win
 	if w.App != "" {
 		f["target_app"] = auditCode(w.App)
 	}
-	_ = b.audit.Append(ctx, "computer.grant.not_confirmed", f)
+	_ = b.audit.Append(context.WithoutCancel(ctx), "computer.grant.not_confirmed", f)
 }
