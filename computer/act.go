@@ -33,6 +33,9 @@ type Action struct {
 	TextLen int
 	// Role is the element's role, for the audit.
 	Role string
+	// Secure says the element is a password field (by its role, as the
+	// accessibility tree tells it): refused wherever the focus is.
+	Secure bool
 }
 
 // Measure re-reads the bound window and returns the basis coordinates
@@ -85,6 +88,9 @@ func (b *Broker) check(ctx context.Context, g *grant, act Action) (Window, error
 	}
 	if n := btoi(act.UID != "") + btoi(act.Point != nil) + btoi(act.Keyboard) + btoi(act.Element); n != 1 {
 		return Window{}, refuse(CodeInvalid, "an action is addressed by an element uid, by a point with its basis, to the keyboard focus, or to an element the caller resolved: one of them")
+	}
+	if act.Secure {
+		return Window{}, refuse(CodeSecureInput, "the element is a password field: reprise never acts on one")
 	}
 	before := g.Revision
 	w, err := b.remeasure(ctx, g)

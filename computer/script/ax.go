@@ -278,7 +278,7 @@ func (r *Runtime) elObject(s *snapshot, i int) goja.Value {
 	act := func(kind string, textLen int, do func() error) {
 		r.writable(kind + "()")
 		r.live(s, i)
-		if _, err := r.broker.Authorize(r.run.ctx, r.grantID, computer.Action{Kind: kind, UID: s.uids[i], Role: n.Role, TextLen: textLen}); err != nil {
+		if _, err := r.broker.Authorize(r.run.ctx, r.grantID, computer.Action{Kind: kind, UID: s.uids[i], Role: n.Role, TextLen: textLen, Secure: n.Password}); err != nil {
 			r.throw(fromBroker(err, false))
 		}
 		if err := do(); err != nil {

@@ -183,6 +183,11 @@ func TestAXRefsHaveGenerations(t *testing.T) {
 	if e := f.fails(t, `w.find({title: "Secret"})[0].value()`, Options{}); e.Code != PermissionDenied {
 		t.Fatalf("a password field's value: %v; want PermissionDenied", e)
 	}
+	// Setting a password field is refused by its role, with the focus
+	// elsewhere (issue 32).
+	if e := f.fails(t, `w.find({title: "Secret"})[0].setValue("hunter2")`, Options{}); e.Code != PermissionDenied || e.GrantCode != computer.CodeSecureInput {
+		t.Fatalf("setting a password field with the focus elsewhere: %v; want COMPUTER_SECURE_INPUT_REFUSED", e)
+	}
 	// The window moves: every ref of its snapshots goes stale.
 	f.run(t, `save = w.find({role: "button"})[0]`)
 	f.d.set(func(ws []computer.Window) { ws[0].Bounds = ws[0].Bounds.Add(image.Pt(0, 9)) })
