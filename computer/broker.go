@@ -274,7 +274,9 @@ func (b *Broker) Rebind(ctx context.Context, grantID, targetID string) (Grant, e
 		return Grant{}, err
 	}
 	if g.Scope == ScopeWindow {
-		return Grant{}, refuse(CodeOutOfScope, "grant %s is pinned to window %s: rebinding is out of its scope", g.ID, g.Target.ID)
+		err := refuse(CodeOutOfScope, "grant %s is pinned to window %s: rebinding is out of its scope", g.ID, g.Target.ID)
+		b.record(ctx, "computer.grant.rebind_refused", g.Grant, map[string]string{"result": codeOf(err)})
+		return Grant{}, err
 	}
 	w, err := b.pick(ctx, targetID)
 	if err != nil {

@@ -171,6 +171,9 @@ func TestRebindAdvancesTheRevisionAndWindowGrantsStayPinned(t *testing.T) {
 	if _, err := b.Rebind(t.Context(), w.ID, "0x5"); code(err) != CodeOutOfScope {
 		t.Errorf("rebinding a window grant: %v; want %s", err, CodeOutOfScope)
 	}
+	if !hasEntry(a, "computer.grant.rebind_refused", "result", "computer_out_of_scope") {
+		t.Errorf("the out-of-scope rebind is not audited: %v", a.entries)
+	}
 }
 
 func TestAuthorizeChecksEveryActionRightBeforeInput(t *testing.T) {
