@@ -30,14 +30,20 @@ import (
 func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	r := newReplayRig(t)
 	cluster := natstest.StartCluster(t, 3, "reprise", "s3cret-hub")
-	hubURL := strings.ReplaceAll(cluster.URL(), "nats://", "nats://reprise:s3cret-hub@")
+	// The hub's password is never on a command line: the replays read it
+	// from a file, the workers from the environment.
+	hubURL := cluster.URL()
+	creds := filepath.Join(r.dir, "hub.credentials")
+	if err := os.WriteFile(creds, []byte("reprise:s3cret-hub\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	key := filepath.Join(r.dir, "hub.key")
 
 	workers := make([]*exec.Cmd, 3)
 	for i := range workers {
 		home := t.TempDir()
 		cmd := exec.Command(binary, "worker", "--hub", hubURL, "--hub-key", key, "--name", fmt.Sprint("w", i), "--log-level", "warn")
-		cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+		cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home, hub.CredentialsEnv+"=reprise:s3cret-hub")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		workers[i] = cmd
@@ -53,7 +59,7 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	}
 	// The first run makes the hub key the workers are given.
 	sample, _ := r.customers("sample.csv", 2)
-	dry := exec.Command(binary, "replay", r.skill, "--rows", sample, "--dry-run", "--hub", hubURL, "--hub-key", key)
+	dry := exec.Command(binary, "replay", r.skill, "--rows", sample, "--dry-run", "--hub", hubURL, "--hub-credentials", creds, "--hub-key", key)
 	dry.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
 	var dryOut bytes.Buffer
 	dry.Stdout, dry.Stderr = &dryOut, &dryOut
@@ -79,7 +85,7 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	arrived, release := r.site.hold("c50@example.org")
 	defer release()
 	report := filepath.Join(r.dir, "report.json")
-	run := exec.Command(binary, "replay", r.skill, "--rows", path, "--yes", "--hub", hubURL, "--hub-key", key, "--report", report)
+	run := exec.Command(binary, "replay", r.skill, "--rows", path, "--yes", "--hub", hubURL, "--hub-credentials", creds, "--hub-key", key, "--report", report)
 	run.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
 	var runOut bytes.Buffer
 	run.Stdout, run.Stderr = &runOut, &runOut
@@ -92,6 +98,11 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	case <-arrived:
 	case err := <-done:
 		t.Fatalf("the run ended before row 50 was posted: %v\n%s", err, runOut.String())
+	}
+	for _, p := range append([]*exec.Cmd{run}, workers...) {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.Process.Pid)); err == nil && strings.Contains(string(b), "s3cret-hub") {
+			t.Errorf("the hub's password is on a command line every local user reads: %q", b)
+		}
 	}
 	holder := claimHolder(t, cluster, 50)
 	w, err := strconv.Atoi(strings.TrimPrefix(strings.Split(holder, "/")[0], "w"))
@@ -127,6 +138,28 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	}
 	if strings.Contains(runOut.String(), "s3cret-hub") {
 		t.Error("the replay printed the hub's password")
+	}
+}
+
+// A hub URL with a password (or a token) on the command line is refused
+// by replay and worker alike, before anything connects, with the way to
+// give it instead; the password is not echoed.
+func TestHubRefusesAPasswordInArgv(t *testing.T) {
+	home := t.TempDir()
+	for _, args := range [][]string{
+		{"worker", "--hub", "nats://reprise:s3cret-hub@127.0.0.1:1"},
+		{"worker", "--hub", "nats://127.0.0.1:2,nats://s3cret-hub@127.0.0.1:1"},
+		{"replay", "some-skill", "--rows", "rows.csv", "--yes", "--hub", "nats://reprise:s3cret-hub@127.0.0.1:1"},
+	} {
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "--hub-credentials") || !strings.Contains(string(out), hub.CredentialsEnv) {
+			t.Errorf("reprise %s: %v\n%s\nwant a refusal naming --hub-credentials and %s", args[0], err, out, hub.CredentialsEnv)
+		}
+		if strings.Contains(string(out), "s3cret-hub") {
+			t.Errorf("reprise %s echoed the password:\n%s", args[0], out)
+		}
 	}
 }
 

@@ -34,7 +34,7 @@ import (
 // replayFlags are `reprise replay`'s settings.
 type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
-	hub, hubKey                                                      string
+	hub, hubKey, hubCredentials                                      string
 	again, dryRun, yes, show, acceptHealed, noMarks                  bool
 	ignoreColumns                                                    []string
 	parallel                                                         int
@@ -76,7 +76,8 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	fl.StringSliceVar(&f.ignoreColumns, "ignore-column", nil, "a CSV column no step uses that this run may leave out (repeatable); the skill's ignore list is kept the same way")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab of the browser (1-16; see the README for when more than 1 is safe)")
-	fl.StringVar(&f.hub, "hub", "", "file the rows on a hub's workers: its NATS URLs, comma separated, with the credentials it issued (see the README)")
+	fl.StringVar(&f.hub, "hub", "", "file the rows on a hub's workers: its NATS URLs, comma separated, without credentials (see the README)")
+	fl.StringVar(&f.hubCredentials, "hub-credentials", "", "with --hub: a file only you can read holding the hub's user:password (or token, or a NATS .creds file); default: $"+hub.CredentialsEnv)
 	fl.StringVar(&f.hubKey, "hub-key", "", "with --hub: the hub key file, made on first use (default: hub.key in the data dir); copy it to every worker")
 	fl.BoolVar(&f.acceptHealed, "accept-healed", false, "save what a model changed for rows to go through (ai: on_miss) as the skill's next revision, without asking")
 	fl.DurationVar(&f.idle, "idle", desktop.DefaultQuiet, "a desktop replay waits until nobody used the pointer or keyboard this long before each input (0: no wait)")
@@ -102,6 +103,13 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	if f.hub != "" && (f.parallel != 1 || f.show || f.browserURL != "" || f.profile != "") {
 		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
+	}
+	if f.hub != "" {
+		if err := hub.CheckArgv(f.hub); err != nil {
+			return err
+		}
+	} else if f.hubCredentials != "" {
+		return errors.New("--hub-credentials is for a run on a hub: give --hub too")
 	}
 	if f.hub != "" && !f.yes && !f.dryRun {
 		return errors.New("--hub: a run on a hub's workers is unattended: run it with --dry-run first, then with --yes")
@@ -189,7 +197,8 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
 	}
 	if f.hub != "" {
-		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Resume: f.resume != "", Refused: refused})
+		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Resume: f.resume != "", Refused: refused,
+			Ledger: filepath.Join(home, "hub-ledger")})
 	}
 	js, err := jetstream.New(c.Conn())
 	if err != nil {
@@ -365,7 +374,7 @@ func quiet(idle time.Duration) time.Duration {
 // runHubReplay queues a run's rows on a hub for its workers and follows
 // their results to the report.
 func runHubReplay(ctx context.Context, cmd *cobra.Command, f replayFlags, r *hub.Run) error {
-	nc, js, err := hub.Connect(f.hub, "reprise replay")
+	nc, js, err := hub.Connect(f.hub, "reprise replay", hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)})
 	if err != nil {
 		return err
 	}
@@ -373,7 +382,7 @@ func runHubReplay(ctx context.Context, cmd *cobra.Command, f replayFlags, r *hub
 	r.JS = js
 	p := r.Plan
 	if !f.dryRun {
-		passed, err := replay.PassedDryRun(ctx, js, p.SkillID, p.Digest)
+		passed, err := r.PassedDryRun(ctx)
 		if err != nil {
 			return err
 		}

@@ -17,9 +17,9 @@ import (
 
 // workerFlags are `reprise worker`'s settings.
 type workerFlags struct {
-	hub, hubKey, profile, name string
-	parallel                   int
-	show                       bool
+	hub, hubKey, hubCredentials, profile, name string
+	parallel                                   int
+	show                                       bool
 }
 
 func newWorkerCmd(g *globals) *cobra.Command {
@@ -29,15 +29,20 @@ func newWorkerCmd(g *globals) *cobra.Command {
 		Short: "File rows of runs started on a hub, with this machine's browser",
 		Long: `Join a hub (a NATS JetStream cluster; see the README's "More than one machine") and file
 the rows that ` + "`reprise replay --hub`" + ` runs put on it, with a Chromium of its own, each row
-exactly once across every worker: a row's record is claimed on the hub before it is
-filed. Rows and skills arrive sealed with the hub key, which every machine of the hub
-holds (--hub-key); their values stay in memory. Stop it with Ctrl-C: the row it was
-filing goes back to the hub, and the next worker settles it.`,
+exactly once across every worker: the run's coordinator grants each row to one worker,
+and a row's record is claimed on the hub before it is filed. Rows and skills arrive
+sealed and MACed with the hub key, which every machine of the hub holds (--hub-key);
+their values stay in memory. A row made under another hub key stops the worker, which
+says which key to copy. The hub's user and password never go on the command line:
+put user:password in a file only you can read (--hub-credentials FILE), or in
+` + hub.CredentialsEnv + `. Stop it with Ctrl-C: the row it was filing goes back to the hub,
+and the next worker settles it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, g, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.hub, "hub", "", "the hub's NATS URLs, comma separated, with the credentials it issued (required)")
+	fl.StringVar(&f.hub, "hub", "", "the hub's NATS URLs, comma separated, without credentials (required)")
+	fl.StringVar(&f.hubCredentials, "hub-credentials", "", "a file only you can read holding the hub's user:password (or token, or a NATS .creds file); default: $"+hub.CredentialsEnv)
 	fl.StringVar(&f.hubKey, "hub-key", "", "the hub key file, copied from the machine that started the hub's first run (default: hub.key in the data dir)")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab (1-16)")
 	fl.StringVar(&f.profile, "profile", "", "the browser profile: a name kept in the data dir, or a folder's path (default: worker-profile in the data dir)")
@@ -49,6 +54,9 @@ filing goes back to the hub, and the next worker settles it.`,
 func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if f.hub == "" {
 		return errors.New("--hub is required: the NATS URLs of the hub to take rows from")
+	}
+	if err := hub.CheckArgv(f.hub); err != nil {
+		return err
 	}
 	if f.parallel < 1 || f.parallel > maxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
@@ -74,7 +82,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	nc, js, err := hub.Connect(f.hub, "reprise worker "+f.name)
+	nc, js, err := hub.Connect(f.hub, "reprise worker "+f.name, hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,26 @@
 // never file one record. Skills and row values travel sealed under the hub
 // key, which only the machines of the hub hold: the hub's disks keep
 // ciphertext.
+//
+// The hub is not trusted. Anyone who can publish there (a hub user without
+// the key) can delay a run or drop its rows, never make a row reported
+// committed, nor make the coordinator's machine file a record twice:
+//
+//   - Queued rows, REPLAY events (plans, marks, results), claims and the
+//     workers' requests to the coordinator carry a MAC under a key derived
+//     from the hub key (auth.go); what fails it is ignored.
+//   - The coordinator (the process that ran `replay --hub`) grants each row
+//     to one worker at a time (grant.go) and keeps every grant and result in
+//     its own ledger on its disk (ledger.go): a row granted before and not
+//     settled is only ever settled (verified on the site, or reported
+//     unknown), and a record an earlier run from that machine filed or began
+//     is not filed again, whatever was purged on the hub.
+//   - A row whose message left the queue without a result is reported not
+//     run (never granted) or unknown (granted), never committed.
+//
+// What the ledger cannot give: a run resumed, or a record filed again, from
+// another machine knows the earlier runs only from the hub's claims and
+// marks, which a hub user can delete (not forge).
 package hub
 
 import (
@@ -14,6 +34,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -44,11 +65,18 @@ const (
 const Lease = 15 * time.Second
 
 // Connect connects to a hub: urls is one or more nats:// URLs, comma
-// separated, credentials in them as NATS takes them. It keeps trying
-// servers for as long as ctx's caller keeps the connection.
-func Connect(urls, name string) (*nats.Conn, jetstream.JetStream, error) {
-	nc, err := nats.Connect(urls, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
+// separated, and cred how to sign in (credentials in the URLs count too,
+// for URLs that came from a file or the environment; a command line's go
+// through CheckArgv first). It keeps trying servers for as long as its
+// caller keeps the connection.
+func Connect(urls, name string, cred Credentials) (*nats.Conn, jetstream.JetStream, error) {
+	opts, err := cred.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
 		nats.RetryOnFailedConnect(false))
+	nc, err := nats.Connect(urls, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("hub %s: %w", Redact(urls), err)
 	}
@@ -60,11 +88,15 @@ func Connect(urls, name string) (*nats.Conn, jetstream.JetStream, error) {
 	return nc, js, nil
 }
 
-// Redact hides the passwords in hub URLs, for messages and logs.
+// Redact hides the passwords and tokens in hub URLs, for messages and
+// logs. (url.Redacted hides a password, not a token: a user alone.)
 func Redact(urls string) string {
 	var out []string
 	for _, s := range strings.Split(urls, ",") {
 		if u, err := url.Parse(s); err == nil {
+			if _, has := u.User.Password(); u.User != nil && !has {
+				u.User = url.User("xxxxx")
+			}
 			s = u.Redacted()
 		} else {
 			s = "(a malformed URL)" // which may hold a password
@@ -128,11 +160,14 @@ func withReplicas(make func(int) error) error {
 }
 
 // Key seals what travels through the hub: the run's skill and each row's
-// values. Every machine of the hub holds the same one, copied there by the
-// person; the hub's servers never do.
+// values; and it MACs what travels in the clear (auth.go). Every machine of
+// the hub holds the same one, copied there by the person; the hub's servers
+// never do.
 type Key struct {
 	raw  []byte
 	aead *store.AEAD
+	mac  []byte // the MAC key, derived for that purpose alone
+	id   string // names the key on the hub; reveals nothing of it
 }
 
 // LoadKey reads the hub key at path; create makes a new one there when
@@ -157,17 +192,26 @@ func LoadKey(path string, create bool) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hub key %s: %w", path, err)
 	}
-	return &Key{raw: raw, aead: a}, nil
+	return &Key{raw: raw, aead: a, mac: derive(raw, "reprise hub mac v1"),
+		id: hex.EncodeToString(derive(raw, "reprise hub key id")[:8])}, nil
 }
+
+// derive is a key for one purpose, from the hub key: what one purpose's
+// key shows (a MAC, a salt, an id) tells nothing of another's.
+func derive(raw []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, raw)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
+}
+
+// ID names the key: two machines with the same ID hold the same hub key.
+// It is safe to show and to put on the hub.
+func (k *Key) ID() string { return k.id }
 
 // Salt is what the hub's rows' dedupe keys are keyed with: the same on
 // every machine of the hub, so a resume from another machine names each
 // row's record as the first run did.
-func (k *Key) Salt() []byte {
-	m := hmac.New(sha256.New, k.raw)
-	m.Write([]byte("reprise hub dedupe salt"))
-	return m.Sum(nil)
-}
+func (k *Key) Salt() []byte { return derive(k.raw, "reprise hub dedupe salt") }
 
 func (k *Key) seal(plain []byte, place string) []byte {
 	nonce := make([]byte, k.aead.NonceSize())
@@ -186,7 +230,9 @@ func (k *Key) open(sealed []byte, place string) ([]byte, error) {
 }
 
 // Item is one row of a run on the work queue. Values are the row's values,
-// sealed to the run and row.
+// sealed to the run and row; the message carries a MAC of the whole item
+// and its subject (HeaderMAC), so that no field of it can be changed or
+// made up by someone without the key.
 type Item struct {
 	Run     string `msgpack:"run"`
 	SkillID string `msgpack:"skill_id"`

@@ -27,11 +27,36 @@ type site struct {
 	// breakAt, when set, makes the executor that reaches row breakAt's
 	// submit break after filing it, once: a worker dying mid-row.
 	breakAt int
+	// holdAt, when set, holds row holdAt's submit, before filing it, until
+	// release is closed or the tab's context ends; held hears of it.
+	holdAt  int
+	held    chan int
+	release chan struct{}
+	steps   int
 }
 
-func (s *site) Do(_ context.Context, st replay.Step) (replay.Outcome, error) {
+func newSite() *site { return &site{typed: map[int]map[string]string{}, filed: map[string]int{}} }
+
+// hold makes row n's submit wait for the closing of the channel returned;
+// the first channel says it is waiting.
+func (s *site) hold(n int) (held <-chan int, release chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.holdAt, s.held, s.release = n, make(chan int, 1), make(chan struct{})
+	return s.held, s.release
+}
+
+// count is how many times the record with this email was filed.
+func (s *site) count(email string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.filed[email]
+}
+
+func (s *site) Do(ctx context.Context, st replay.Step) (replay.Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.steps++
 	switch st.Action {
 	case "navigate":
 		s.typed[st.Row] = map[string]string{}
@@ -40,6 +65,19 @@ func (s *site) Do(_ context.Context, st replay.Step) (replay.Outcome, error) {
 	case "submit":
 		if st.DryRun {
 			return replay.Outcome{OK: true}, nil
+		}
+		if st.Row == s.holdAt {
+			s.holdAt = 0
+			s.held <- st.Row
+			release := s.release
+			s.mu.Unlock()
+			select {
+			case <-release:
+			case <-ctx.Done():
+				s.mu.Lock()
+				return replay.Outcome{}, ctx.Err()
+			}
+			s.mu.Lock()
 		}
 		s.filed[s.typed[st.Row]["Email"]]++
 		if st.Row == s.breakAt {
@@ -98,7 +136,8 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s := &site{typed: map[int]map[string]string{}, filed: map[string]int{}, breakAt: 7}
+	s := newSite()
+	s.breakAt = 7
 	email := func(i int) string { return fmt.Sprintf("row%d@example.org", i) }
 
 	// A malformed row on the queue is dropped, and the workers go on.
@@ -110,16 +149,18 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	}
 	dry, dryDoc := plan(t, "dry", 2, email)
 	workers, wctx := startWorkers(t, ctx, js, key, s)
-	res := runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: dry, Doc: dryDoc, DryRun: true})
+	// The coordinator's ledger, on "this machine"; elsewhere is another's.
+	here, elsewhere := t.TempDir(), t.TempDir()
+	res := runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: dry, Doc: dryDoc, DryRun: true, Ledger: here})
 	if got := count(res); got[replay.OutcomeDryRun] != 2 {
 		t.Fatalf("dry run: %v", got)
 	}
-	if passed, err := replay.PassedDryRun(ctx, js, dry.SkillID, dry.Digest); err != nil || !passed {
+	if passed, err := (&Run{JS: js, Key: key, Plan: dry}).PassedDryRun(ctx); err != nil || !passed {
 		t.Fatalf("the hub's dry run is not recorded as passed: %v %v", passed, err)
 	}
 
 	p, doc := plan(t, "run1", 24, email)
-	res = runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: p, Doc: doc})
+	res = runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: p, Doc: doc, Ledger: here})
 	if got := count(res); got[replay.OutcomeCommitted] != 24 {
 		t.Fatalf("outcomes %v; want 24 committed: %+v", got, res.Rows)
 	}
@@ -132,10 +173,10 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 		t.Errorf("row 7, filed by a tab that broke, is %+v; want committed as verified on the site", r)
 	}
 
-	// Another run over rows 20-24's records and two new ones: the
-	// records already filed are skipped by their claims.
+	// Another run, from another machine, over rows 20-24's records and
+	// two new ones: the records already filed are skipped by their claims.
 	p2, doc2 := plan(t, "run2", 7, func(i int) string { return email(i + 19) })
-	res = runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: p2, Doc: doc2})
+	res = runOnHub(t, ctx, &Run{JS: js, Key: key, Plan: p2, Doc: doc2, Ledger: elsewhere})
 	if got := count(res); got[replay.OutcomeSkipped] != 5 || got[replay.OutcomeCommitted] != 2 {
 		t.Fatalf("second run: %v; want 5 skipped, 2 committed: %+v", got, res.Rows)
 	}
@@ -162,10 +203,10 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	// A resume from another machine: every row settled, nothing queued.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel2()
-	if _, _, err := (&Run{JS: js, Key: key, Plan: p, Doc: doc}).Start(ctx2); err == nil || !strings.Contains(err.Error(), "--resume") {
+	if _, _, err := (&Run{JS: js, Key: key, Plan: p, Doc: doc, Ledger: elsewhere}).Start(ctx2); err == nil || !strings.Contains(err.Error(), "--resume") {
 		t.Errorf("a second start of run1 without resume: %v; want a refusal that says --resume", err)
 	}
-	res = runOnHub(t, ctx2, &Run{JS: js, Key: key, Plan: p, Doc: doc, Resume: true})
+	res = runOnHub(t, ctx2, &Run{JS: js, Key: key, Plan: p, Doc: doc, Resume: true, Ledger: elsewhere})
 	if got := count(res); got[replay.OutcomeCommitted] != 24 {
 		t.Fatalf("resume: %v", got)
 	}

@@ -2,12 +2,13 @@ package hub
 
 import (
 	"context"
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 )
 
 // Worker takes rows from a hub's queue and files them, one row at a time
-// on each of its executors (a browser's tabs).
+// on each of its executors (a browser's tabs). It files a row only when
+// the row's message carries a valid MAC under its key and the run's
+// coordinator granted it the row.
 type Worker struct {
 	JS  jetstream.JetStream
 	Key *Key
@@ -30,14 +33,23 @@ type Worker struct {
 	Logger    *slog.Logger
 
 	skills sync.Map // run id -> *skills.Skill, opened once
+	silent sync.Map // run id -> time.Time its coordinator last did not answer
+	stop   chan struct{}
+	once   sync.Once
 }
 
-// Run takes and files rows until ctx ends or an executor breaks (its
-// browser is gone): the row it held goes back to the queue for another.
+// Run takes and files rows until ctx ends, an executor breaks (its
+// browser is gone: the row it held goes back to the queue for another),
+// or a row arrives made under another hub key: then every executor stops
+// taking rows (a worker that cannot open rows would take each and hand it
+// back, slowing the others), the row goes back, and the error (a
+// *KeyError) says which key to copy here.
 func (w *Worker) Run(ctx context.Context) error {
 	if w.Logger == nil {
 		w.Logger = slog.New(slog.DiscardHandler)
 	}
+	w.stop = make(chan struct{})
+	w.once = sync.Once{}
 	if err := retry(ctx, func() error { return Ensure(ctx, w.JS) }); err != nil {
 		return err
 	}
@@ -47,20 +59,31 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	errs := make(chan error, len(w.Executors))
 	for slot, exec := range w.Executors {
-		go func() { errs <- w.take(ctx, cons, slot, exec) }()
+		go func() { errs <- w.takeRows(ctx, cons, slot, exec) }()
 	}
 	var first error
 	for range w.Executors {
-		if err := <-errs; err != nil && first == nil && ctx.Err() == nil {
+		err := <-errs
+		var ke *KeyError
+		switch {
+		case errors.As(err, &ke):
+			// Before any other: it is what the person must act on.
+			first = err
+		case err != nil && first == nil && ctx.Err() == nil:
 			first = err
 		}
 	}
 	return first
 }
 
-// take is one executor's loop: fetch a row, file it, again.
-func (w *Worker) take(ctx context.Context, cons jetstream.Consumer, slot int, exec replay.Executor) error {
+// takeRows is one executor's loop: fetch a row, file it, again.
+func (w *Worker) takeRows(ctx context.Context, cons jetstream.Consumer, slot int, exec replay.Executor) error {
 	for ctx.Err() == nil {
+		select {
+		case <-w.stop:
+			return nil
+		default:
+		}
 		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
 		if err != nil {
 			w.Logger.Warn("hub: no rows fetched", "err", err)
@@ -72,6 +95,10 @@ func (w *Worker) take(ctx context.Context, cons jetstream.Consumer, slot int, ex
 		}
 		for m := range batch.Messages() {
 			if err := w.file(ctx, m, slot, exec); err != nil {
+				var ke *KeyError
+				if errors.As(err, &ke) {
+					w.once.Do(func() { close(w.stop) })
+				}
 				return err
 			}
 		}
@@ -79,34 +106,38 @@ func (w *Worker) take(ctx context.Context, cons jetstream.Consumer, slot int, ex
 	return nil
 }
 
-// claimKey names a row's record in the claims bucket: the skill and the
-// row's dedupe key, and the run when it files records again (--again),
-// hashed to what a KV key may hold.
-func claimKey(it Item) string {
-	h := sha256.New()
-	for _, s := range []string{it.SkillID, it.Key} {
-		fmt.Fprintf(h, "%d:%s", len(s), s)
+// open reads a row off the queue: its MAC checked (a *KeyError when it was
+// made under another hub key), then its fields, which must name the
+// subject's run.
+func (w *Worker) open(m jetstream.Msg) (Item, error) {
+	var it Item
+	if err := w.Key.check(m.Headers(), kindRow, m.Subject(), m.Data()); err != nil {
+		return it, err
 	}
-	if it.Again {
-		fmt.Fprintf(h, "again:%s", it.Run)
+	if err := events.Decode(m.Data(), &it); err != nil {
+		return it, fmt.Errorf("%w: %v", ErrNotAuthentic, err) // a MAC holder never writes one
 	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// claim is what the claims bucket holds for a record being filed.
-type claim struct {
-	Run    string `json:"run"`
-	Row    int    `json:"row"`
-	Holder string `json:"holder"`
-	At     int64  `json:"at"` // unix ms of the holder's last sign of life
+	if m.Subject() != rowsPrefix+it.Run || it.Row < 1 || it.Session < 1 {
+		return it, ErrNotAuthentic
+	}
+	return it, nil
 }
 
 // file files one row taken from the queue; its error is for an executor
-// that broke.
+// that broke, or a *KeyError: this worker holds another hub key.
 func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec replay.Executor) error {
-	var it Item
-	if err := events.Decode(m.Data(), &it); err != nil {
-		w.Logger.Error("hub: a malformed row on the queue, dropped", "err", err)
+	it, err := w.open(m)
+	var ke *KeyError
+	switch {
+	case errors.As(err, &ke):
+		_ = m.Nak() // for a worker with that key
+		run, _ := strings.CutPrefix(m.Subject(), rowsPrefix)
+		return fmt.Errorf("a row of run %q cannot be opened here: it was %w; copy the hub key file of the machine that started the run (hub.key in its data dir, or its --hub-key) here, then start the worker again",
+			cut(run), ke)
+	case err != nil:
+		// Forged, damaged, or from a version before MACs: no worker with
+		// the key files it.
+		w.Logger.Error("hub: a row on the queue without a valid MAC, dropped", "err", err)
 		_ = m.Term()
 		return nil
 	}
@@ -115,14 +146,49 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 	if err != nil {
 		return err
 	}
-	holder := fmt.Sprintf("%s/%d/%d", w.Name, slot, meta.NumDelivered)
+	holder := fmt.Sprintf("%s/%d/%d/%s", w.Name, slot, meta.NumDelivered, nonce(3))
 	plan, err := w.plan(ctx, it)
 	if err != nil {
-		// Another worker may hold the right key: the row goes back.
-		log.Error("hub: the row cannot be opened here", "err", err)
+		// The row is the key's, its skill is not (deleted or replaced on
+		// the hub): it waits for a resume to put the skill back.
+		log.Error("hub: the row's skill cannot be opened", "err", err)
 		_ = m.NakWithDelay(Lease)
 		return nil
 	}
+	var grant []byte
+	settle := ""
+	if !it.DryRun {
+		if at, ok := w.silent.Load(it.Run); ok && time.Since(at.(time.Time)) < Lease {
+			_ = m.NakWithDelay(Lease)
+			return nil
+		}
+		var ans answer
+		grant, ans, err = w.take(ctx, it)
+		switch {
+		case errors.Is(err, errNoCoordinator):
+			// Its coordinator stopped (a resume starts it again) or the
+			// hub is slow: the run's rows wait on the queue.
+			w.silent.Store(it.Run, time.Now())
+			log.Warn("hub: the run's coordinator does not answer; its rows wait on the hub")
+			_ = m.NakWithDelay(Lease)
+			return nil
+		case err != nil:
+			_ = m.NakWithDelay(Lease / 3)
+			return nil
+		}
+		switch ans.Answer {
+		case ansFile:
+		case ansSettle:
+			settle = ans.Reason
+		case ansBusy:
+			_ = m.NakWithDelay(Lease / 3)
+			return nil
+		default: // done, stale: nothing of it is to file
+			_ = m.Term()
+			return nil
+		}
+	}
+	release := func() { _ = w.tell(opRelease, it, grant, "") }
 	var (
 		kv  jetstream.KeyValue
 		key string
@@ -131,6 +197,7 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 	if !it.DryRun {
 		kv, err = w.JS.KeyValue(ctx, BucketClaims)
 		if err != nil {
+			release()
 			_ = m.NakWithDelay(time.Second)
 			return nil
 		}
@@ -139,6 +206,7 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 		rev, other, err = w.claim(ctx, kv, key, claim{Run: it.Run, Row: it.Row, Holder: holder})
 		switch {
 		case err != nil:
+			release()
 			log.Warn("hub: row not claimed; back to the queue", "err", err)
 			_ = m.NakWithDelay(Lease / 3)
 			return nil
@@ -147,7 +215,23 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 				Reason: fmt.Sprintf("the same record is claimed on the hub by run %s row %d (--again files it again)", other.Run, other.Row)}
 			return w.finish(ctx, m, it, holder, rr)
 		case other != nil:
+			release()
 			_ = m.NakWithDelay(Lease / 3) // its holder is alive: it files it
+			return nil
+		}
+	}
+	js := w.Key.events(w.JS)
+	if settle != "" {
+		// The coordinator granted the row before and has no result: it
+		// may be filed, whatever the hub's marks say (they may have been
+		// deleted). Marked started, the row is settled by the skill's
+		// verification or reported unknown, never filled blindly.
+		mark := replay.RowMark{Row: it.Row, Key: it.Key, SkillID: it.SkillID, Reason: settle}
+		id := fmt.Sprintf("%s:%d:started:%d:settle:%s", it.Run, it.Row, it.Session, holder)
+		if _, err := events.NewPublisher(js).Publish(ctx, events.ReplaySubject(it.Run, it.Row, replay.EvStarted), id, &mark); err != nil {
+			release()
+			log.Warn("hub: row not marked for settling; back to the queue", "err", err)
+			_ = m.NakWithDelay(Lease / 3)
 			return nil
 		}
 	}
@@ -158,11 +242,14 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 			select {
 			case <-alive.Done():
 				return
-			case <-time.After(Lease / 3):
+			case <-time.After(beat):
 			}
 			_ = m.InProgress()
+			if grant != nil {
+				_ = w.tell(opAlive, it, grant, "")
+			}
 			if kv != nil {
-				b, _ := json.Marshal(claim{Run: it.Run, Row: it.Row, Holder: holder, At: time.Now().UnixMilli()})
+				b := w.Key.sealClaim(key, claim{Run: it.Run, Row: it.Row, Holder: holder, At: time.Now().UnixMilli()})
 				if r, err := kv.Update(alive, key, b, rev); err == nil {
 					rev = r
 				} else if alive.Err() == nil {
@@ -172,13 +259,13 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 		}
 	})
 	row := plan.Rows[0]
-	rr, err := replay.FileRow(ctx, replay.RowJob{JS: w.JS, Plan: plan, Row: row, Session: it.Session, DryRun: it.DryRun,
+	rr, err := replay.FileRow(ctx, replay.RowJob{JS: js, Plan: plan, Row: row, Session: it.Session, DryRun: it.DryRun,
 		Executor: exec, Tag: ":" + holder, Logger: log})
 	stop()
 	beats.Wait()
 	if err != nil {
-		// The row may be in flight: its claim stays, and the worker that
-		// takes it next settles it from the marks.
+		// The row may be in flight: its grant and claim stay, and the
+		// worker that takes it next settles it.
 		_ = m.Nak()
 		if ctx.Err() != nil {
 			return nil
@@ -198,7 +285,7 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 
 // finish writes the row's result and takes it off the queue.
 func (w *Worker) finish(ctx context.Context, m jetstream.Msg, it Item, holder string, rr replay.RowResult) error {
-	if err := replay.WriteResult(ctx, w.JS, it.Run, it.Session, ":"+holder, rr); err != nil {
+	if err := replay.WriteResult(ctx, w.Key.events(w.JS), it.Run, it.Session, ":"+holder, rr); err != nil {
 		w.Logger.Warn("hub: result not written; the row goes back to the queue", "run_id", it.Run, "row", it.Row, "err", err)
 		_ = m.Nak()
 		return nil
@@ -211,37 +298,19 @@ func (w *Worker) finish(ctx context.Context, m jetstream.Msg, it Item, holder st
 	return nil
 }
 
-// claim claims key for c: created, or taken over from a holder of the same
-// row that showed no sign of life for a Lease. other is the claim that
-// stays someone else's.
-func (w *Worker) claim(ctx context.Context, kv jetstream.KeyValue, key string, c claim) (rev uint64, other *claim, err error) {
-	c.At = time.Now().UnixMilli()
-	b, _ := json.Marshal(c)
-	err = retry(ctx, func() (err error) { rev, err = kv.Create(ctx, key, b); return err })
-	if !errors.Is(err, jetstream.ErrKeyExists) {
-		return rev, nil, err
+// nonce is n random bytes in hex.
+func nonce(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// cut is s as a message may quote it: short, printable.
+func cut(s string) string {
+	if len(s) > 64 {
+		s = s[:64]
 	}
-	var e jetstream.KeyValueEntry
-	if err := retry(ctx, func() (err error) { e, err = kv.Get(ctx, key); return err }); err != nil {
-		return 0, nil, err
-	}
-	var held claim
-	if err := json.Unmarshal(e.Value(), &held); err != nil {
-		return 0, nil, fmt.Errorf("claim %s: %w", key, err)
-	}
-	switch {
-	case held.Run != c.Run || held.Row != c.Row:
-		return 0, &held, nil
-	case held.Holder == c.Holder: // our create landed; its answer did not
-		return e.Revision(), nil, nil
-	case time.Since(time.UnixMilli(held.At)) < Lease:
-		return 0, &held, nil
-	}
-	rev, err = kv.Update(ctx, key, b, e.Revision())
-	if err != nil {
-		return 0, &held, nil // another worker took it over first
-	}
-	return rev, nil, nil
+	return s
 }
 
 // plan opens the row's values and the run's skill: a plan of one row.
