@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+
+	"github.com/reprise-dev/reprise/computer"
 )
 
 // clipboardObject is desktop.clipboard: reads and writes go through the
@@ -11,15 +13,30 @@ import (
 // typed) and are audited by length only.
 func (r *Runtime) clipboardObject() *goja.Object {
 	o := r.vm.NewObject()
-	ready := func() {
+	ready := func() computer.Window {
 		if r.plat.Clipboard == nil {
 			r.throw(fail(InputFailed, "no clipboard access on this OS"))
 		}
-		_, _, err := r.broker.Measure(r.run.ctx, r.grantID, false)
+		_, w, err := r.broker.Measure(r.run.ctx, r.grantID, false)
 		r.must(err)
+		return w
 	}
 	_ = o.Set("read", func() goja.Value {
-		ready()
+		w := ready()
+		if r.run.readOnly {
+			// A read-only run may look at the granted window, not at what
+			// another application (a password manager, a bank) copied.
+			pid, err := r.plat.Clipboard.Owner(r.run.ctx)
+			if err != nil {
+				r.throw(fail(PermissionDenied, "a read-only run reads the clipboard only when the granted window's application put it there, and whose it is cannot be told: %v", err))
+			}
+			if pid == 0 {
+				return r.vm.ToValue("")
+			}
+			if pid != w.PID {
+				r.throw(fail(PermissionDenied, "the clipboard holds another application's copy: a read-only run reads only what the granted window's application copied"))
+			}
+		}
 		text, err := r.plat.Clipboard.Read(r.run.ctx)
 		if err != nil {
 			r.throw(fail(InputFailed, "read the clipboard: %v", err))

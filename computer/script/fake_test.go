@@ -140,9 +140,12 @@ func (d *fakeDesktop) axPress(el ax.Element) error {
 // fakeClipboard holds text; every read is told on read, if set, so a
 // test can wait on a run reaching a point.
 type fakeClipboard struct {
-	text string
-	read chan struct{}
+	text  string
+	read  chan struct{}
+	owner int // the pid whose copy it holds
 }
+
+func (c *fakeClipboard) Owner(context.Context) (int, error) { return c.owner, nil }
 
 func (c *fakeClipboard) Read(context.Context) (string, error) {
 	if c.read != nil {
@@ -196,7 +199,7 @@ func newFixture(t *testing.T, req computer.GrantRequest) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{d: d, b: b, grant: g, clip: &fakeClipboard{text: "copied"}, shots: t.TempDir()}
+	f := &fixture{d: d, b: b, grant: g, clip: &fakeClipboard{text: "copied", owner: 10}, shots: t.TempDir()}
 	plat := Platform{Backend: "fake", Input: d, Screen: d, Tree: axTree{d}, Clipboard: f.clip,
 		Displays: func() ([]image.Rectangle, error) { return []image.Rectangle{image.Rect(0, 0, 800, 600)}, nil }}
 	f.plat = plat

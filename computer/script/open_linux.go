@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/res"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -76,4 +77,39 @@ func displays(display string) ([]image.Rectangle, error) {
 		return nil, errors.New("the X server has no screen")
 	}
 	return []image.Rectangle{image.Rect(0, 0, int(s.WidthInPixels), int(s.HeightInPixels))}, nil
+}
+
+// Owner asks the X server which client owns the CLIPBOARD selection and
+// that client's pid (the X-Resource extension: the server tells it, the
+// client does not).
+func (x xclip) Owner(context.Context) (int, error) {
+	c, err := xgb.NewConnDisplay(x.display)
+	if err != nil {
+		return 0, fmt.Errorf("connect to the X display: %w", err)
+	}
+	defer c.Close()
+	if err := res.Init(c); err != nil {
+		return 0, fmt.Errorf("the X server has no X-Resource extension: %w", err)
+	}
+	atom, err := xproto.InternAtom(c, false, uint16(len("CLIPBOARD")), "CLIPBOARD").Reply()
+	if err != nil {
+		return 0, fmt.Errorf("intern CLIPBOARD: %w", err)
+	}
+	owner, err := xproto.GetSelectionOwner(c, atom.Atom).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("the clipboard's owner: %w", err)
+	}
+	if owner.Owner == xproto.WindowNone {
+		return 0, nil
+	}
+	ids, err := res.QueryClientIds(c, 1, []res.ClientIdSpec{{Client: uint32(owner.Owner), Mask: res.ClientIdMaskLocalClientPID}}).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("the clipboard owner's pid: %w", err)
+	}
+	for _, id := range ids.Ids {
+		if id.Spec.Mask&res.ClientIdMaskLocalClientPID != 0 && len(id.Value) > 0 {
+			return int(id.Value[0]), nil
+		}
+	}
+	return 0, errors.New("the X server does not say which process owns the clipboard (a remote client)")
 }

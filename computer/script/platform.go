@@ -19,6 +19,9 @@ type Tree interface {
 type Clipboard interface {
 	Read(ctx context.Context) (string, error)
 	Write(ctx context.Context, text string) error
+	// Owner is the pid of the program whose copy the clipboard holds, 0
+	// when none does; an error when the OS cannot tell.
+	Owner(ctx context.Context) (int, error)
 }
 
 // Platform is what this OS gives a run; a nil part makes the calls that

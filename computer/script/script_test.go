@@ -36,6 +36,17 @@ func TestReadOnlyRunsThrowOnInput(t *testing.T) {
 		desktop.windows(); desktop.clipboard.read(); desktop.capabilities();`, ro); err != nil {
 		t.Fatalf("reads in a read-only run: %v", err)
 	}
+	// The clipboard is read only when the granted window's application
+	// put it there.
+	f.clip.owner = 11 // Notes, not the granted Form
+	if e := f.fails(t, `desktop.clipboard.read()`, ro); e.Code != PermissionDenied || !strings.Contains(e.Message, "another application") {
+		t.Errorf("a read-only read of another application's copy: %v; want PermissionDenied", e)
+	}
+	f.clip.owner = 0
+	if got := f.run(t, `desktop.clipboard.read()`); got != "copied" {
+		t.Errorf("a writable run's read: %q", got)
+	}
+	f.clip.owner = 10
 	for _, code := range []string{
 		`desktop.window("0x1").click(10, 10)`,
 		`desktop.type("hello")`,
