@@ -98,7 +98,7 @@ func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
 		s.Log = slog.New(slog.DiscardHandler)
 	}
 	ep := func(name, subject string, h func(context.Context, []byte) (any, error)) ops.Endpoint {
-		return ops.Endpoint{Name: name, Subject: subject, Timeout: s.timeout(name), Handle: func(ctx context.Context, body []byte) ([]byte, error) {
+		return ops.Endpoint{Name: name, Subject: subject, Timeout: s.timeout(name), Concurrent: name == "run", Handle: func(ctx context.Context, body []byte) ([]byte, error) {
 			v, err := h(ctx, body)
 			if err != nil {
 				return nil, wireError(err)

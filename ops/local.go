@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -56,8 +57,12 @@ type Endpoint struct {
 	// value), sent in parts when they do not fit one message. An *Error is
 	// sent as the refusal; any other error is logged and sent as INTERNAL,
 	// pointing to the daemon's log. Requests on one endpoint are handled
-	// one at a time.
+	// one at a time, unless Concurrent.
 	Handle func(ctx context.Context, body []byte) ([]byte, error)
+	// Concurrent handles each request on its own goroutine: for an
+	// endpoint whose requests may run long (a script), so one does not
+	// keep the next from being answered (refused as busy, say).
+	Concurrent bool
 }
 
 // LocalService is one package's local service.
@@ -131,6 +136,13 @@ type localHandler struct {
 
 // Handle implements micro.Handler.
 func (h *localHandler) Handle(req micro.Request) {
+	if h.ep.Concurrent {
+		// The request object is micro's, which counts it when Handle
+		// returns: the answer goes on the raw reply subject instead.
+		data, to := slices.Clone(req.Data()), req.Reply()
+		go h.answer(data, to)
+		return
+	}
 	reply, err := h.run(req.Data())
 	if err != nil {
 		if err := respondError(req, h.refusal(err)); err != nil {
@@ -139,6 +151,32 @@ func (h *localHandler) Handle(req micro.Request) {
 		return
 	}
 	if err := chunked.RespondTo(h.nc, req.Reply(), reply, func(b []byte) error { return req.Respond(b) }); err != nil {
+		h.log.Error("a reply did not reach the requester", "bytes", len(reply), "err", err)
+	}
+}
+
+// answer is Handle for a Concurrent endpoint: the reply, or the refusal
+// with micro's error headers, published on the requester's reply subject.
+func (h *localHandler) answer(body []byte, to string) {
+	if to == "" {
+		return
+	}
+	reply, err := h.run(body)
+	if err != nil {
+		e := h.refusal(err)
+		b, merr := json.Marshal(ErrorReply{Error: e})
+		if merr != nil {
+			return
+		}
+		msg := &nats.Msg{Subject: to, Data: b, Header: nats.Header{}}
+		msg.Header.Set(micro.ErrorCodeHeader, headerValue(e.Code, CodeInternal))
+		msg.Header.Set(micro.ErrorHeader, headerValue(e.Message, e.Code))
+		if err := h.nc.PublishMsg(msg); err != nil {
+			h.log.Warn("a refusal did not reach the requester", "err", err)
+		}
+		return
+	}
+	if err := chunked.RespondTo(h.nc, to, reply, func(b []byte) error { return h.nc.Publish(to, b) }); err != nil {
 		h.log.Error("a reply did not reach the requester", "bytes", len(reply), "err", err)
 	}
 }

@@ -139,3 +139,57 @@ func TestReplyErrorHeadersOnly(t *testing.T) {
 		t.Errorf("ReplyError(no headers) = %v; want nil: a body alone is a reply", err)
 	}
 }
+
+// TestConcurrentEndpoint: a request that runs long on a Concurrent
+// endpoint does not keep the next from being answered; refusals and big
+// replies arrive as from any endpoint.
+func TestConcurrentEndpoint(t *testing.T) {
+	s, nc, _ := natstest.Start(t, "m_test")
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	big := strings.Repeat("x", 3<<20)
+	_, err := ServeLocal(nc, LocalService{Name: "reprise-test", Endpoints: []Endpoint{{Name: "run", Subject: "local.test.run", Concurrent: true,
+		Handle: func(ctx context.Context, body []byte) ([]byte, error) {
+			switch string(body) {
+			case `"hold"`:
+				started <- struct{}{}
+				<-release
+				return JSON("held", nil)
+			case `"big"`:
+				return JSON(big, nil)
+			}
+			return nil, Errorf(CodeNotFound, "busy elsewhere")
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := nats.Connect(s.ClientURL(), embedded.CLIOptions(s.Password(embedded.RoleCLI))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	held := make(chan error, 1)
+	go func() {
+		var got string
+		err := AskJSON(ctx, cli, "local.test.run", "hold", &got)
+		if err == nil && got != "held" {
+			err = errors.New("answered " + got)
+		}
+		held <- err
+	}()
+	<-started
+	var refused *Error
+	if err := AskJSON(ctx, cli, "local.test.run", "other", new(string)); !errors.As(err, &refused) || refused.Code != CodeNotFound {
+		t.Errorf("a second request while the first runs: %v; want its refusal, at once", err)
+	}
+	var got string
+	if err := AskJSON(ctx, cli, "local.test.run", "big", &got); err != nil || got != big {
+		t.Errorf("a 3 MB reply: %d bytes, %v; want it whole", len(got), err)
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Errorf("the first request: %v", err)
+	}
+}
