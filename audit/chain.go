@@ -11,9 +11,10 @@ import (
 //
 // A MAC chain alone cannot show that its tail was cut off: the shorter chain
 // is still a valid chain. So the daemon keeps the Checkpoint of its last
-// append (Log.Head) outside the AUDIT stream, where whoever can rewrite the
-// stream's files cannot also roll it back (next to the audit key in the key
-// store), and passes it to Verify. Verify then reports a chain that ends
+// append (Log.Head) outside the AUDIT stream, tagged (SealedCheckpoint) in a
+// file of the data dir, and passes it to Verify. A copy of the data dir
+// restored from before brings an older genuine checkpoint with it; the
+// HighWater the daemon also keeps in the key store is what sees that. Verify then reports a chain that ends
 // before Seq as truncated, and a chain whose entry Seq has another MAC as
 // rewritten. The zero Checkpoint expects nothing.
 type Checkpoint struct {
@@ -29,6 +30,7 @@ func (c Checkpoint) IsZero() bool { return c.Seq == 0 }
 type chain struct {
 	key  []byte
 	head Checkpoint
+	last *Entry // the entry head names, when this chain wrote or read it
 }
 
 func newChain(key []byte, head Checkpoint) (*chain, error) {
@@ -46,7 +48,7 @@ func (c *chain) next(t time.Time, kind string, fields map[string]string) (*Entry
 	}
 	e := &Entry{
 		Seq:  c.head.Seq + 1,
-		Time: float64(t.UnixMicro()) / 1e6,
+		Time: entryTime(t),
 		Kind: kind,
 		Prev: bytes.Clone(c.head.MAC),
 	}
@@ -58,7 +60,10 @@ func (c *chain) next(t time.Time, kind string, fields map[string]string) (*Entry
 }
 
 // advance makes e the head.
-func (c *chain) advance(e *Entry) { c.head = Checkpoint{Seq: e.Seq, MAC: e.MAC} }
+func (c *chain) advance(e *Entry) { c.head, c.last = Checkpoint{Seq: e.Seq, MAC: e.MAC}, e }
+
+// entryTime is t as an entry carries it: seconds, to the microsecond.
+func entryTime(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }
 
 // authentic reports whether raw is the canonical encoding of an entry whose
 // MAC verifies under key, so a change to any stored byte is caught, even one

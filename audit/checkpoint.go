@@ -48,4 +48,15 @@ const (
 	CheckpointMissing    = "missing"    // none on a log that has entries
 	CheckpointForged     = "forged"     // its tag does not verify
 	CheckpointUnreadable = "unreadable" // not a checkpoint at all
+	// CheckpointRolledBack: the chain ends before the high-water mark kept
+	// in the key store: the log (and its checkpoint with it) was replaced
+	// by an older copy.
+	CheckpointRolledBack = "rolled_back"
+	// CheckpointTruncated: the chain ends before the checkpoint, and the
+	// high-water mark does not say more.
+	CheckpointTruncated = "truncated"
+	// HighWaterForged: the high-water mark's tag does not verify.
+	HighWaterForged = "high_water_forged"
+	// HighWaterUnreadable: the key store's item is not a high-water mark.
+	HighWaterUnreadable = "high_water_unreadable"
 )

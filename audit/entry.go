@@ -12,6 +12,9 @@
 // Log appends; Verify (or VerifyEntries over messages already read) checks
 // the chain and names where it was changed; Serve answers `reprise audit
 // verify` for the daemon, which holds the key; Tail reads entries without it.
+// What the daemon keeps outside the stream is tagged under the key too: the
+// chain's head (SealedCheckpoint), the most the chain has held (HighWater),
+// and entries the stream could not take yet (Pending).
 package audit
 
 import (
@@ -57,6 +60,11 @@ const (
 	// the chain's remembered head missing or not its own: a tail cut off
 	// before then could no longer be seen, and Verify says so for good.
 	KindCheckpointLost = "audit.checkpoint_lost"
+	// KindPendingLost is written by the daemon when it starts and finds
+	// that entries it kept to write later (see Pending) are gone: their
+	// file deleted, rolled back or damaged. What they recorded is in no
+	// chain, and Verify says so for good.
+	KindPendingLost = "audit.pending_lost"
 )
 
 // Field names an entry may carry, each on the allow-list of some kinds.
@@ -86,6 +94,7 @@ const (
 	FieldTextLength  = "text_length"  // a decimal number: typed text by length only
 	FieldWhy         = "why"          // a code
 	FieldConfirmedBy = "confirmed_by" // a code: the prompter the person answered (zenity, terminal)
+	FieldHighWater   = "high_water"   // a decimal number: the entry seq the high-water mark remembered
 )
 
 // allowed is each kind's allow-list of fields.
@@ -100,7 +109,8 @@ var allowed = map[string][]string{
 	KindSkillBuilt:         {FieldSkillID, FieldRevision, FieldCount, FieldStepCount, FieldRoute, FieldOutcome},
 	KindReplayRun:          {FieldRunID, FieldCount, FieldMode, FieldOutcome},
 	KindReplayRow:          {FieldRunID, FieldRow, FieldOutcome, FieldReason},
-	KindCheckpointLost:     {FieldReason, FieldCount},
+	KindCheckpointLost:     {FieldReason, FieldCount, FieldHighWater},
+	KindPendingLost:        {FieldReason, FieldCount},
 	KindGrantCreated:       grantFields,
 	KindGrantRebound:       grantFields,
 	KindGrantRebindRefused: grantFields,
@@ -201,7 +211,7 @@ func checkValue(field, v string) error {
 			return errors.New("value must be an id: no dots, wildcards, spaces or control characters")
 		}
 		return nil
-	case FieldStepCount, FieldRow, FieldCount, FieldRevision, FieldBudget, FieldTextLength:
+	case FieldStepCount, FieldRow, FieldCount, FieldRevision, FieldBudget, FieldTextLength, FieldHighWater:
 		for _, c := range []byte(v) {
 			if c < '0' || c > '9' {
 				return errors.New("value must be a decimal number")

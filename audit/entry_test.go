@@ -59,9 +59,9 @@ func TestAllowListsUseKnownFields(t *testing.T) {
 		FieldRow: true, FieldCount: true, FieldRoute: true, FieldMode: true, FieldReason: true, FieldOutcome: true,
 		FieldSkillID: true, FieldRevision: true,
 		FieldGrantID: true, FieldScope: true, FieldIssuer: true, FieldTargetApp: true, FieldCapture: true, FieldBudget: true,
-		FieldAction: true, FieldResult: true, FieldUID: true, FieldRole: true, FieldTextLength: true, FieldWhy: true, FieldConfirmedBy: true}
-	if got := len(Kinds()); got != 24 {
-		t.Errorf("len(Kinds()) = %d; want 24", got)
+		FieldAction: true, FieldResult: true, FieldUID: true, FieldRole: true, FieldTextLength: true, FieldWhy: true, FieldConfirmedBy: true, FieldHighWater: true}
+	if got := len(Kinds()); got != 25 {
+		t.Errorf("len(Kinds()) = %d; want 25", got)
 	}
 	for _, k := range Kinds() {
 		for _, f := range AllowedFields(k) {

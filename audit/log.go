@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -65,6 +66,26 @@ func (l *Log) Head() Checkpoint {
 	return l.chain.head
 }
 
+// Last returns a copy of the chain's last entry, nil when the chain is
+// empty. After a failed Append it reads the head back first: an entry
+// whose ack was lost may be in the chain after all, and a caller that kept
+// it to write again can see so.
+func (l *Log) Last(ctx context.Context) (*Entry, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stale {
+		if err := l.recover(ctx); err != nil {
+			return nil, fmt.Errorf("audit log: %w", err)
+		}
+	}
+	if l.chain.last == nil {
+		return nil, nil
+	}
+	e := *l.chain.last
+	e.Fields = maps.Clone(e.Fields)
+	return &e, nil
+}
+
 // Append adds an entry of kind with fields to the chain and returns once
 // JetStream has stored it. A kind it does not know, or a field the kind's
 // allow-list lacks, is refused before anything is written, with an error
@@ -72,6 +93,12 @@ func (l *Log) Head() Checkpoint {
 // not retry; after a failed publish the next Append re-reads the head, so
 // an entry whose ack was lost is neither lost from the chain nor forked.
 func (l *Log) Append(ctx context.Context, kind string, fields map[string]string) error {
+	return l.AppendAt(ctx, l.now(), kind, fields)
+}
+
+// AppendAt is Append for an entry that happened at t: one kept while the
+// stream could not take it (see Pending) carries when it happened.
+func (l *Log) AppendAt(ctx context.Context, t time.Time, kind string, fields map[string]string) error {
 	if err := CheckFields(kind, fields); err != nil {
 		return fmt.Errorf("audit %s: %w", kind, err)
 	}
@@ -82,7 +109,7 @@ func (l *Log) Append(ctx context.Context, kind string, fields map[string]string)
 			return fmt.Errorf("audit %s: %w", kind, err)
 		}
 	}
-	e, err := l.chain.next(l.now(), kind, fields)
+	e, err := l.chain.next(t, kind, fields)
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", kind, err)
 	}
@@ -127,7 +154,7 @@ func (l *Log) recover(ctx context.Context) error {
 	}
 	st := info.State
 	l.lastSeq = st.LastSeq
-	l.chain.head = Checkpoint{}
+	l.chain.head, l.chain.last = Checkpoint{}, nil
 	if st.Msgs == 0 {
 		l.stale = false
 		return nil

@@ -58,7 +58,11 @@ func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() 
 		if checkpoint != nil {
 			cp = checkpoint()
 		}
-		r, err := Verify(ctx, js, key, cp)
+		var vopts []VerifyOption
+		if o.highWater != nil {
+			vopts = append(vopts, AgainstHighWater(o.highWater()))
+		}
+		r, err := Verify(ctx, js, key, cp, vopts...)
 		if err != nil {
 			return nil, ops.Errorf(ops.CodeInternal, "%v", err)
 		}
@@ -80,13 +84,32 @@ func Serve(nc *nats.Conn, js jetstream.JetStream, key []byte, checkpoint func() 
 // ServeOption adds to what Serve's verification reports.
 type ServeOption func(*serveOptions)
 
-type serveOptions struct{ unwritten func() uint64 }
+type serveOptions struct {
+	unwritten func() Unwritten
+	highWater func() Checkpoint
+}
+
+// Unwritten counts the entries the daemon could not append (a full disk):
+// they are in no chain, so no MAC can show them missing.
+type Unwritten struct {
+	// Kept are waiting to be written before any later entry: in the
+	// pending file, or in memory where that file could not be written.
+	Kept uint64
+	// Lost could not even be kept, since the daemon started.
+	Lost uint64
+}
 
 // WithUnwritten makes verification report the entries the daemon could
-// not append (a full disk): they are in no chain, so no MAC can show them
-// missing.
-func WithUnwritten(n func() uint64) ServeOption {
+// not append, as n counts them when a verification starts.
+func WithUnwritten(n func() Unwritten) ServeOption {
 	return func(o *serveOptions) { o.unwritten = n }
+}
+
+// WithHighWater makes verification check the chain against the head of the
+// daemon's high-water mark (see AgainstHighWater), read, like the
+// checkpoint, before the stream.
+func WithHighWater(hw func() Checkpoint) ServeOption {
+	return func(o *serveOptions) { o.highWater = hw }
 }
 
 // checkRequest accepts an empty body or {} and nothing else.

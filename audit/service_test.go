@@ -101,7 +101,7 @@ func TestServeReportsUnwrittenEntries(t *testing.T) {
 	s, nc, js := startJS(t)
 	l := openLog(t, js, testKey)
 	appendN(t, l, 2)
-	stop, err := Serve(nc, js, testKey, l.Head, WithUnwritten(func() uint64 { return 3 }))
+	stop, err := Serve(nc, js, testKey, l.Head, WithUnwritten(func() Unwritten { return Unwritten{Lost: 3} }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,8 @@ const readBatch = 1024
 // starts, and checks the chain under key against cp (the zero Checkpoint
 // when the caller remembers none). Tampering is in the Report, not the
 // error: the error is for a stream that could not be read.
-func Verify(ctx context.Context, js jetstream.JetStream, key []byte, cp Checkpoint) (Report, error) {
-	v, err := NewVerifier(key, cp)
+func Verify(ctx context.Context, js jetstream.JetStream, key []byte, cp Checkpoint, opts ...VerifyOption) (Report, error) {
+	v, err := NewVerifier(key, cp, opts...)
 	if err != nil {
 		return Report{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/reprise-dev/reprise/events"
 )
@@ -40,14 +41,24 @@ const (
 	// ProblemRewritten: the checkpoint's entry has another MAC.
 	ProblemRewritten = "rewritten"
 	// ProblemCheckpointLost: the daemon once started without its own
-	// checkpoint (deleted, forged or unreadable), so a tail cut off
-	// before that entry cannot be ruled out.
+	// checkpoint or high-water mark (deleted, forged or unreadable), so a
+	// tail cut off before that entry cannot be ruled out.
 	ProblemCheckpointLost = "checkpoint_lost"
+	// ProblemRolledBack: the chain ends before the high-water mark the
+	// daemon keeps in the key store, or the daemon once started and found
+	// it so: the log was replaced by an older copy, its genuine checkpoint
+	// with it, and the entries after that copy are gone.
+	ProblemRolledBack = "rolled_back"
+	// ProblemPendingLost: entries the daemon could not write when they
+	// happened, and kept to write later, were lost before they were
+	// written: their file was deleted, rolled back or damaged.
+	ProblemPendingLost = "pending_lost"
 	// ProblemDamaged: the store could not read some of the stream's
 	// messages: its files were changed or damaged on disk.
 	ProblemDamaged = "damaged"
 	// ProblemUnwritten: entries the daemon could not append since it
-	// started (a full disk): what they recorded is in no chain.
+	// started (a full disk): kept to be written later, or, where they
+	// could not even be kept, in no chain.
 	ProblemUnwritten = "unwritten"
 )
 
@@ -112,8 +123,9 @@ func (r Report) Err() error {
 type Verifier struct {
 	key     []byte
 	cp      Checkpoint
-	expect  uint64 // the entry seq the next message should carry
-	prev    []byte // the MAC it should link to
+	hw      Checkpoint // the high-water mark's head, when given
+	expect  uint64     // the entry seq the next message should carry
+	prev    []byte     // the MAC it should link to
 	head    Checkpoint
 	last    uint64   // stream seq of the last message read
 	suspect *pending // an entry whose MAC failed, classified by the next one
@@ -129,19 +141,35 @@ type pending struct {
 // gap is a run of missing entries, first seen before stream seq before.
 type gap struct{ from, to, before uint64 }
 
+// VerifyOption adds to what a Verifier checks the chain against.
+type VerifyOption func(*Verifier)
+
+// AgainstHighWater checks the chain against hw, the head of the
+// HighWater the daemon keeps in the key store: a chain that ends before it
+// is reported rolled back (the checkpoint may be an older genuine one,
+// restored with the stream), and one whose entry hw.Seq has another MAC
+// rewritten.
+func AgainstHighWater(hw Checkpoint) VerifyOption {
+	return func(v *Verifier) { v.hw = hw }
+}
+
 // NewVerifier returns a Verifier for a chain under key; cp is the head the
 // caller remembers (the zero Checkpoint when none).
-func NewVerifier(key []byte, cp Checkpoint) (*Verifier, error) {
+func NewVerifier(key []byte, cp Checkpoint, opts ...VerifyOption) (*Verifier, error) {
 	if err := checkKey(key); err != nil {
 		return nil, fmt.Errorf("verify audit log: %w", err)
 	}
-	return &Verifier{key: bytes.Clone(key), cp: cp, expect: 1}, nil
+	v := &Verifier{key: bytes.Clone(key), cp: cp, expect: 1}
+	for _, o := range opts {
+		o(v)
+	}
+	return v, nil
 }
 
 // VerifyEntries verifies messages read from the AUDIT stream, in stream
 // order. Verify uses the same Verifier on the live stream.
-func VerifyEntries(msgs []Message, key []byte, cp Checkpoint) (Report, error) {
-	v, err := NewVerifier(key, cp)
+func VerifyEntries(msgs []Message, key []byte, cp Checkpoint, opts ...VerifyOption) (Report, error) {
+	v, err := NewVerifier(key, cp, opts...)
 	if err != nil {
 		return Report{}, err
 	}
@@ -174,14 +202,17 @@ func (v *Verifier) Add(m Message) {
 	v.link(m.StreamSeq, e)
 }
 
-// addUnwritten reports n entries the daemon could not append.
-func (r *Report) addUnwritten(n uint64) {
-	if n == 0 {
-		return
+// addUnwritten reports the entries the daemon could not append.
+func (r *Report) addUnwritten(u Unwritten) {
+	if u.Kept > 0 {
+		r.Problems = append(r.Problems, Problem{Kind: ProblemUnwritten, StreamSeq: r.Messages + 1, Detail: fmt.Sprintf(
+			"%d entries the stream could not take are kept to be written (see the daemon's log: a full disk?); they are written, in order, when it can", u.Kept)})
 	}
-	r.Problems = append(r.Problems, Problem{Kind: ProblemUnwritten, StreamSeq: r.Messages + 1, Detail: fmt.Sprintf(
-		"%d entries could not be written since the daemon started (see its log: a full disk?); what they recorded is in no chain", n)})
-	r.OK = false
+	if u.Lost > 0 {
+		r.Problems = append(r.Problems, Problem{Kind: ProblemUnwritten, StreamSeq: r.Messages + 1, Detail: fmt.Sprintf(
+			"%d entries could be neither written nor kept since the daemon started (see its log: a full disk?); what they recorded is in no chain", u.Lost)})
+	}
+	r.OK = r.OK && len(r.Problems) == 0
 }
 
 // Lost reports stream messages the store could not read (a block file
@@ -209,7 +240,8 @@ func (v *Verifier) resolve(next *Entry) {
 		return
 	}
 	vouched := next != nil && hmac.Equal(next.Prev, s.e.MAC)
-	if !vouched && next == nil && v.cp.Seq == s.e.Seq && hmac.Equal(v.cp.MAC, s.e.MAC) {
+	if !vouched && next == nil && (v.cp.Seq == s.e.Seq && hmac.Equal(v.cp.MAC, s.e.MAC) ||
+		v.hw.Seq == s.e.Seq && hmac.Equal(v.hw.MAC, s.e.MAC)) {
 		vouched = true
 	}
 	if vouched {
@@ -256,14 +288,52 @@ func (v *Verifier) link(streamSeq uint64, e *Entry) {
 // accept makes e the chain's last entry.
 func (v *Verifier) accept(streamSeq uint64, e *Entry) {
 	v.expect, v.prev = e.Seq+1, e.MAC
-	if e.Kind == KindCheckpointLost {
-		v.problem(ProblemCheckpointLost, streamSeq, e.Seq, fmt.Sprintf(
-			"the daemon started with its audit checkpoint %s after entry %s: entries cut off before then cannot be ruled out",
-			e.Fields[FieldReason], e.Fields[FieldCount]))
+	switch e.Kind {
+	case KindCheckpointLost:
+		v.checkpointLost(streamSeq, e)
+	case KindPendingLost:
+		v.problem(ProblemPendingLost, streamSeq, e.Seq, fmt.Sprintf(
+			"the daemon started and found that %s entries it had kept to write later were lost before they were written: their file %s",
+			e.Fields[FieldCount], pendingLoss[e.Fields[FieldReason]]))
 	}
 	v.head = Checkpoint{Seq: e.Seq, MAC: e.MAC}
 	if e.Seq == v.cp.Seq && !hmac.Equal(e.MAC, v.cp.MAC) {
 		v.problem(ProblemRewritten, streamSeq, e.Seq, "the checkpoint remembers another MAC for this entry: the chain was rewritten since")
+	} else if e.Seq == v.hw.Seq && !hmac.Equal(e.MAC, v.hw.MAC) {
+		v.problem(ProblemRewritten, streamSeq, e.Seq, "the high-water mark kept in the key store remembers another MAC for this entry: the chain was rewritten since")
+	}
+}
+
+// pendingLoss says what happened to the file of kept entries, by the
+// reason of an audit.pending_lost entry.
+var pendingLoss = map[string]string{
+	PendingMissing:    "was deleted",
+	PendingRolledBack: "was replaced by an older copy",
+	PendingForged:     "was written without the audit key",
+	PendingUnreadable: "could not be read",
+}
+
+// checkpointLost reports an audit.checkpoint_lost entry: a loss the daemon
+// found when it started, said in the chain so that no later checkpoint can
+// make the gap look whole.
+func (v *Verifier) checkpointLost(streamSeq uint64, e *Entry) {
+	count, hw := e.Fields[FieldCount], e.Fields[FieldHighWater]
+	switch reason := e.Fields[FieldReason]; reason {
+	case CheckpointRolledBack:
+		v.problem(ProblemRolledBack, streamSeq, e.Seq, fmt.Sprintf(
+			"the daemon started and found the log rolled back: the chain ended at entry %s but the high-water mark kept in the key store remembered entry %s; what was recorded after entry %s was replaced by an older copy",
+			count, hw, count))
+	case CheckpointTruncated:
+		v.problem(ProblemTruncated, streamSeq, e.Seq, fmt.Sprintf(
+			"the daemon started and found the chain cut off: it ended at entry %s but the checkpoint remembered entry %s", count, hw))
+	case HighWaterForged, HighWaterUnreadable:
+		v.problem(ProblemCheckpointLost, streamSeq, e.Seq, fmt.Sprintf(
+			"the daemon started with its high-water mark in the key store %s after entry %s: a rollback to before then cannot be ruled out",
+			strings.TrimPrefix(reason, "high_water_"), count))
+	default:
+		v.problem(ProblemCheckpointLost, streamSeq, e.Seq, fmt.Sprintf(
+			"the daemon started with its audit checkpoint %s after entry %s: entries cut off before then cannot be ruled out",
+			reason, count))
 	}
 }
 
@@ -306,7 +376,12 @@ func (v *Verifier) Report() Report {
 		v.problem(ProblemRemoved, g.before, g.from, d)
 	}
 	v.gaps = nil
-	if v.cp.Seq > v.head.Seq {
+	switch {
+	case v.hw.Seq > v.head.Seq && v.hw.Seq > v.cp.Seq:
+		v.problem(ProblemRolledBack, v.last+1, v.head.Seq+1, fmt.Sprintf(
+			"the chain ends at entry %d but the high-water mark kept in the key store remembers entry %d: the log was rolled back to an older copy, and entries %d to %d are gone",
+			v.head.Seq, v.hw.Seq, v.head.Seq+1, v.hw.Seq))
+	case v.cp.Seq > v.head.Seq:
 		v.problem(ProblemTruncated, v.last+1, v.head.Seq+1, fmt.Sprintf(
 			"the chain ends at entry %d but the checkpoint remembers entry %d: entries %d to %d were cut off",
 			v.head.Seq, v.cp.Seq, v.head.Seq+1, v.cp.Seq))
