@@ -3,6 +3,7 @@ package computer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"strings"
 	"sync"
@@ -45,7 +46,11 @@ type auditLog struct {
 	refused []error
 }
 
-func (a *auditLog) Append(_ context.Context, kind string, f map[string]string) error {
+func (a *auditLog) Append(ctx context.Context, kind string, f map[string]string) error {
+	if err := ctx.Err(); err != nil { // as the daemon's, whose write a cancelled context stops
+		a.refused = append(a.refused, fmt.Errorf("%s: %w", kind, err))
+		return err
+	}
 	if err := audit.CheckFields(kind, f); err != nil {
 		a.refused = append(a.refused, err)
 		return err
@@ -494,5 +499,25 @@ func TestAnIdleGrantIsNotDescribedAsActive(t *testing.T) {
 	}
 	if last := a.entries[len(a.entries)-1]; last["kind"] != "computer.grant.expired" || last["grant_id"] != g.ID {
 		t.Errorf("the last audit entry is %v; want the grant's expiry", last)
+	}
+}
+
+// The action that spends the budget is audited as done, and the grant's
+// end too, though the caller's context is gone by then (a script's ends
+// with its grant): issue 32 saw neither written.
+func TestTheLastActionOfABudgetIsAudited(t *testing.T) {
+	b, _, _, a := rig(t)
+	g, _, err := b.Create(t.Context(), GrantRequest{Budget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uids, _, _ := b.UIDs(g.ID, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "click", UID: uids[0]}); err != nil {
+		t.Fatal(err)
+	}
+	if !hasEntry(a, "computer.action", "result", "ok") || !hasEntry(a, "computer.grant.budget_spent", "grant_id", g.ID) {
+		t.Errorf("audit %v; want the action ok and the budget spent", a.entries)
 	}
 }

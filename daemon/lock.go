@@ -59,14 +59,11 @@ func lockHome(home string) (*homeLock, error) {
 }
 
 // readHolder describes the daemon named in the lock file. A holder that
-// has just taken the lock writes its pid a moment later: it is waited for,
-// briefly.
+// has just taken the data dir's lock creates the file and writes its pid
+// a moment later: it is waited for, briefly.
 func readHolder(path string) string {
 	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return "pid unknown"
-		}
+		b, _ := os.ReadFile(path)
 		if fields := strings.Fields(string(b)); len(fields) >= 2 {
 			if _, err := strconv.Atoi(fields[0]); err == nil {
 				return "pid " + fields[0] + ", started " + fields[1]
