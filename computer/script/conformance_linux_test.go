@@ -142,7 +142,10 @@ func TestConformanceX11(t *testing.T) {
 	}
 	// zenity writes the filed line in pieces (each field, then its
 	// separator): the line is whole once its newline is there.
-	line := func() (string, bool) { b, _ := os.ReadFile(filed); return strings.TrimSpace(string(b)), strings.HasSuffix(string(b), "\n") }
+	line := func() (string, bool) {
+		b, _ := os.ReadFile(filed)
+		return strings.TrimSpace(string(b)), strings.HasSuffix(string(b), "\n")
+	}
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if _, whole := line(); whole {
 			break
