@@ -106,6 +106,10 @@ type RowResult struct {
 	Notes []string `msgpack:"notes,omitempty"`
 	// Files are the row's saved artifacts and Output the download kept
 	// as its output: named by the site, they stay out of the log.
+	// Key is a row's dedupe key, set on a row refused before the run so
+	// the engine can tell one filed before (by hand, say) from one never
+	// filed.
+	Key    string   `msgpack:"-"`
 	Files  []string `msgpack:"-"`
 	Output string   `msgpack:"-"`
 	// Refused says a site refused a page of the row.
@@ -255,6 +259,13 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	// the CSV's order.
 	defer func() { slices.SortStableFunc(res.Rows, func(a, b RowResult) int { return a.N - b.N }) }()
 	for _, rr := range o.Refused {
+		// A row filed before stays filed before, whatever else refuses
+		// its cells now (a row filed by hand while demonstrating, whose
+		// cells the skill reads otherwise).
+		if prior, ok := e.earlier[rr.Key]; ok && rr.Key != "" && prior.committed && !e.Again {
+			rr.Reason = "already filed by " + filedBy(prior) + " (its cells do not fit the skill: " + strings.TrimPrefix(rr.Reason, refusedPrefix) + ")"
+		}
+		rr.Key = ""
 		res.Rows = append(res.Rows, rr)
 		e.count(rr)
 	}
@@ -542,11 +553,7 @@ func (e *engine) rowFilled(ctx context.Context, w *worker, r Row) (RowResult, bo
 	}
 	if prior, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
 		if prior.committed {
-			by := "run " + prior.run
-			if rec, ok := strings.CutPrefix(prior.run, HandRunPrefix); ok {
-				by = "hand in recording " + rec
-			}
-			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + by + " (--again files it again)"}, false, nil
+			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + filedBy(prior) + " (--again files it again)"}, false, nil
 		}
 		// Another run began filing this row and never confirmed it: it
 		// is never filed again blindly.
@@ -554,6 +561,15 @@ func (e *engine) rowFilled(ctx context.Context, w *worker, r Row) (RowResult, bo
 	}
 	rr, err := e.fill(ctx, w, r, e.DryRun)
 	return rr, true, err
+}
+
+// filedBy names who filed a row before: a run, or the person by hand in a
+// recording.
+func filedBy(prior earlierRow) string {
+	if rec, ok := strings.CutPrefix(prior.run, HandRunPrefix); ok {
+		return "hand in recording " + rec
+	}
+	return "run " + prior.run
 }
 
 // settle decides a row whose destructive step may have run without its

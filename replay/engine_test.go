@@ -844,3 +844,40 @@ func TestEngineAutoCheck(t *testing.T) {
 		t.Errorf("report %s, filed %v; want rows 1-2 failed, nothing filed", got, s.filed)
 	}
 }
+
+// TestFiledByHandStaysFiledByHand: a row the person filed by hand while
+// demonstrating, whose cells the skill now refuses (a date column it
+// reads otherwise), is reported filed by hand, not refused (issue 33);
+// a refused row never filed stays refused.
+func TestFiledByHandStaysFiledByHand(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	if err := MarkFiledByHand(ctx, js, "new-customer", "rec_demo1", 1, "k-hand@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	s := newSite()
+	p := plan("hand", testSkill(false), 2)
+	refused := []RowResult{
+		BadRow{N: 3, Err: errors.New("row 3: column Ship by: not a number"), Key: "k-hand@example.org"}.Result(),
+		BadRow{N: 4, Err: errors.New("row 4: column Ship by: not a number"), Key: "k-other@example.org"}.Result(),
+	}
+	stop, err := Serve(ctx, js, p, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	yes := func(context.Context, []int, []string) (bool, error) { return true, nil }
+	res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Confirm: yes, Refused: refused})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Rows[2]; r.Outcome != OutcomeSkipped || !strings.Contains(r.Reason, "already filed by hand in recording rec_demo1") {
+		t.Errorf("row 3, filed by hand: %s %q; want skipped, already filed by hand", r.Outcome, r.Reason)
+	}
+	if r := res.Rows[3]; r.Outcome != OutcomeSkipped || !strings.HasPrefix(r.Reason, "refused before the run: ") {
+		t.Errorf("row 4, never filed: %s %q; want refused before the run", r.Outcome, r.Reason)
+	}
+	if got := outcomes(res); got[OutcomeCommitted] != 2 {
+		t.Errorf("outcomes %v; want rows 1-2 committed", got)
+	}
+}

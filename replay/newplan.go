@@ -35,6 +35,9 @@ type PlanOptions struct {
 type BadRow struct {
 	N   int
 	Err error
+	// Key is the row's dedupe key where its cells give one: a bad row may
+	// still be one filed before.
+	Key string
 }
 
 // Why is Err on one line, as a report and a list of bad rows show it.
@@ -43,8 +46,10 @@ func (b BadRow) Why() string { return strings.ReplaceAll(b.Err.Error(), "\n", ";
 // Result is the row as a run reports it when the caller refuses it before
 // the run (Options.Refused): skipped, with why.
 func (b BadRow) Result() RowResult {
-	return RowResult{N: b.N, Outcome: OutcomeSkipped, Step: -1, Reason: "refused before the run: " + b.Why()}
+	return RowResult{N: b.N, Outcome: OutcomeSkipped, Step: -1, Reason: refusedPrefix + b.Why(), Key: b.Key}
 }
+
+const refusedPrefix = "refused before the run: "
 
 // NewPlan is the plan that fills rs with skill, whose YAML document doc
 // names the version (Digest) and skillID the skill. Each row's values come
@@ -64,7 +69,11 @@ func NewPlan(skillID string, skill *skills.Skill, doc []byte, rs []rows.Row, o P
 	for _, r := range rs {
 		values, err := fill(r)
 		if err != nil {
-			bad = append(bad, BadRow{N: r.N, Err: err})
+			b := BadRow{N: r.N, Err: err}
+			if !o.NoKeys {
+				b.Key, _ = rows.DedupeKey(o.Salt, skill, r) // none when the cells give none
+			}
+			bad = append(bad, b)
 			continue
 		}
 		key := ""

@@ -100,6 +100,10 @@ func TestNewPlan(t *testing.T) {
 			if !slices.Equal(gotBad, tt.wantBad) {
 				t.Errorf("NewPlan() bad rows = %v; want %v", gotBad, tt.wantBad)
 			}
+			// A bad row keeps its dedupe key: it may be one filed before.
+			if len(bad) > 0 && len(tt.o.Salt) >= rows.MinSaltSize && bad[0].Key != key(broken) {
+				t.Errorf("bad row %d has key %q; want its dedupe key", bad[0].N, bad[0].Key)
+			}
 		})
 	}
 }
