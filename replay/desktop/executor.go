@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -637,9 +638,26 @@ func (e *Executor) Verify(context.Context, skills.Verification) (bool, error) {
 	return false, errors.New("the desktop executor cannot verify a row on a site")
 }
 
-// Snapshot is not supported on the desktop yet.
-func (e *Executor) Snapshot(context.Context, string) error {
-	return errors.New("the desktop executor saves no snapshots yet")
+// Snapshot saves the screen as the row left it (the first-run check's
+// rows, filled and not submitted) to path as a PNG readable by its owner
+// only: it shows the row's values. Without a way to grab the screen it
+// says so.
+func (e *Executor) Snapshot(_ context.Context, path string) error {
+	if e.o.Screen == nil {
+		return errors.New("the desktop executor has no way to grab the screen here: no snapshot")
+	}
+	img, err := e.o.Screen()
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	return os.Chmod(path, 0o600) // WriteFile keeps an existing file's mode
 }
 
 func (e *Executor) Close() error {
