@@ -89,23 +89,9 @@ func regexpLine(out, pattern string) bool {
 // refused without one; with the person's grant a script reads the window,
 // takes a screenshot and sets a field; a read-only run throws on input.
 func TestComputerRunThroughTheDaemon(t *testing.T) {
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	d.StartA11yBus(t)
-	t.Setenv("DISPLAY", d.Display)
-	app := exec.Command("zenity", "--entry", "--title", "Notes", "--text", "Note")
-	app.Env = d.Env()
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = app.Process.Kill(); _ = app.Wait() })
+	d, home := notesDesktop(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	if _, err := d.Window(ctx, "Notes"); err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	startDaemonProcess(t, home)
 	c, err := client.Dial(home)
 	if err != nil {
 		t.Fatal(err)
@@ -214,23 +200,9 @@ func answerDialog(ctx context.Context, d *xvfb.Desktop, title string, keys []str
 // stands in for it; each refusal is audited; and the Stop's cooldown still
 // holds programs back.
 func TestOnlyThePersonGrants(t *testing.T) {
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	d.StartA11yBus(t)
-	t.Setenv("DISPLAY", d.Display)
-	app := exec.Command("zenity", "--entry", "--title", "Notes", "--text", "Note")
-	app.Env = d.Env()
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = app.Process.Kill(); _ = app.Wait() })
+	d, home := notesDesktop(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	if _, err := d.Window(ctx, "Notes"); err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	startDaemonProcess(t, home)
 	hostile, err := client.Dial(home) // the CLI's own credentials
 	if err != nil {
 		t.Fatal(err)
@@ -300,4 +272,28 @@ func TestOnlyThePersonGrants(t *testing.T) {
 	if out, _, _ := run(t, home, "audit", "tail", "-n", "5"); !regexpLine(out, `computer\.grant\.created.*confirmed_by=zenity`) {
 		t.Errorf("the person's grant is not audited as confirmed in the dialog:\n%s", out)
 	}
+}
+
+// notesDesktop is an X desktop whose one app is a zenity window "Notes" on
+// the accessibility bus, DISPLAY set to it, and a daemon on a fresh home.
+func notesDesktop(t *testing.T) (*xvfb.Desktop, string) {
+	t.Helper()
+	xvfb.PrivateSessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBus(t)
+	t.Setenv("DISPLAY", d.Display)
+	app := exec.Command("zenity", "--entry", "--title", "Notes", "--text", "Note")
+	app.Env = d.Env()
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = app.Process.Kill(); _ = app.Wait() })
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if _, err := d.Window(ctx, "Notes"); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	startDaemonProcess(t, home)
+	return d, home
 }
