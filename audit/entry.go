@@ -52,6 +52,7 @@ const (
 	KindGrantBudgetSpent   = "computer.grant.budget_spent"
 	KindGrantTargetClosed  = "computer.grant.target_closed"
 	KindGrantNotConfirmed  = "computer.grant.not_confirmed"
+	KindGrantRefused       = "computer.grant.refused"
 	KindComputerStopped    = "computer.stopped"
 	KindComputerAction     = "computer.action"
 	KindClipboardRead      = "computer.clipboard.read"
@@ -120,6 +121,7 @@ var allowed = map[string][]string{
 	KindGrantBudgetSpent:   grantFields,
 	KindGrantTargetClosed:  grantFields,
 	KindGrantNotConfirmed:  {FieldScope, FieldIssuer, FieldTargetApp, FieldCapture, FieldBudget, FieldWhy},
+	KindGrantRefused:       {FieldScope, FieldIssuer, FieldCapture, FieldBudget, FieldResult},
 	KindComputerStopped:    {},
 	KindComputerAction:     grantFields,
 	KindClipboardRead:      grantFields,

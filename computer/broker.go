@@ -137,6 +137,16 @@ func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan st
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	g, abort, err := b.createLocked(ctx, req)
+	if err != nil {
+		// Who asked for a grant and was refused is on record too: a
+		// program trying again and again during Stop's cooldown shows.
+		b.recordRefused(ctx, req, err)
+	}
+	return g, abort, err
+}
+
+func (b *Broker) createLocked(ctx context.Context, req GrantRequest) (Grant, <-chan struct{}, error) {
 	if b.active != nil {
 		return Grant{}, nil, refuse(CodeGrantActive, "grant %s is active: one grant per desktop; revoke it first", b.active.ID)
 	}

@@ -295,7 +295,7 @@ func TestBudgetAndIdleExpiryCloseTheGrant(t *testing.T) {
 }
 
 func TestStopRevokesAndCoolsDownSelfIssuedGrants(t *testing.T) {
-	b, _, c, _ := rig(t)
+	b, _, c, a := rig(t)
 	g, abort, err := b.Create(t.Context(), GrantRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +312,9 @@ func TestStopRevokesAndCoolsDownSelfIssuedGrants(t *testing.T) {
 	c.t = c.t.Add(29 * time.Second)
 	if _, _, err := b.Create(t.Context(), GrantRequest{Issuer: IssuerAgent}); code(err) != CodeStoppedByUser || !strings.Contains(err.Error(), "1s") {
 		t.Errorf("a self-issued grant 29 s after Stop: %v; want %s", err, CodeStoppedByUser)
+	}
+	if !hasEntry(a, "computer.grant.refused", "result", "computer_stopped_by_user") {
+		t.Errorf("the refused grant is not audited: %v", a.entries)
 	}
 	c.t = c.t.Add(2 * time.Second)
 	g, _, err = b.Create(t.Context(), GrantRequest{Issuer: IssuerAgent})

@@ -55,3 +55,13 @@ func (b *Broker) recordNotConfirmed(ctx context.Context, req GrantRequest, w Win
 	}
 	_ = b.audit.Append(context.WithoutCancel(ctx), "computer.grant.not_confirmed", f)
 }
+
+// recordRefused audits a grant request the broker refused (one active
+// already, Stop's cooldown, no window it may bind): its kind and the code.
+func (b *Broker) recordRefused(ctx context.Context, req GrantRequest, err error) {
+	if b.audit == nil {
+		return
+	}
+	f := map[string]string{"scope": req.Scope, "issuer": req.Issuer, "capture": req.Capture, "budget": strconv.Itoa(req.Budget), "result": auditCode(codeOf(err))}
+	_ = b.audit.Append(context.WithoutCancel(ctx), "computer.grant.refused", f)
+}
