@@ -104,7 +104,13 @@ func (g *wsGate) handle(c net.Conn) {
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	up, err := net.DialTimeout("tcp", g.upstream, 5*time.Second)
+	// Bound before it connects, not by connect: Linux lets connect() give
+	// two sockets the same local port when their far ends differ, so a
+	// CLI connection could come from this connection's port and be taken
+	// for the gate's (and refused). A port bound explicitly is never
+	// handed to another connect().
+	d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: loopbackOf(g.upstream)}}
+	up, err := d.Dial("tcp", g.upstream)
 	if err != nil {
 		g.reject(c, http.StatusServiceUnavailable, "shim is not ready")
 		return
@@ -173,4 +179,14 @@ func closeWrite(c net.Conn) {
 		return
 	}
 	c.Close()
+}
+
+// loopbackOf is the IP of host:port, for binding the local end of a
+// connection to it; nil (any) when it is not an IP.
+func loopbackOf(hostport string) net.IP {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return nil
+	}
+	return net.ParseIP(host)
 }
