@@ -44,13 +44,7 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Serv
 			}
 			return unread
 		},
-		Lost: func(ctx context.Context, recID string) (uint64, error) {
-			f, err := d.recs.Fold(ctx, recID)
-			if err != nil || f.Stopped == nil {
-				return 0, err
-			}
-			return f.Stopped.Dropped, nil
-		},
+		Lost:        d.recs.Lost, // the stop alone: a big recording is not read twice
 		Audit:       aud,
 		Log:         d.log.With("component", "skills"),
 		FiledByHand: d.markFiledByHand,

@@ -114,3 +114,21 @@ func nonNilList(l []Listing) []Listing {
 	}
 	return l
 }
+
+// Lost says how many steps recording recID lost when it was made
+// (captured, never stored), read from its stop alone: 0 while it records.
+func (r *Reader) Lost(ctx context.Context, recID string) (uint64, error) {
+	if !events.ValidRecordingID(recID) {
+		return 0, NotFound(recID)
+	}
+	var lost uint64
+	err := r.readAll(ctx, []string{events.RecordingSubject(recID, events.RecStopped)}, func(m jetstream.Msg) error {
+		var st events.RecordingStopped
+		if err := events.Decode(m.Data(), &st); err != nil {
+			return err
+		}
+		lost = st.Dropped
+		return nil
+	})
+	return lost, err
+}
