@@ -44,7 +44,13 @@ type Run struct {
 // PassedDryRun says whether a dry run of this skill version passed on the
 // hub: an authentic mark of one, never one a hub user wrote.
 func (r *Run) PassedDryRun(ctx context.Context) (bool, error) {
-	return replay.PassedDryRun(ctx, r.Key.events(r.JS), r.Plan.SkillID, r.Plan.Digest)
+	// A cluster electing a leader answers no one for a moment: waited out.
+	var passed bool
+	err := retry(ctx, func() (err error) {
+		passed, err = replay.PassedDryRun(ctx, r.Key.events(r.JS), r.Plan.SkillID, r.Plan.Digest)
+		return err
+	})
+	return passed, err
 }
 
 // Start plans a new session of the run on the hub and puts every row not
@@ -58,7 +64,7 @@ func (r *Run) Start(ctx context.Context) (session int, settled map[int]replay.Ro
 	if r.Ledger == "" {
 		return 0, nil, errors.New("hub run: no ledger folder (Run.Ledger)")
 	}
-	if err := Ensure(ctx, r.JS); err != nil {
+	if err := retry(ctx, func() error { return Ensure(ctx, r.JS) }); err != nil {
 		return 0, nil, err
 	}
 	p := r.Plan
