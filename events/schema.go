@@ -12,8 +12,10 @@ package events
 // effect's url_unknown, which recordings imported from other tools carry,
 // and an effect's echoed: the labels of the fields whose values the page
 // after the step showed (labels only, never the values). Readers accept
-// any 1.x.
-const SchemaVersion = "1.3"
+// any 1.x. 1.4 adds an enrichment's multiple: the control holds a set (a
+// tag picker, a multi-select list, a group of boxes), and the value's raw
+// lists the options it held, one per line.
+const SchemaVersion = "1.4"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
 type Recording struct {
@@ -130,6 +132,9 @@ type Enrichment struct {
 	// step opened, when they cancelled it: "dismiss". A replay cancels it
 	// too; a dialog accepted (the default) is not recorded.
 	Dialog string `json:"dialog,omitempty" msgpack:"dialog,omitempty"`
+	// Multiple (1.4) says the choice control holds a set: the step's
+	// value lists the options it held after the step, one per line.
+	Multiple bool `json:"multiple,omitempty" msgpack:"multiple,omitempty"`
 }
 
 // DialogDismiss is Enrichment.Dialog for a dialog the person cancelled.

@@ -3,6 +3,7 @@ package skills
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -18,6 +19,7 @@ var (
 	ErrEmptyCell = errors.New("is empty, and the parameter is not optional")
 	ErrNoOption  = errors.New("matches none of the options")
 	ErrNotBool   = errors.New("is not a yes/no value")
+	ErrLineBreak = errors.New("holds a line break, which no option does")
 )
 
 // accents removes combining marks after canonical decomposition: é is e.
@@ -51,8 +53,18 @@ var (
 // for a boolean), else ErrEmptyCell.
 func (p Parameter) MapCell(cell string, opts []Option) (string, error) {
 	cell = strings.TrimSpace(cell)
+	if p.Type == TypeList {
+		return p.mapList(cell, opts)
+	}
 	if to, ok := p.mapped(cell); ok {
 		return to, nil
+	}
+	if p.Written != "" && cell != "" {
+		iso, err := ISODate(cell, p.Written)
+		if err != nil {
+			return "", err
+		}
+		cell = iso
 	}
 	if p.Format != "" && cell != "" {
 		v, err := FormatDate(cell, p.Format)
@@ -90,6 +102,73 @@ func (p Parameter) MapCell(cell string, opts []Option) (string, error) {
 	}
 	return "", ErrNoOption
 }
+
+// mapList maps each item of a list cell as MapCell maps a choice's cell,
+// and returns the options one per line, each once: what the control must
+// hold, in the cell's order. An item that names no option is ErrNoOption,
+// wrapped with its place in the list (never its text).
+func (p Parameter) mapList(cell string, opts []Option) (string, error) {
+	items := p.Items(cell)
+	if len(items) == 0 {
+		if p.Optional {
+			return "", nil
+		}
+		return "", ErrEmptyCell
+	}
+	seen := map[string]bool{}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		v, ok := p.mapped(it)
+		switch {
+		case ok:
+		case len(opts) > 0:
+			o, found := MatchOption(it, opts)
+			if !found {
+				return "", &ItemError{N: i + 1, Err: ErrNoOption}
+			}
+			v = cmp.Or(o.Label, o.Value)
+		default:
+			v = it
+		}
+		if strings.ContainsAny(v, "\r\n") {
+			return "", &ItemError{N: i + 1, Err: ErrLineBreak}
+		}
+		if !seen[Fold(v)] {
+			seen[Fold(v)] = true
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, "\n"), nil
+}
+
+// Items splits a list parameter's cell into its items, trimmed, leaving
+// out empty ones ("a; ; b" and "a;b;" are two items).
+func (p Parameter) Items(cell string) []string {
+	sep := cmp.Or(strings.TrimSpace(p.Separator), ";")
+	if strings.Trim(p.Separator, " ") == "\n" {
+		sep = "\n"
+		cell = strings.ReplaceAll(cell, "\r\n", "\n")
+	}
+	var out []string
+	for _, it := range strings.Split(cell, sep) {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// ItemError is an item of a list cell that does not map: its place in the
+// list, from 1, and why. It never quotes the item.
+type ItemError struct {
+	N   int
+	Err error
+}
+
+func (e *ItemError) Error() string { return fmt.Sprintf("item %d of the list %v", e.N, e.Err) }
+
+// Unwrap lets callers test for the reason.
+func (e *ItemError) Unwrap() error { return e.Err }
 
 // mapped is the person's mapping of cell, exact first, then folded.
 func (p Parameter) mapped(cell string) (string, bool) {

@@ -36,6 +36,64 @@ var dateFormats = []string{
 	"MM-DD-YYYY", "DD-MM-YYYY", "YYYY/MM/DD", "MMMM D, YYYY", "D MMMM YYYY", "MMM D, YYYY", "D MMM YYYY",
 }
 
+// writtenFormats are the ways a CSV column commonly writes whole dates,
+// as people export them, besides ISO. Day-first and month-first both
+// read 03/04/2027: the sample rows, and the rows the demonstrations
+// filed, tell them apart, or the person does.
+var writtenFormats = []string{
+	"MM/DD/YYYY", "DD/MM/YYYY", "DD.MM.YYYY", "MM-DD-YYYY", "DD-MM-YYYY", "YYYY/MM/DD",
+	"MM/DD/YY", "DD/MM/YY", "DD.MM.YY",
+	"MMMM D, YYYY", "D MMMM YYYY", "MMM D, YYYY", "D MMM YYYY", "MMMM D YYYY", "MMM D YYYY", "D. MMMM YYYY",
+}
+
+// ISODate reads cell as written says a column writes dates and returns it
+// as ISO 8601 (2027-03-15); written "" is ISO. Zeros in front of a day or
+// a month may be there or not, and month names may be in any case.
+func ISODate(cell, written string) (string, error) {
+	cell = strings.TrimSpace(cell)
+	if written == "" {
+		d, err := parseISODate(cell)
+		if err != nil {
+			return "", err
+		}
+		return d.Format(time.DateOnly), nil
+	}
+	layout, ok := goLayout(written)
+	if !ok {
+		return "", ErrNotDate
+	}
+	loose, _ := goLayout(strings.NewReplacer("MMMM", "MMMM", "MMM", "MMM", "MM", "M", "DD", "D").Replace(written))
+	for _, l := range []string{layout, loose} {
+		if d, err := time.Parse(l, cell); err == nil {
+			return d.Format(time.DateOnly), nil
+		}
+	}
+	return "", ErrNotDate
+}
+
+// writtenAs returns the formats (ISO as "") that read every non-empty
+// cell, ISO first; none when a cell is no date or no cell is one.
+func writtenAs(cells []string) []string {
+	var out []string
+	for _, f := range append([]string{""}, writtenFormats...) {
+		all, some := true, false
+		for _, c := range cells {
+			if strings.TrimSpace(c) == "" {
+				continue
+			}
+			some = true
+			if _, err := ISODate(c, f); err != nil {
+				all = false
+				break
+			}
+		}
+		if all && some {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // goLayout turns a format into Go's layout; ok is false when the format
 // has no date token (it would write the same text for every row).
 func goLayout(format string) (layout string, ok bool) {
@@ -90,60 +148,78 @@ func parseISODate(cell string) (time.Time, error) {
 	return time.Time{}, ErrNotDate
 }
 
-// joinByDateParts finds the one date column, and the format, that wrote
-// what each recording typed or chose for c from the row it demonstrated:
-// a masked "03/15/1990", or "15", "March" and "1990" in three selects. A
-// format is said only when the recordings leave one; where "5" and "05"
-// both fit, the choice's options decide.
-func (g *builder) joinByDateParts(c *candidate) (column, format string) {
+// dateFit is how a date column fills a field: the column, how it writes
+// its dates (Written; "" is ISO) and how the field takes them (Format; ""
+// is as ISO).
+type dateFit struct{ column, written, format string }
+
+// joinByDateParts finds the one date column, with how it writes dates and
+// the format the field takes, that gave what each recording typed or
+// chose for c from the row it demonstrated: a masked "03/15/1990", "15",
+// "March" and "1990" in three selects, or an ISO date read from sections
+// or a calendar, from a column written 15.03.1990. A fit is said only when
+// the recordings leave one; where "5" and "05" both fit, the choice's
+// options decide. A column whose cells two ways of writing read (all
+// days 12 or less) is told apart by the demonstrated rows, or not joined.
+func (g *builder) joinByDateParts(c *candidate) (fit dateFit) {
 	rows := g.demoRows()
 	if rows == nil || len(c.values) != g.n {
-		return "", ""
+		return dateFit{}
 	}
-	type fit struct{ column, format string }
-	var fits []fit
+	var fits []dateFit
 	for col, name := range g.opts.Header {
-		for _, f := range dateFormats {
-			all, known := true, 0
-			for k, r := range rows {
-				row := g.opts.SampleRows[r]
-				if c.values[k] == "" {
-					continue // an optional date left empty says nothing of its format
+		for _, w := range writtenAs(g.sampleCells(name)) {
+			for _, f := range append(dateFormats, "") {
+				all, known := true, 0
+				for k, r := range rows {
+					row := g.opts.SampleRows[r]
+					if c.values[k] == "" {
+						continue // an optional date left empty says nothing of its format
+					}
+					known++
+					if col >= len(row) {
+						all = false
+						break
+					}
+					got, err := ISODate(row[col], w)
+					if err == nil && f != "" {
+						got, err = FormatDate(got, f)
+					}
+					all = all && err == nil && Fold(got) == Fold(c.values[k])
 				}
-				known++
-				if col >= len(row) {
-					all = false
-					break
+				if all && known > 0 && !(w == "" && f == "") {
+					fits = append(fits, dateFit{name, w, f})
 				}
-				got, err := FormatDate(row[col], f)
-				all = all && err == nil && Fold(got) == Fold(c.values[k])
-			}
-			if all && known > 0 {
-				fits = append(fits, fit{name, f})
 			}
 		}
 	}
 	if len(fits) == 0 {
-		return "", ""
+		return dateFit{}
 	}
 	for _, f := range fits[1:] {
-		if f.column != fits[0].column {
-			return "", "" // two date columns fit: never a guess
+		if f.column != fits[0].column || f.written != fits[0].written {
+			return dateFit{} // two columns, or two readings of one, fit: never a guess
 		}
 	}
 	// Several formats agree with what the recordings did (15 and 23 are
 	// both D and DD): the one that writes every option's way wins, else
-	// the zero-padded one, as masks and pickers write dates.
-	best := fits[0].format
+	// the zero-padded one, as masks and pickers write dates; a field that
+	// took the date as ISO needs none.
+	best := fits[0]
 	for _, f := range fits {
-		if writesOptions(f.format, c.options) {
-			return f.column, f.format
-		}
-		if len(f.format) > len(best) {
-			best = f.format
+		if f.format == "" {
+			return f
 		}
 	}
-	return fits[0].column, best
+	for _, f := range fits {
+		if writesOptions(f.format, c.options) {
+			return f
+		}
+		if len(f.format) > len(best.format) {
+			best = f
+		}
+	}
+	return best
 }
 
 // writesOptions reports whether format writes dates the way the options

@@ -25,7 +25,7 @@ func (g *builder) finish() error {
 			if !declared[c.name] {
 				declared[c.name] = true
 				g.skill.Parameters = append(g.skill.Parameters, Parameter{Name: c.name, Column: c.column, Type: c.typ,
-					Optional: c.optional, Options: c.mapping, Format: c.format})
+					Optional: c.optional, Options: c.mapping, Format: c.format, Written: c.written, Separator: c.sep})
 			}
 		}
 		v = Literal(c.prefix) + v + Literal(c.suffix)

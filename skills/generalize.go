@@ -177,8 +177,11 @@ type candidate struct {
 	// defaulted says a recording left the choice at the page's default:
 	// its value there is unknown, not empty.
 	defaulted bool
-	// format writes a date column's cells the way the field takes them.
-	format string
+	// format writes a date column's cells the way the field takes them;
+	// written is how the column writes them ("" for ISO).
+	format, written string
+	// sep splits a list column's cells into items.
+	sep string
 }
 
 // column turns one aligned step into a skill step, or a note when dropped.
@@ -245,7 +248,13 @@ func (g *builder) column(c column) {
 		}
 		opts := optionsOf(c)
 		g.skill.Steps[at].Options = opts
-		g.add(rep, at, vals, events.ValueEnum, ReadBackSelected)
+		if multiple(c) {
+			// A control that holds a set: its value is a list.
+			g.skill.Steps[at].Multiple = true
+			g.add(rep, at, vals, TypeList, ReadBackSet)
+		} else {
+			g.add(rep, at, vals, events.ValueEnum, ReadBackSelected)
+		}
 		cand := g.cands[len(g.cands)-1]
 		cand.options = opts
 		if untouched {
@@ -288,6 +297,16 @@ func (g *builder) add(rep *events.Step, at int, vals []string, typ, readBack str
 	unknown := rep.Redacted && rep.Value != nil && rep.Value.Raw == ""
 	g.cands = append(g.cands, &candidate{name: name, label: label, step: at, values: vals,
 		typ: typ, unknown: unknown, readBack: readBack, prefix: prefix, suffix: suffix})
+}
+
+// multiple reports whether a recording saw the step's control hold a set.
+func multiple(c column) bool {
+	for _, s := range c {
+		if s != nil && s.Enrichment != nil && s.Enrichment.Multiple {
+			return true
+		}
+	}
+	return false
 }
 
 // settable reports whether a step sets a field's value: a field another

@@ -215,9 +215,11 @@ func (g *builder) demoRows() []int {
 	}
 	rows := make([]int, g.n)
 	for k := range g.n {
+		// Only values some sample row holds count: a date typed in another
+		// shape than the CSV writes it is no evidence either way.
 		have := 0
 		for _, c := range texts {
-			if len(Fold(c.values[k])) >= 2 {
+			if v := Fold(c.values[k]); len(v) >= 2 && g.sampled(v) {
 				have++
 			}
 		}
@@ -248,6 +250,13 @@ func (g *builder) demoRows() []int {
 	}
 	g.demo = rows
 	return rows
+}
+
+// sampled reports whether a sample row holds the folded value v.
+func (g *builder) sampled(v string) bool {
+	return slices.ContainsFunc(g.opts.SampleRows, func(row []string) bool {
+		return slices.ContainsFunc(row, func(cell string) bool { return Fold(cell) == v })
+	})
 }
 
 // joinByDemoRows finds the one column whose cells in the demonstrated rows

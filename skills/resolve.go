@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -101,8 +102,13 @@ func (g *builder) decide(c *candidate) error {
 				c.name, a.column, a.column, quoteList(g.opts.Header))
 		}
 		c.column = a.column
-		if col, f := g.joinByDateParts(c); col == a.column {
-			c.format, c.typ = f, events.ValueDate
+		if c.typ == TypeList {
+			if col, sep := g.joinList(c); col == a.column {
+				c.sep = sep
+			}
+		}
+		if f := g.joinByDateParts(c); f.column == a.column {
+			c.written, c.format, c.typ = f.written, f.format, events.ValueDate
 		}
 	case c.unknown:
 		g.ask(c, AskRedacted)
@@ -162,7 +168,10 @@ func (g *builder) columnFits(c *candidate) bool {
 	if g.joinByDemoRows(c) != "" {
 		return true
 	}
-	if col, _ := g.joinByDateParts(c); col != "" {
+	if col, _ := g.joinList(c); col != "" && c.typ == TypeList {
+		return true
+	}
+	if g.joinByDateParts(c).column != "" {
 		return true
 	}
 	j := join(c.label, c.values, g.opts.Header, g.opts.SampleRows)
@@ -178,6 +187,13 @@ func (g *builder) join(c *candidate) {
 		}
 		return
 	}
+	if c.typ == TypeList {
+		if col, sep := g.joinList(c); col != "" {
+			c.column, c.sep = col, sep
+			g.note("Step %d (%q) holds the items of column %q, split by %s.", c.step+1, c.label, col, sepName(sep))
+			return
+		}
+	}
 	if col := g.joinByDemoRows(c); col != "" {
 		c.column = col
 		return
@@ -187,9 +203,10 @@ func (g *builder) join(c *candidate) {
 		// A date the recordings typed or chose in another shape than the
 		// CSV writes it (a mask, three selects) is that column, with a
 		// format: before a label join, which would file the ISO text.
-		if col, f := g.joinByDateParts(c); col != "" {
-			c.column, c.format, c.typ = col, f, events.ValueDate
-			g.note("Step %d (%q) takes column %q written as %s.", c.step+1, c.label, col, f)
+		if f := g.joinByDateParts(c); f.column != "" {
+			c.column, c.written, c.format, c.typ = f.column, f.written, f.format, events.ValueDate
+			g.note("Step %d (%q) takes the dates of column %q, written %s, as %s.", c.step+1, c.label, f.column,
+				cmp.Or(f.written, "YYYY-MM-DD"), cmp.Or(f.format, "a date"))
 			return
 		}
 	}

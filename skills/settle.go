@@ -50,12 +50,21 @@ func (g *builder) settle(c *candidate) error {
 			c.column, c.label, c.step+1, c.name, c.name))
 		return nil
 	}
-	if c.typ != TypeBoolean && (c.typ != events.ValueEnum || len(c.options) == 0) {
+	if c.typ != TypeBoolean && (c.typ != events.ValueEnum && c.typ != TypeList || len(c.options) == 0) {
 		return nil
 	}
-	p := Parameter{Name: c.name, Type: c.typ, Optional: c.optional, Options: c.mapping}
+	p := Parameter{Name: c.name, Type: c.typ, Optional: c.optional, Options: c.mapping, Separator: c.sep}
 	var unmapped []string
 	for _, cell := range cells {
+		if c.typ == TypeList {
+			// A list's items are mapped one by one.
+			for _, it := range p.Items(cell) {
+				if _, err := p.MapCell(it, c.options); err != nil && !slices.Contains(unmapped, it) {
+					unmapped = append(unmapped, it)
+				}
+			}
+			continue
+		}
 		if _, err := p.MapCell(cell, c.options); err != nil && !slices.Contains(unmapped, cell) {
 			unmapped = append(unmapped, strings.TrimSpace(cell))
 		}
@@ -77,15 +86,15 @@ func (g *builder) readMapping(c *candidate, mapping map[string]string) error {
 				return fmt.Errorf("%w: %s/%s: a box's cell maps to yes or no", ErrBadAnswer, c.name, quoteShort(cell))
 			}
 			mapping[cell] = v
-		case c.typ == events.ValueEnum && len(c.options) > 0:
+		case (c.typ == events.ValueEnum || c.typ == TypeList) && len(c.options) > 0:
 			o, ok := MatchOption(to, c.options)
 			if !ok {
 				return fmt.Errorf("%w: %s/%s: %s is not an option of %q; the options are %s", ErrBadAnswer,
 					c.name, quoteShort(cell), quoteShort(to), c.label, quoteList(labels(c.options)))
 			}
 			mapping[cell] = o.Label
-		case c.typ != events.ValueEnum:
-			return fmt.Errorf("%w: %s/%s: only a choice or a box maps cells", ErrBadAnswer, c.name, quoteShort(cell))
+		case c.typ != events.ValueEnum && c.typ != TypeList:
+			return fmt.Errorf("%w: %s/%s: only a choice, a list or a box maps cells", ErrBadAnswer, c.name, quoteShort(cell))
 		}
 	}
 	if len(mapping) > 0 {

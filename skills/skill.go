@@ -70,6 +70,14 @@ type Parameter struct {
 	// it: "MM/DD/YYYY" for a masked field, "D", "MMMM" or "YYYY" for one
 	// part of a date split across selects (see FormatDate). Empty: as is.
 	Format string `yaml:"format,omitempty"`
+	// Written is how the column writes a date parameter's cells, in the
+	// tokens of Format ("MM/DD/YYYY", "DD.MM.YYYY", "MMMM D, YYYY"), read
+	// from the sample rows when the skill was built. Empty: ISO 8601.
+	Written string `yaml:"written,omitempty"`
+	// Separator splits a list parameter's cell into its items ("; ", ",",
+	// "|", or "\n" for one item per line), read from the sample rows when
+	// the skill was built. Spaces around an item are ignored.
+	Separator string `yaml:"separator,omitempty"`
 }
 
 // Ignored is a CSV column no step uses, or a field of the form that looks
@@ -104,6 +112,11 @@ type Step struct {
 	// where it differs): the closed set a row's cell is mapped onto before
 	// the row runs. Empty for an open list (an autocomplete), matched live.
 	Options []Option `yaml:"options,omitempty"`
+	// Multiple marks a select step on a control that holds a set (a tag
+	// picker, a multi-select list, a group of boxes): its value is a list
+	// parameter, and replay makes the control hold exactly the row's
+	// items, adding what is missing and removing what is not wanted.
+	Multiple bool `yaml:"multiple,omitempty"`
 	// Keys says a demonstration's field reacted to keys (its script
 	// rewrote what was typed, or refused a key): replay types the value
 	// key by key. Without it replay may set a field's value whole, with
@@ -193,6 +206,7 @@ const (
 	ReadBackValue    = "value"    // the field holds Expect
 	ReadBackSelected = "selected" // the option Expect is selected
 	ReadBackChecked  = "checked"  // the box's checked state is Expect ("true"/"false")
+	ReadBackSet      = "set"      // exactly the options Expect lists (one per line) are chosen
 )
 
 // Condition kinds for waits and asserts.
@@ -208,6 +222,11 @@ const (
 
 // TypeBoolean is the parameter type of a checkbox's or switch's state.
 const TypeBoolean = "boolean"
+
+// TypeList is the parameter type of a control that holds several options
+// at once: one cell lists them, split by the parameter's Separator. The
+// value a step gets is the items' option labels, one per line.
+const TypeList = "list"
 
 // ErrMissingColumn is returned by CheckHeader when a CSV lacks a column a
 // parameter is joined to.

@@ -37,14 +37,14 @@ var (
 	// parameterTypes are the SPEC 4 value types a CSV cell can hold: a
 	// secret never comes from a CSV.
 	parameterTypes = set(events.ValueText, events.ValueEmail, events.ValueNumber, events.ValueDate,
-		events.ValueEnum, events.ValueFile, TypeBoolean)
+		events.ValueEnum, events.ValueFile, TypeBoolean, TypeList)
 	actions = set(events.ActionNavigate, events.ActionFill, events.ActionSelect, events.ActionClick,
 		events.ActionSubmit, events.ActionUpload, events.ActionLaunchApp, events.ActionFocusWindow,
 		events.ActionCopy, events.ActionPaste, events.ActionRun, events.ActionFileOp,
 		events.ActionWait, events.ActionAssert, ActionExpect, ActionAsk)
 	strategies = set(events.StrategyID, events.StrategyName, events.StrategyLabel,
 		events.StrategyRoleText, events.StrategyCSS, events.StrategyXPath)
-	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked)
+	readBackKinds  = set(ReadBackValue, ReadBackSelected, ReadBackChecked, ReadBackSet)
 	conditionKinds = set(CondURLChanged, CondURLUnchanged, CondURLContains, CondText, CondElement,
 		CondFormReset, CondRequestOK)
 	// valuelessKinds are the condition kinds that take no value.
@@ -76,10 +76,19 @@ func (s *Skill) Validate() error {
 		case p.Column == "":
 			return fieldErr(at+".column", "parameter %s is joined to no CSV column", p.Name)
 		case !parameterTypes[p.Type]:
-			return fieldErr(at+".type", "%s is not a parameter type (text, email, number, date, enum, boolean, file)", quoteShort(p.Type))
+			return fieldErr(at+".type", "%s is not a parameter type (text, email, number, date, enum, boolean, file, list)", quoteShort(p.Type))
 		}
 		if p.Format != "" && (p.Type != events.ValueDate || !ValidDateFormat(p.Format)) {
 			return fieldErr(at+".format", "a format writes a date parameter, with YYYY, YY, MMMM, MMM, MM, M, DD or D")
+		}
+		if p.Written != "" && (p.Type != events.ValueDate || !ValidDateFormat(p.Written)) {
+			return fieldErr(at+".written", "says how the column writes a date parameter, with YYYY, YY, MMMM, MMM, MM, M, DD or D")
+		}
+		if p.Type == TypeList && p.Separator == "" {
+			return fieldErr(at+".separator", "is missing: a list parameter says what splits its cell into items, such as \"; \"")
+		}
+		if p.Separator != "" && (p.Type != TypeList || strings.TrimSpace(p.Separator) == "" && p.Separator != "\n") {
+			return fieldErr(at+".separator", "splits a list parameter's cell: a mark such as \"; \", \",\" or \"|\", or \"\\n\" for one item per line")
 		}
 		for cell, to := range p.Options {
 			switch {
@@ -87,8 +96,8 @@ func (s *Skill) Validate() error {
 				return fieldErr(at+".options", "a cell to map must not be blank")
 			case p.Type == TypeBoolean && to != "true" && to != "false":
 				return fieldErr(at+".options", "a boolean's cells map to true or false")
-			case p.Type != TypeBoolean && p.Type != events.ValueEnum:
-				return fieldErr(at+".options", "only an enum or boolean parameter maps cells to options")
+			case p.Type != TypeBoolean && p.Type != events.ValueEnum && p.Type != TypeList:
+				return fieldErr(at+".options", "only an enum, list or boolean parameter maps cells to options")
 			}
 		}
 		declared[p.Name] = true

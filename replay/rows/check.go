@@ -65,11 +65,14 @@ func (r Row) Fill(skill *skills.Skill) (map[string]string, error) {
 		cell := r.Values[p.Name]
 		problem := ""
 		if strings.TrimSpace(cell) != "" || !p.Optional {
-			problem = checkValue(p.Type, cell)
+			problem = checkValue(p, cell)
 		}
 		if problem == "" {
+			var item *skills.ItemError
 			v, err := p.MapCell(cell, skill.OptionsOf(p.Name))
 			switch {
+			case errors.As(err, &item):
+				problem = fmt.Sprintf("item %d of the list (split by %s) %s", item.N, sepName(p.Separator), itemProblem(item.Err, skill.OptionsOf(p.Name)))
 			case errors.Is(err, skills.ErrNoOption):
 				problem = fmt.Sprintf("matches none of the options of the field (%s): use one of them, or map it in the skill's options", optionList(skill.OptionsOf(p.Name)))
 			case errors.Is(err, skills.ErrNotBool):
@@ -115,8 +118,25 @@ func optionList(opts []skills.Option) string {
 	return b.String()
 }
 
-// checkValue says what is wrong with v as a t, or "" when nothing is.
-func checkValue(t, v string) string {
+// itemProblem says what is wrong with a list's item.
+func itemProblem(err error, opts []skills.Option) string {
+	if errors.Is(err, skills.ErrNoOption) {
+		return fmt.Sprintf("matches none of the options of the field (%s): use one of them, or map it in the skill's options", optionList(opts))
+	}
+	return err.Error()
+}
+
+// sepName says a list's separator for a person.
+func sepName(sep string) string {
+	if strings.Trim(sep, " ") == "\n" {
+		return "line breaks"
+	}
+	return fmt.Sprintf("%q", strings.TrimSpace(sep))
+}
+
+// checkValue says what is wrong with v as p's value, or "" when nothing is.
+func checkValue(p skills.Parameter, v string) string {
+	t := p.Type
 	if t == skills.TypeBoolean {
 		return "" // an empty cell is unchecked; MapCell reads the rest
 	}
@@ -124,7 +144,7 @@ func checkValue(t, v string) string {
 		return "is empty: the field needs a value in every row (or make the parameter optional in the skill)"
 	}
 	switch t {
-	case events.ValueText, events.ValueEnum, events.ValueFile:
+	case events.ValueText, events.ValueEnum, events.ValueFile, skills.TypeList:
 		return ""
 	case events.ValueNumber:
 		if !isNumber(v) {
@@ -135,6 +155,12 @@ func checkValue(t, v string) string {
 			return "is not an email address: write one bare address such as name@example.com"
 		}
 	case events.ValueDate:
+		if p.Written != "" {
+			if _, err := skills.ISODate(v, p.Written); err != nil {
+				return fmt.Sprintf("is not a date written %s, as the column's dates are", p.Written)
+			}
+			return ""
+		}
 		if !isDate(v) {
 			return "is not a date: write it as YYYY-MM-DD, optionally with a time as YYYY-MM-DDTHH:MM"
 		}

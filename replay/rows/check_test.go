@@ -52,11 +52,35 @@ func TestCheckValue(t *testing.T) {
 		{"date", "03/04/2025", false},
 		{"date", "2025-02-28 13:45", false},
 		{"secret", "x", false},
+		{"list", "Fragile; Priority", true},
+		{"list", " ", false},
 	}
 	for _, tt := range tests {
-		got := checkValue(tt.typ, tt.v)
+		got := checkValue(skills.Parameter{Type: tt.typ}, tt.v)
 		if (got == "") != tt.ok {
 			t.Errorf("checkValue(%q, %q) = %q; want ok=%v", tt.typ, tt.v, got, tt.ok)
+		}
+	}
+}
+
+// TestCheckWrittenDate: a date column read as the sample rows wrote it.
+func TestCheckWrittenDate(t *testing.T) {
+	tests := []struct {
+		written, v string
+		ok         bool
+	}{
+		{"MM/DD/YYYY", "03/15/2027", true},
+		{"MM/DD/YYYY", "3/5/2027", true},
+		{"MM/DD/YYYY", "15/03/2027", false},
+		{"MM/DD/YYYY", "2027-03-15", false},
+		{"DD.MM.YYYY", "15.03.2027", true},
+		{"MMMM D, YYYY", "march 5, 2027", true},
+		{"MMMM D, YYYY", "Marsh 5, 2027", false},
+	}
+	for _, tt := range tests {
+		got := checkValue(skills.Parameter{Type: "date", Written: tt.written}, tt.v)
+		if (got == "") != tt.ok {
+			t.Errorf("checkValue(%q written %s) = %q; want ok=%v", tt.v, tt.written, got, tt.ok)
 		}
 	}
 }
@@ -144,6 +168,38 @@ func TestRowFill(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), `"Basic", "Pro", "Enterprise"`) {
 			t.Errorf("Fill error %q does not name the options", err)
+		}
+	}
+}
+
+// TestListCell: a list cell becomes its options, one per line; an item
+// that names no option refuses the row, naming the line, the column and
+// the item's place, never the item.
+func TestListCell(t *testing.T) {
+	s := &skills.Skill{
+		Parameters: []skills.Parameter{{Name: "tags", Column: "Tags", Type: skills.TypeList, Separator: ";"}},
+		Steps: []skills.Step{{Action: "select", Value: "%tags%", Multiple: true,
+			Options: []skills.Option{{Label: "Fragile"}, {Label: "Priority"}, {Label: "Gift wrap", Value: "gift"}}}},
+	}
+	tests := []struct {
+		cell, want, problem string
+	}{
+		{"Fragile; priority", "Fragile\nPriority", ""},
+		{" gift ;Fragile; ;Fragile", "Gift wrap\nFragile", ""},
+		{"Fragile; Breakable", "", `row 4 (line 5): parameter tags (column "Tags", type list) item 2 of the list (split by ";") matches none of the options`},
+		{"  ", "", "is empty"},
+	}
+	for _, tt := range tests {
+		got, err := Row{N: 4, Line: 5, Values: map[string]string{"tags": tt.cell}}.Fill(s)
+		switch {
+		case tt.problem == "" && err != nil:
+			t.Errorf("Fill(%q) = %v", tt.cell, err)
+		case tt.problem == "" && got["tags"] != tt.want:
+			t.Errorf("Fill(%q) = %q; want %q", tt.cell, got["tags"], tt.want)
+		case tt.problem != "" && (err == nil || !strings.Contains(err.Error(), tt.problem)):
+			t.Errorf("Fill(%q) = %v; want an error saying %q", tt.cell, err, tt.problem)
+		case err != nil && strings.Contains(err.Error(), "Breakable"):
+			t.Errorf("Fill error quotes the cell: %v", err)
 		}
 	}
 }

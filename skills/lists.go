@@ -1,0 +1,113 @@
+package skills
+
+import (
+	"slices"
+	"strings"
+)
+
+// listSeparators are the marks people split a list cell's items by, most
+// usual first.
+var listSeparators = []string{";", ",", "|", "\n"}
+
+// joinList finds the one column, and the mark its cells are split by, that
+// lists what each recording left the control holding: the row a recording
+// demonstrated when it is known, else any sample row. Every sample cell of
+// the column must split into options (for a closed set). Where several
+// marks fit (every cell holds one item), the one the cells use wins, else
+// ";", the usual one.
+func (g *builder) joinList(c *candidate) (column, sep string) {
+	if len(g.opts.Header) == 0 || len(c.values) != g.n {
+		return "", ""
+	}
+	rows := g.demoRows()
+	type fit struct{ column, sep string }
+	var fits []fit
+	for col, name := range g.opts.Header {
+		cells := g.sampleCells(name)
+		for _, s := range listSeparators {
+			p := Parameter{Type: TypeList, Separator: s, Optional: true, Options: c.mapping}
+			if !splitsAll(p, cells, c.options) || !g.listsEach(p, col, rows, c) {
+				continue
+			}
+			fits = append(fits, fit{name, s})
+		}
+	}
+	if len(fits) == 0 {
+		return "", ""
+	}
+	for _, f := range fits[1:] {
+		if f.column != fits[0].column {
+			return "", "" // two columns fit alike: never a guess
+		}
+	}
+	cells := g.sampleCells(fits[0].column)
+	for _, f := range fits {
+		if slices.ContainsFunc(cells, func(cell string) bool { return strings.Contains(cell, f.sep) }) {
+			return f.column, f.sep
+		}
+	}
+	return fits[0].column, fits[0].sep
+}
+
+// listsEach reports whether column col, split by p, holds what each
+// recording left the control holding: in the row it demonstrated, or
+// without those, in some sample row. A recording that left it empty says
+// nothing (the page's default).
+func (g *builder) listsEach(p Parameter, col int, rows []int, c *candidate) bool {
+	known := 0
+	for k, want := range c.values {
+		if want == "" {
+			continue
+		}
+		known++
+		holds := func(row []string) bool {
+			if col >= len(row) {
+				return false
+			}
+			got, err := p.MapCell(row[col], c.options)
+			return err == nil && sameSet(got, want)
+		}
+		if rows != nil {
+			if !holds(g.opts.SampleRows[rows[k]]) {
+				return false
+			}
+		} else if !slices.ContainsFunc(g.opts.SampleRows, holds) {
+			return false
+		}
+	}
+	return known > 0
+}
+
+// splitsAll reports whether every cell, split by p, names options only.
+func splitsAll(p Parameter, cells []string, opts []Option) bool {
+	for _, cell := range cells {
+		if _, err := p.MapCell(cell, opts); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSet reports whether two lists of items, one per line, hold the same
+// items in any order, compared folded.
+func sameSet(a, b string) bool {
+	items := func(s string) []string {
+		var out []string
+		for _, it := range strings.Split(s, "\n") {
+			if f := Fold(it); f != "" && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(items(a), items(b))
+}
+
+// sepName says a separator for a person.
+func sepName(sep string) string {
+	if sep == "\n" {
+		return "line breaks"
+	}
+	return "\"" + sep + "\""
+}
