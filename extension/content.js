@@ -98,6 +98,7 @@
     const s = D.stateOf(u, known(u));
     switch (u.kind) {
       case "choice": case "toggle": return { raw: s, type: "enum", is_parameter: null };
+      case "date": return { raw: s, type: "date", is_parameter: null };
       case "range": return { raw: s, type: "number", is_parameter: null };
       case "file": return { raw: Array.from(el.files || []).map((f) => `${f.name} (${f.size} bytes)`).join(", "), type: "file", is_parameter: null };
     }
@@ -124,6 +125,7 @@
     const e = { kind: "dom", selectors: D.selectorsOf(u, label), ax_path: null, role: u.kind === "action" ? D.roleOf(u.el) : u.role, label, url: location.href };
     const os = optionsFor(u);
     if (os) e.options = os;
+    if (D.isMulti(u)) e.multiple = true;
     const c = D.containerOf(u, label, e.role);
     if (c) e.container = c;
     return e;
@@ -222,6 +224,11 @@
         return;
       }
       case "choice": {
+        if (D.isMulti(u)) {
+          // A set: what it holds now, whatever was typed to find it.
+          if (now !== before) emit("select", u, { raw: now, type: "enum", is_parameter: null }, { frame: p.frame });
+          return;
+        }
         if (u.how === "autocomplete") {
           // The option picked, or a text that is one of the options seen;
           // else what was typed is a free text, a fill.
@@ -293,7 +300,7 @@
         flushAll();
         emit("upload", u, valueOf(u));
         return;
-      case "text": pend(u, "fill"); break;
+      case "text": case "date": pend(u, "fill"); break;
       case "range": pend(u, "range"); break;
       case "toggle": pend(u, "toggle"); break;
       case "choice": {
@@ -334,8 +341,11 @@
             attributed({ el: list, members: [] })) activated(el);
           continue;
         }
-        if (!attributed(u)) continue; // no gesture explains it: the safety net will
-        if (u.kind === "choice") pend(u, "choice");
+        // A date picked in a calendar: the gesture was in its popup.
+        const picked = u.kind === "date" && !!gesture.el && performance.now() - gesture.t < GESTURE_MS && D.inCalendar(gesture.el);
+        if (!attributed(u) && !picked) continue; // no gesture explains it: the safety net will
+        if (u.kind === "date") pend(u, "fill");
+        else if (u.kind === "choice") pend(u, "choice");
         else if (u.kind === "toggle") pend(u, "toggle");
         else if (u.kind === "range") pend(u, "range");
       } else {
@@ -380,6 +390,9 @@
   // prepare() saw before the page handled the key, for a key.
   function activate(ctl, pre) {
     lastActivated = { el: ctl, t: performance.now() };
+    // A day clicked in a calendar, its month turned, the calendar opened:
+    // the date field's own step says what was picked.
+    if (D.inCalendar(ctl)) return;
     const u = D.unitOf(ctl);
     if (!u) return;
     if (u.kind === "choice") {

@@ -349,6 +349,18 @@ var RepriseDOM = (() => {
   }
   function computeUnit(el, cache) {
     const t = tag(el), type = typeOf(el), role = roleOf(el);
+    if (role === "spinbutton" || role === "group") {
+      const d = dateUnitAt(el);
+      if (d) return d;
+    }
+    if (type === "checkbox" || role === "checkbox") {
+      const g = checkGroupOf(el);
+      if (g) return unitOf(g, cache);
+    }
+    if ((t === "fieldset" || role === "group") && checkGroupOf(el) === el) {
+      const boxes = boxesIn(el);
+      return choice("checks", el, boxes, null, "group");
+    }
     if (t === "input") {
       if (type === "radio") {
         const members = radioSet(el);
@@ -359,7 +371,7 @@ var RepriseDOM = (() => {
       if (type === "file") return { kind: "file", el, role, key: el };
       if (type === "range") return { kind: "range", el, role: "slider", key: el };
       if (["submit", "button", "reset", "image"].includes(type)) return { kind: "action", el, role: "button", key: el };
-      if (role === "combobox") return comboUnit(el);
+      if (role === "combobox" || attr(el, "aria-haspopup") === "listbox") return comboUnit(el);
       return { kind: "text", el, role: "textbox", key: el };
     }
     if (t === "select") return choice("select", el, Array.from(el.options), null, role);
@@ -428,6 +440,7 @@ var RepriseDOM = (() => {
 
   // What a unit's element does not show by itself: a label for the group.
   function labelOf(u) {
+    if (u.kind === "date") return nameOf(u.el) || dateLabel(u);
     if (u.kind !== "choice") return nameOf(u.el);
     switch (u.how) {
       case "radio": return u.container ? nameOf(u.container) : precedingCaption(u.members[0]);
@@ -456,6 +469,9 @@ var RepriseDOM = (() => {
         return Array.from(u.el.options).map((o) => ({ label: optLabel(o), value: o.value, selected: o.selected, disabled: o.disabled, el: o }));
       case "radio":
         return u.members.map((r) => ({ label: nameOf(r), value: r.value, selected: r.checked, disabled: r.disabled, el: r }));
+      case "checks":
+        return boxesIn(u.el).map((b) => ({ label: nameOf(b), value: tag(b) === "input" ? b.value : optValue(b), selected: toggled(b) === true,
+          disabled: b.disabled || ariaOn(b, "aria-disabled"), el: b }));
       case "ariaradio": case "menu": {
         const ms = u.how === "menu" && u.popup ? optionEls(u.popup) : u.members;
         return ms.map((r) => ({ label: nameOf(r), value: optValue(r), selected: ariaOn(r, "aria-checked"), disabled: ariaOn(r, "aria-disabled"), el: r }));
@@ -536,8 +552,9 @@ var RepriseDOM = (() => {
       case "toggle": { const s = toggled(u.el); return s === "mixed" ? "mixed" : s ? "checked" : "unchecked"; }
       case "range": return rangeValue(u.el);
       case "file": return Array.from(u.el.files || []).map((f) => f.name + "/" + f.size).join("|");
+      case "date": return dateOf(u);
       case "choice": {
-        if (u.how === "select" && u.el.multiple) return Array.from(u.el.selectedOptions).map(optLabel).join(", ");
+        if (isMulti(u)) return chosenSet(u).join("\n");
         const c = chosenOf(u, known);
         return c ? c.label : "";
       }
@@ -561,7 +578,10 @@ var RepriseDOM = (() => {
           return opts.every((o, i) => o.selected === dflt[i]);
         }
         if (u.how === "radio") return u.members.every((r) => r.checked === r.defaultChecked);
+        if (u.how === "checks") return boxesIn(el).every((b) => (tag(b) === "input" ? b.checked === b.defaultChecked : toggled(b) === false));
+        if (isMulti(u)) return chosenSet(u).length === 0;
         return !chosenOf(u);
+      case "date": return dateOf(u) === "";
     }
     return true;
   }
@@ -620,6 +640,170 @@ var RepriseDOM = (() => {
     return unitVisible(u);
   }
 
+  // ---- Sets ---------------------------------------------------------------
+
+  // The boxes of a group of checkboxes: a fieldset or role=group holding
+  // two boxes or more and no other kind of field, whose boxes the person
+  // sets as one list (services, tags, days). Null for a lone box.
+  function boxesIn(g) {
+    return Array.from(g.querySelectorAll("input[type=checkbox],[role=checkbox]")).filter((b) => !closest(up(b), "[role=listbox],[role=grid],[role=menu]"));
+  }
+  function checkGroupOf(el) {
+    const g = closest(el, "fieldset,[role=group]");
+    if (!g || dateParts(g)) return null;
+    const boxes = boxesIn(g);
+    if (boxes.length < 2 || (el !== g && !boxes.includes(el))) return null;
+    const others = g.querySelectorAll("input:not([type=checkbox]):not([type=hidden]),select,textarea,[role=textbox],[role=radio],[role=combobox],[role=spinbutton],[role=switch]");
+    return others.length ? null : g;
+  }
+
+  // A choice's chips: the chosen items of a tag picker shown beside its
+  // field, each a text with a control that removes it (a close icon, a
+  // remove button). Clear-all controls are not chips.
+  const REMOVE = "[aria-label*=remove i],[aria-label*=delete i],[aria-label=close i],[class*=remove i],[data-tag-remove]";
+  function chipsOf(h) {
+    let w = null;
+    for (let a = up(h), i = 0; a && i < 4 && !w; a = up(a), i++) if (a.querySelector && a.querySelector(REMOVE)) w = a;
+    if (!w) return [];
+    const out = [];
+    for (const r of w.querySelectorAll(REMOVE)) {
+      for (let c = up(r); c && c !== w; c = up(c)) {
+        if (contains(c, h)) break;
+        const clone = c.cloneNode(true);
+        clone.querySelectorAll(REMOVE).forEach((n) => n.remove());
+        const t = norm(clone.textContent);
+        if (!t) continue;
+        if (!out.some((x) => x.el === c)) out.push({ label: t.slice(0, 200), el: c, remove: r });
+        break;
+      }
+    }
+    return out;
+  }
+
+  // Whether a choice holds a set: a multiple select, a multiselectable
+  // list, a group of boxes, or a combobox whose list is multiselectable
+  // or that shows its chosen items as chips.
+  function isMulti(u) {
+    if (!u || u.kind !== "choice") return false;
+    switch (u.how) {
+      case "select": return !!u.el.multiple;
+      case "checks": return true;
+      case "listbox": return ariaOn(u.el, "aria-multiselectable");
+      case "combo": case "autocomplete": {
+        const p = popupOf(u.el) || (u.popup && u.popup.isConnected ? u.popup : null);
+        return ariaOn(u.el, "aria-multiselectable") || (!!p && ariaOn(p, "aria-multiselectable")) || chipsOf(u.el).length > 0;
+      }
+    }
+    return false;
+  }
+  // The labels of the options a set holds, in the page's order.
+  function chosenSet(u) {
+    if (u.how === "select") return Array.from(u.el.selectedOptions).map(optLabel);
+    if (u.how === "combo" || u.how === "autocomplete") return chipsOf(u.el).map((c) => c.label);
+    return optionsOf(u).filter((o) => o.selected).map((o) => o.label);
+  }
+
+  // ---- Dates in sections --------------------------------------------------
+
+  // The part of a date a spinbutton holds: its data-type (React Aria and
+  // others like it), else a word of its own label, else its range.
+  const PART_WORDS = [["year", /\b(year|yyyy|yy|jahr|année|año|anno)\b/i], ["month", /\b(month|mm|monat|mois|mes|mese)\b/i],
+    ["day", /\b(day|dd|tag|jour|día|dia|giorno)\b/i]];
+  function datePart(sb) {
+    const dt = (attr(sb, "data-type") || attr(sb, "data-segment") || "").toLowerCase();
+    if (dt === "year" || dt === "month" || dt === "day") return dt;
+    const own = attr(sb, "aria-label") || attr(sb, "aria-placeholder") || attr(sb, "placeholder") || "";
+    for (const [p, re] of PART_WORDS) if (re.test(own)) return p;
+    const max = Number(attr(sb, "aria-valuemax"));
+    if (max === 12) return "month";
+    if (max >= 28 && max <= 31) return "day";
+    if (max >= 1000) return "year";
+    return "";
+  }
+  // The day, month and year spinbuttons of one date field in sections,
+  // each once; null when el holds no whole date, or two (a range, whose
+  // halves are dates of their own).
+  function dateParts(el) {
+    if (!el.querySelectorAll) return null;
+    const sbs = el.querySelectorAll("[role=spinbutton]");
+    if (sbs.length < 3 || sbs.length > 8) return null;
+    const parts = {};
+    for (const sb of sbs) {
+      const p = datePart(sb);
+      if (!p) continue; // an hour, a minute, AM/PM
+      if (parts[p]) return null;
+      parts[p] = sb;
+    }
+    return parts.year && parts.month && parts.day ? parts : null;
+  }
+  // The date unit el is part of: the nearest element holding one whole
+  // date, or the nearest group above it that holds the same one.
+  function dateUnitAt(el) {
+    if (roleOf(el) !== "spinbutton" && !dateParts(el)) return null;
+    let first = null;
+    for (let a = el, i = 0; a && i < 6; a = up(a), i++) {
+      if (a.nodeType !== 1) continue;
+      if (!dateParts(a)) {
+        if (first) break;
+        continue;
+      }
+      if (!first) first = a;
+      if (roleOf(a) === "group" || tag(a) === "fieldset") { first = a; break; }
+    }
+    // A spinbutton that is none of the date's parts (a quantity beside it)
+    // is no part of it.
+    if (!first || (roleOf(el) === "spinbutton" && !Object.values(dateParts(first)).includes(el))) return null;
+    return { kind: "date", el: first, role: "group", key: first };
+  }
+  // A date unit's date as ISO 8601, "" unless every part holds a number.
+  function dateOf(u) {
+    const parts = dateParts(u.el);
+    if (!parts) return "";
+    const n = (p) => {
+      const sb = parts[p], v = attr(sb, "aria-valuenow");
+      return v === null || v === "" || /empty/i.test(attr(sb, "aria-valuetext") || "") ? NaN : Number(v);
+    };
+    const y = n("year"), m = n("month"), d = n("day");
+    if (!(y > 0 && m >= 1 && m <= 12 && d >= 1 && d <= 31)) return "";
+    const pad = (x, k) => String(x).padStart(k, "0");
+    return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+  }
+  // A date unit's sections in the page's order, for typing: the part
+  // each holds and its element.
+  function dateSections(u) {
+    const parts = dateParts(u.el);
+    if (!parts) return [];
+    return Array.from(u.el.querySelectorAll("[role=spinbutton]")).map((el) => ({ part: datePart(el), el }))
+      .filter((x) => parts[x.part] === x.el);
+  }
+  // A name for a date field that has none of its own: its first section's
+  // name without the part's word ("month, Ship by" is "Ship by").
+  function dateLabel(u) {
+    const s = dateSections(u)[0];
+    return s ? norm(nameOf(s.el).replace(/^(year|month|day)\b[\s,:]*/i, "")) : "";
+  }
+  // Whether el is a part of a calendar (a grid of days), or of the popup
+  // around one, or the button that opens one beside a date in sections:
+  // what the person clicks there picks a date, which the date field's own
+  // step records; the clicks are not steps.
+  function isCalendar(t) {
+    const cells = t.querySelectorAll("[role=gridcell],td");
+    if (cells.length < 28 || cells.length > 60) return false;
+    let days = 0;
+    for (const c of cells) if (/^\d{1,2}$/.test(norm(c.textContent))) days++;
+    return days >= 28;
+  }
+  function inCalendar(el) {
+    for (let a = el, i = 0; a && i < 10; a = up(a), i++) {
+      if (a.nodeType !== 1) continue;
+      if (a.matches("table,[role=grid]") && isCalendar(a)) return true;
+      const cal = Array.from(a.querySelectorAll("table,[role=grid]")).find(isCalendar);
+      if (cal) return !a.querySelector("input:not([type=hidden]),select,textarea,[role=spinbutton],[role=textbox]");
+      if ((roleOf(a) === "group" || tag(a) === "fieldset") && dateParts(a)) return roleOf(el) === "button" || tag(el) === "button";
+    }
+    return false;
+  }
+
   // ---- Containers ---------------------------------------------------------
 
   const CONTAINER_ROLES = new Set(["group", "radiogroup", "region", "tabpanel", "list", "listbox", "dialog", "form", "grid", "table", "tree", "toolbar", "menu"]);
@@ -672,7 +856,7 @@ var RepriseDOM = (() => {
     const name = u.how === "radio" ? u.name : attr(el, "name");
     if (name && !looksGenerated(name)) out.push({ strategy: "name", value: name });
     if (label) out.push({ strategy: "label", value: label });
-    const role = u.kind === "choice" ? u.role : roleOf(el);
+    const role = u.kind === "choice" || u.kind === "date" ? u.role : roleOf(el);
     if (role && label) out.push({ strategy: "role+text", value: `${role}[name='${label.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']` });
     out.push({ strategy: "xpath", value: xpathOf(el) });
     return out;
@@ -683,6 +867,7 @@ var RepriseDOM = (() => {
     roleOf, namesOf, nameOf, isControl, controlOf, isSecret, TEXT_TYPES,
     unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
+    isMulti, chosenSet, chipsOf, dateOf, dateSections, inCalendar,
     unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
   };
 })();

@@ -211,8 +211,12 @@ func (e *Executor) act(ctx context.Context, st replay.Step, f found) error {
 	switch {
 	case st.Action == "upload" || f.Tag == "input" && f.Type == "file" && st.Action == "fill":
 		return e.upload(ctx, st)
+	case f.Kind == "choice" && st.Multiple:
+		return e.chooseMany(ctx, st)
 	case f.Kind == "choice" && (st.Action == "select" || st.Action == "fill" && f.How != "autocomplete"):
 		return e.choose(ctx, st)
+	case f.Kind == "date" && st.Action == "fill":
+		return e.fillDate(ctx, st)
 	case st.Action == "select":
 		return failure(fmt.Sprintf("%s: the element is not a list of options", stepRef(st)))
 	case st.Action == "fill" && (f.Kind == "toggle" || f.Type == "radio"), st.Action == "click":

@@ -307,6 +307,84 @@
     }
     return { fail: "the element is not a list of options" };
   }
+  // ---- Sets -----------------------------------------------------------
+
+  const items = (want) => want.split("\n").map(norm).filter(Boolean);
+  function sameSet(got, want) {
+    return got.length === want.length && want.every((w) => got.some((g) => D.same(g, w))) && got.every((g) => want.some((w) => D.same(g, w)));
+  }
+  // chooseMany plans one move of a person making the set u holds exactly
+  // want's items (one per line): a multiple select has its options set; a
+  // list's option or a group's box whose state is wrong is clicked; a tag
+  // picker's unwanted chip is removed by its own control, and a missing
+  // item is typed into its field (keys), then its suggestion clicked.
+  // Reasons never quote an item.
+  function chooseMany(want, phase) {
+    const u = S.unit;
+    if (!u || !u.el.isConnected) throw new Error("stale");
+    if (u.kind !== "choice") return { fail: "the element is not a list of options" };
+    if (u.el.disabled || u.el.getAttribute("aria-disabled") === "true") return { fail: "the list is disabled" };
+    const wanted = items(want), have = D.chosenSet(u);
+    const missing = wanted.filter((w) => !have.some((h) => D.same(h, w)));
+    const extra = have.filter((h) => !wanted.some((w) => D.same(h, w)));
+    if (!missing.length && !extra.length) return { done: true, close: u.el.getAttribute("aria-expanded") === "true" };
+    const opts = D.optionsOf(u);
+    switch (u.how) {
+      case "select": {
+        for (const w of wanted) if (!match(opts, w)) return { fail: "no option of the list has that label or value" };
+        const el = u.el;
+        el.focus();
+        for (const o of opts) o.el.selected = wanted.some((w) => o === match(opts, w));
+        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        el.blur();
+        return { done: true };
+      }
+      case "listbox": case "checks": case "ariaradio": {
+        const o = match(opts, extra[0] || missing[0]);
+        if (!o) return { fail: "no option of the list has that label or value" };
+        if (o.disabled) return { fail: "the option is disabled" };
+        return { click: optionPoint(o) };
+      }
+      case "combo": case "autocomplete": {
+        if (extra.length) {
+          const chip = D.chipsOf(u.el).find((c) => D.same(c.label, extra[0]));
+          if (chip) return { click: point(chip.remove) };
+        }
+        const item = missing[0] || extra[0];
+        const lb = D.popupOf(u.el) || (u.popup && u.popup.isConnected ? u.popup : null);
+        const shown = lb && D.visible(lb) ? opts.filter((o) => D.visible(o.el)) : [];
+        if (phase !== "typed:" + item) {
+          if (u.how === "combo") {
+            const o = match(shown, item);
+            if (o) return { click: optionPoint(o) };
+            return phase === "opened" ? { wait: true, fail: "the list did not open" } : { open: point(u.el) };
+          }
+          return { type: true, keys: item, phase: "typed:" + item };
+        }
+        if (!settledList(lb)) return { wait: true, fail: "the list of suggestions never settled" };
+        const o = match(shown, item);
+        if (o) return o.disabled ? { fail: "the option is disabled" } : { click: optionPoint(o) };
+        return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
+      }
+    }
+    return { fail: "the element is not a list of options" };
+  }
+
+  // ---- Dates in sections ---------------------------------------------
+
+  // dateSections are the sections of the date found, in the page's order,
+  // with where to click each and the digits it takes for the ISO date
+  // want: a person reads the field's own order and types each part.
+  function dateSections(want) {
+    const u = S.unit;
+    if (!u || u.kind !== "date" || !u.el.isConnected) throw new Error("stale");
+    const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(want);
+    if (!m) return { fail: "the value is not a date" };
+    const digits = { year: m[1], month: m[2], day: m[3] };
+    return { sections: D.dateSections(u).map((x, i) => ({ index: i, keys: digits[x.part], ...point(x.el) })) };
+  }
+
   // settledList says whether the list lb is as it was at the previous
   // look: a list seen for the first time, or that changed since (options
   // added, removed, re-rendered, relabelled), is not settled yet. No list
@@ -381,7 +459,9 @@
   }
   function readBack(kind, want, known) {
     const u = S.unit, el = S.target;
+    if (u && u.kind === "date" && kind === "value") return D.dateOf(u) === want.slice(0, 10);
     switch (kind) {
+      case "set": return !!u && u.kind === "choice" && sameSet(D.chosenSet(u), items(want));
       // A list a step filled (an imported change on a select) holds the
       // option whose label or value is the one wanted.
       case "value": return u && u.kind === "choice" && u.el === el && el.tagName === "SELECT" ? holdsChoice(u, want, known) : sameText(D.textValue(el), want);
@@ -701,6 +781,14 @@
     case "clickoption": if (!S.option || !S.option.isConnected) throw new Error("stale"); S.option.click(); return true;
     case "checked": return D.toggled(target());
     case "choose": return choose(a.value, a.known || [], a.phase || "");
+    case "choosemany": return chooseMany(a.value, a.phase || "");
+    case "datesections": return dateSections(a.value);
+    case "focussection": {
+      const x = D.dateSections(S.unit)[a.index];
+      if (!x) throw new Error("stale");
+      x.el.focus();
+      return D.deepActive(document) === x.el;
+    }
     case "submit": {
       const el = target();
       const form = el.tagName === "FORM" ? el : el.form || el.closest("form");

@@ -20,7 +20,7 @@ func (e *Executor) readBack(ctx context.Context, st replay.Step) error {
 		return nil
 	}
 	switch rb.Kind {
-	case skills.ReadBackValue, skills.ReadBackSelected, skills.ReadBackChecked:
+	case skills.ReadBackValue, skills.ReadBackSelected, skills.ReadBackChecked, skills.ReadBackSet:
 	default:
 		return failure(fmt.Sprintf("%s: unknown read-back kind %q", stepRef(st), rb.Kind))
 	}
@@ -46,6 +46,7 @@ func (e *Executor) readBack(ctx context.Context, st replay.Step) error {
 		skills.ReadBackValue:    "the field does not hold the value typed",
 		skills.ReadBackSelected: "the list does not show the option chosen",
 		skills.ReadBackChecked:  "the box is not in the state wanted",
+		skills.ReadBackSet:      "the list does not hold the row's items",
 	}[rb.Kind]
 	return failure(fmt.Sprintf("%s: read-back failed: %s (the page may have changed it)", stepRef(st), what))
 }

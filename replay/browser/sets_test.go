@@ -1,0 +1,78 @@
+package browser
+
+import (
+	_ "embed"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/skills"
+)
+
+//go:embed testdata/sets.html
+var setsPage string
+
+// setStep is a select step on a control that holds a set.
+func setStep(i int, role, label, value string, sels ...skills.Selector) replay.Step {
+	st := withReadBack(step(i, "select", label, value, sels...), skills.ReadBackSet, value)
+	st.Role, st.Multiple = role, true
+	return st
+}
+
+// Every control that holds a set is made to hold exactly the row's items,
+// what it held by default taken out; a date in sections is typed section
+// by section. What the page holds is then read by the test's own eyes.
+func TestSetsAndSectionedDates(t *testing.T) {
+	ex, _ := browser(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(setsPage))
+	}))
+	defer srv.Close()
+	open(t, ex, srv.URL)
+	steps := []replay.Step{
+		setStep(1, "listbox", "Colors", "Red\nBlue", sel("id", "#colors")),
+		setStep(2, "listbox", "Days", "Mon\nThu", sel("label", "Days")),
+		setStep(3, "group", "Services", "Wash\nDry", sel("role+text", "group[name='Services']")),
+		setStep(4, "combobox", "Tags", "Fragile\nPriority", sel("id", "#tags")),
+		withReadBack(step(5, "fill", "Ship by", "2027-03-15", sel("label", "Ship by")), skills.ReadBackValue, "2027-03-15"),
+	}
+	steps[4].Role = "group"
+	for _, st := range steps {
+		mustOK(t, ex, st)
+	}
+	var got struct {
+		Colors, Days, Services, Tags []string
+		Ship                         string
+	}
+	if err := json.Unmarshal([]byte(eval[string](t, ex, "state()")), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"colors", got.Colors, []string{"Red", "Blue"}},
+		{"days", got.Days, []string{"Mon", "Thu"}},
+		{"services", got.Services, []string{"wash", "dry"}},
+		{"tags", got.Tags, []string{"Fragile", "Priority"}},
+	} {
+		g, w := slices.Sorted(slices.Values(c.got)), slices.Sorted(slices.Values(c.want))
+		if !slices.Equal(g, w) {
+			t.Errorf("%s holds %q; want %q", c.name, c.got, c.want)
+		}
+	}
+	if got.Ship != "3/15/2027" {
+		t.Errorf("the date's sections hold %q; want 3/15/2027", got.Ship)
+	}
+
+	// An item the picker does not offer fails the step, naming no item.
+	out := run(t, ex, setStep(6, "combobox", "Tags", "Fragile\nBreakable", sel("id", "#tags")))
+	if out.OK || strings.Contains(out.Error, "Breakable") {
+		t.Errorf("a tag the picker does not offer: %+v; want a failure that names no item", out)
+	}
+}
