@@ -214,7 +214,7 @@ func (g *builder) addFieldStep(f invField, col string) error {
 	c := &candidate{name: name, label: f.Label, step: at, typ: typ, column: col, readBack: readBack, options: st.Options,
 		values: make([]string, g.n)}
 	g.cands = append(g.cands, c)
-	g.note("Step %d sets the field %q from column %q, which no demonstration filled (your answer).", at+1, f.Label, col)
+	g.note("Step %d sets the field %q from column %q (your answer): no recorded step sets it, so the recordings say nothing of its values; an empty cell leaves it empty.", at+1, f.Label, col)
 	return g.settle(c)
 }
 

@@ -31,6 +31,12 @@ const (
 	IgnoreAnswer = "ignore"
 	// OptionalKey is the qualifier of an answer about empty cells.
 	OptionalKey = "optional"
+	// WrittenKey is the qualifier of an answer about how a date column
+	// writes its dates (tags/written=DD/MM/YYYY, or iso).
+	WrittenKey = "written"
+	// SeparatorKey is the qualifier of an answer about what splits a list
+	// column's cells (tags/separator=|).
+	SeparatorKey = "separator"
 )
 
 // Prefixes of answer keys that are about something other than a parameter.
@@ -109,6 +115,9 @@ func cellAnswers(confirm map[string]string, name string) (mapping map[string]str
 		if cell == OptionalKey {
 			optional = strings.ToLower(v)
 			continue
+		}
+		if cell == WrittenKey || cell == SeparatorKey {
+			continue // read where the date or the list is settled
 		}
 		if mapping == nil {
 			mapping = map[string]string{}

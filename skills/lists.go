@@ -1,8 +1,12 @@
 package skills
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // listSeparators are the marks people split a list cell's items by, most
@@ -110,4 +114,55 @@ func sepName(sep string) string {
 		return "line breaks"
 	}
 	return "\"" + sep + "\""
+}
+
+// settleShape settles how the column writes c's values where that is a
+// question of shape: the dates of a date column (read from the sample
+// rows, or asked when two ways of writing read them all, as 03/04/2027
+// does), and what splits a list column's cells. The person's answers
+// (name/written=DD/MM/YYYY, name/separator=|) come first.
+func (g *builder) settleShape(c *candidate) error {
+	switch c.typ {
+	case TypeList:
+		if a, ok := g.opts.Confirm[c.name+"/"+SeparatorKey]; ok {
+			if strings.TrimSpace(a) == "" {
+				return fmt.Errorf("%w: %s/separator=: give the mark that splits the cells, such as ; or |", ErrBadAnswer, c.name)
+			}
+			c.sep = strings.TrimSpace(a)
+		}
+		c.sep = cmp.Or(c.sep, ";")
+	case events.ValueDate:
+		if a, ok := g.opts.Confirm[c.name+"/"+WrittenKey]; ok {
+			a = strings.TrimSpace(a)
+			if strings.EqualFold(a, "iso") || a == "YYYY-MM-DD" {
+				a = ""
+			}
+			if a != "" && !ValidDateFormat(a) {
+				return fmt.Errorf("%w: %s/written=%s: write the format with YYYY, YY, MMMM, MMM, MM, M, DD or D, such as DD/MM/YYYY, or iso",
+					ErrBadAnswer, c.name, quoteShort(a))
+			}
+			for _, cell := range g.sampleCells(c.column) {
+				if _, err := ISODate(cell, a); cell != "" && err != nil {
+					return fmt.Errorf("%w: %s/written=%s, but column %q holds cells that are not dates written so", ErrBadAnswer, c.name, quoteShort(cmp.Or(a, "iso")), c.column)
+				}
+			}
+			c.written = a
+			return nil
+		}
+		if c.written != "" || c.format != "" {
+			return nil // read from the demonstrated rows already
+		}
+		ws := writtenAs(g.sampleCells(c.column))
+		if len(ws) == 0 || ws[0] == "" {
+			return nil // ISO, or no dates at all: the row check says which cells are not
+		}
+		if len(ws) == 1 {
+			c.written = ws[0]
+			g.note("Step %d (%q) reads the dates of column %q written %s.", c.step+1, c.label, c.column, ws[0])
+			return nil
+		}
+		g.askDetail(c, AskDateFormat, fmt.Sprintf("Column %q writes its dates in a way that reads two ways (%s): which is it? Answer %s/written=<format>.",
+			c.column, strings.Join(ws, " or "), c.name))
+	}
+	return nil
 }

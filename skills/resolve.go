@@ -39,6 +39,8 @@ const (
 	// AskIncomplete: a recording lost steps when it was made, so the skill
 	// may miss what they did.
 	AskIncomplete QuestionKind = "incomplete"
+	// AskDateFormat: a date column's cells read two ways (03/04/2027).
+	AskDateFormat QuestionKind = "date_format"
 )
 
 // Question is one thing the person must answer before the skill saves. The

@@ -27,6 +27,9 @@ func (g *builder) settle(c *candidate) error {
 	if err := g.readMapping(c, mapping); err != nil {
 		return err
 	}
+	if err := g.settleShape(c); err != nil || c.asked {
+		return err
+	}
 	switch optional {
 	case "yes", "y", "true":
 		c.optional = true
@@ -34,6 +37,19 @@ func (g *builder) settle(c *candidate) error {
 	case "":
 		if c.typ != TypeBoolean && !c.defaulted && slices.Contains(c.values, "") {
 			c.optional = true
+			if g.cols[c.step] == nil {
+				// A step added by the person's answer: no recording shows
+				// the field at all, so nothing is said of what it held.
+				break
+			}
+			if allSame(c.values) {
+				// Every recording has the step, and none read a value: the
+				// person used the widget, and the recorder did not see what
+				// it took. Said so, never "left empty".
+				g.note("The widget under label %q (step %d) was used in every recording, but its value was not recorded (it read as empty): check that the skill sets what you chose there. It is optional: an empty cell leaves it empty.",
+					c.label, c.step+1)
+				break
+			}
 			g.note("Step %d (%q) was left empty in %s: it is optional, and an empty cell leaves it empty.",
 				c.step+1, c.label, recordingsWhere(c.values, ""))
 		}
