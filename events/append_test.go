@@ -66,19 +66,21 @@ func TestAppendMatchesLibrary(t *testing.T) {
 	}
 	wantLibraryBytes(t, "edge step", edge)
 
-	// Schema 1.2's optional enrichment fields, each alone: the fast path
-	// must not drop them.
+	// The optional enrichment fields of schemas 1.2 to 1.4, each alone:
+	// the fast path must not drop them.
 	for name, e := range map[string]Enrichment{
 		"container": {Kind: KindDOM, Container: &Container{Role: "group", Name: "Shipping"}},
 		"keyed":     {Kind: KindDOM, Keyed: true},
 		"dialog":    {Kind: KindDOM, Dialog: "dismiss"},
+		"multiple":  {Kind: KindDOM, Multiple: true},
 	} {
 		s := specStep(t)
 		s.Enrichment = &e
 		wantLibraryBytes(t, "step with a "+name, s)
 		b, _ := AppendMsgpack(nil, s)
 		var back Step
-		if err := Decode(b, &back); err != nil || back.Enrichment.Keyed != e.Keyed || back.Enrichment.Dialog != e.Dialog || (e.Container != nil) != (back.Enrichment.Container != nil) {
+		if err := Decode(b, &back); err != nil || back.Enrichment.Keyed != e.Keyed || back.Enrichment.Dialog != e.Dialog || (e.Container != nil) != (back.Enrichment.Container != nil) ||
+			back.Enrichment.Multiple != e.Multiple {
 			t.Errorf("step with a %s: decoded %+v, %v", name, back.Enrichment, err)
 		}
 	}

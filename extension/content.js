@@ -327,7 +327,9 @@
           const u = D.unitFor(el, cache);
           if (u && u.kind === "choice") {
             remember(u);
-            if (el.getAttribute("aria-expanded") === "false" && pending.has(u.key)) setTimeout(() => flush(u.key), 0);
+            // A list closed on a choice made: the step, unless the choice
+            // holds a set, which the person goes on picking.
+            if (el.getAttribute("aria-expanded") === "false" && pending.has(u.key) && !D.isMulti(u)) setTimeout(() => flush(u.key), 0);
           }
           continue;
         }
@@ -423,6 +425,14 @@
   addEventListener("click", (e) => {
     const t = deep(e);
     if (e.isTrusted) gesture = { el: t, t: performance.now() };
+    // A chip's remove control changes its tag picker's set: the picker's
+    // step says what it holds, and the control is no button of its own.
+    const owner = D.chipOwner(t);
+    if (owner) {
+      const u = D.unitOf(owner);
+      if (u && u.kind === "choice") pend(u, "choice");
+      return;
+    }
     const ctl = D.controlOf(t);
     if (ctl) activate(ctl, null);
   }, true);

@@ -680,6 +680,17 @@ var RepriseDOM = (() => {
     return out;
   }
 
+  // The tag picker whose chip's remove control el is in, or null.
+  function chipOwner(el) {
+    if (!el || !el.closest || !el.closest(REMOVE)) return null;
+    for (let a = up(el), i = 0; a && i < 6; a = up(a), i++) {
+      const h = a.querySelector && a.querySelector("input[role=combobox],input[aria-haspopup=listbox],[role=combobox]");
+      if (!h) continue;
+      return chipsOf(h).some((c) => contains(c.el, el)) ? h : null;
+    }
+    return null;
+  }
+
   // Whether a choice holds a set: a multiple select, a multiselectable
   // list, a group of boxes, or a combobox whose list is multiselectable
   // or that shows its chosen items as chips.
@@ -867,7 +878,7 @@ var RepriseDOM = (() => {
     roleOf, namesOf, nameOf, isControl, controlOf, isSecret, TEXT_TYPES,
     unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
-    isMulti, chosenSet, chipsOf, dateOf, dateSections, inCalendar,
+    isMulti, chosenSet, chipsOf, chipOwner, dateOf, dateSections, inCalendar,
     unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
   };
 })();

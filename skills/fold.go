@@ -45,6 +45,11 @@ func foldSteps(in []events.Step) []events.Step {
 			continue
 		case st.Action == events.ActionClick && radioRole(roleOf(&st)):
 			st = radioAsChoice(st)
+		// A set chosen item by item (a tag picker whose list closes after
+		// each pick) is one choice of what it held last, while the page
+		// took no other kind of step in between.
+		case multipleSelect(&st) && setAgain(in[j+1:], &st):
+			continue
 		}
 		steps = append(steps, st)
 	}
@@ -87,4 +92,23 @@ func causesNavigation(st events.Step) bool {
 
 func isButton(st events.Step) bool {
 	return st.Enrichment != nil && st.Enrichment.Role == "button"
+}
+
+func multipleSelect(s *events.Step) bool {
+	return s.Action == events.ActionSelect && s.Enrichment != nil && s.Enrichment.Multiple
+}
+
+// setAgain reports whether the same set control is chosen again later in
+// rest, before a step that files, leaves or clicks.
+func setAgain(rest []events.Step, st *events.Step) bool {
+	for i := range rest {
+		s := &rest[i]
+		switch {
+		case multipleSelect(s) && similarity(st, s) >= strongMatch:
+			return true
+		case s.Action != events.ActionFill && s.Action != events.ActionSelect && s.Action != events.ActionUpload:
+			return false
+		}
+	}
+	return false
 }

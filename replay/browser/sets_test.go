@@ -1,7 +1,6 @@
 package browser
 
 import (
-	_ "embed"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -9,12 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reprise-dev/reprise/internal/pages"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
 )
-
-//go:embed testdata/sets.html
-var setsPage string
 
 // setStep is a select step on a control that holds a set.
 func setStep(i int, role, label, value string, sels ...skills.Selector) replay.Step {
@@ -30,7 +27,7 @@ func TestSetsAndSectionedDates(t *testing.T) {
 	ex, _ := browser(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(setsPage))
+		_, _ = w.Write([]byte(pages.Sets))
 	}))
 	defer srv.Close()
 	open(t, ex, srv.URL)

@@ -1,0 +1,97 @@
+package chrome_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/pages"
+)
+
+// clickWith clicks the element matching css whose text is text, holding
+// the modifier keys down.
+func clickWith(css, text string, mods chromedp.Modifier) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		i, err := chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].findIndex((e) => e.textContent.trim() === %q)`, css, text))(ctx, t)
+		if err != nil {
+			return err
+		}
+		nodes, err := chromedp.Nodes(chromedp.CSSAll(css))(ctx, t)
+		if err != nil || i < 0 || i >= len(nodes) {
+			return fmt.Errorf("no %s reads %q: %v", css, text, err)
+		}
+		_, err = chromedp.MouseClickNode(nodes[i], chromedp.ButtonModifiers(mods))(ctx, t)
+		return err
+	})
+}
+
+// TestSetsAndDatesRecordedAsIntended plays a person through every control
+// that holds a set and a date in sections: each is one step whose value is
+// what it holds after the person's clicks and keys (a set one item per
+// line, marked multiple; the date as ISO), whatever it held by default.
+func TestSetsAndDatesRecordedAsIntended(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real browser skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	home := startDaemon(ctx, t)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, pages.Sets) }))
+	defer site.Close()
+	bctx := pairedBrowser(ctx, t, home)
+	started := startBrowserRecording(ctx, t, home)
+	waitRecording(t, bctx)
+
+	err := playLogged(bctx, t,
+		chromedp.Navigate(site.URL),
+		chromedp.WaitVisible(chromedp.CSS("#colors")),
+		clickText("#colors option", "Red"), clickWith("#colors option", "Blue", chromedp.ModifierCtrl),
+		clickText("[role=option]", "Mon"), clickText("[role=option]", "Tue"), clickText("[role=option]", "Thu"),
+		clickText("label", "Wash"), clickText("label", "Dry"), clickText("label", "Iron"),
+		chromedp.Click(chromedp.CSS("#tags")), chromedp.KeyEvent("Fra"), clickText("#tags-list [role=option]", "Fragile"),
+		chromedp.KeyEvent("Pri"), clickText("#tags-list [role=option]", "Priority"),
+		chromedp.Click(chromedp.CSS(".chip .tag-remove")), // Gift, there by default
+		chromedp.Click(chromedp.CSS("#ship [data-type=month]")), chromedp.KeyEvent("03"), chromedp.KeyEvent("15"), chromedp.KeyEvent("2027"),
+		clickText("button", "Save"),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`document.querySelector("#ship [data-type=year]").getAttribute("aria-valuenow") === "2027"`, chromedp.WithPollingTimeout(5*time.Second))(ctx, t)
+			return err
+		}),
+	)
+	if err != nil {
+		t.Fatalf("play the person: %v", err)
+	}
+	rec := stopAndFetch(ctx, t, home, started)
+	var got []string
+	for _, s := range rec.Steps {
+		if s.Action == events.ActionNavigate || s.Enrichment == nil {
+			continue
+		}
+		line := s.Action + " " + s.Enrichment.Role + " " + s.Enrichment.Label
+		if s.Value != nil {
+			line += " = " + strings.ReplaceAll(s.Value.Raw, "\n", "|") + " (" + s.Value.Type + ")"
+		}
+		if s.Enrichment.Multiple {
+			line += " multiple"
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"select listbox Colors = Red|Blue (enum) multiple",
+		"select listbox Days = Mon|Thu (enum) multiple",
+		"select group Services = Wash|Dry (enum) multiple",
+		"select combobox Tags = Fragile|Priority (enum) multiple",
+		"fill group Ship by = 2027-03-15 (date)",
+		"click button Save",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("recorded steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
