@@ -337,6 +337,10 @@ func (c client) nodes(ctx context.Context, all []walked, title string) []Node {
 				break
 			}
 		}
+		if all[src[i]].props.role == roleComboBox && len(targets) > 0 {
+			// Its name is its current text (GTK): its label names it.
+			out[i].Value, out[i].Name = out[i].Name, ""
+		}
 		switch {
 		case out[i].Name != "" || len(targets) == 0:
 		case out[i].LabelIndex >= 0:
