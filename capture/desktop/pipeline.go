@@ -56,6 +56,10 @@ type Pipeline[E any] struct {
 	// typed into the field a click focused, and is often committed by the
 	// next click (OK), when that field may be gone from the tree.
 	pressed []pressed
+	// choices is enrich, when it knows choice controls; open is a combo
+	// box a press opened, whose pick comes with the next press.
+	choices ChoiceEnricher
+	open    *openCombo
 
 	events        atomic.Uint64
 	droppedEvents atomic.Uint64
@@ -83,6 +87,7 @@ func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(ds
 		prepare: prepare,
 		log:     opts.Logger,
 	}
+	p.choices, _ = opts.Enricher.(ChoiceEnricher)
 	if fs, ok := sink.(capture.FrameSink); ok && opts.Frames != nil {
 		p.frames, p.fsink = opts.Frames, fs
 	}
@@ -118,6 +123,7 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 		select {
 		case e, ok := <-p.in:
 			if !ok {
+				p.flushChoice(ctx)
 				p.emitAll(ctx, p.folder.Flush())
 				return
 			}
@@ -133,6 +139,9 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 							p.pressed = p.pressed[1:]
 						}
 					}
+				}
+				if r.Kind == ButtonPress && p.choice(ctx, r) {
+					continue // folded into a choice: no click of its own
 				}
 				p.emitAll(ctx, p.folder.Add(r))
 			}
