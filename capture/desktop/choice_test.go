@@ -142,7 +142,9 @@ func TestChoicesBecomeSelectSteps(t *testing.T) {
 // A plain Enricher (no ChoiceEnricher): presses stay clicks, as before.
 type plainEnricher struct{ f *fakeChoices }
 
-func (p plainEnricher) At(ctx context.Context, x, y int) (*events.Enrichment, error) { return p.f.At(ctx, x, y) }
+func (p plainEnricher) At(ctx context.Context, x, y int) (*events.Enrichment, error) {
+	return p.f.At(ctx, x, y)
+}
 
 func TestChoicesNeedAChoiceEnricher(t *testing.T) {
 	got := playRaw(t, plainEnricher{&fakeChoices{popupOpen: true}}, image.Pt(100, 100), image.Pt(100, 130))
