@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"image"
 	"strings"
 	"time"
 
@@ -29,6 +30,10 @@ type Choice struct {
 	// state then (before the press took effect).
 	Selected string
 	Checked  bool
+	// Bounds are the control's own bounds on the screen: a press there
+	// opens a combo box, even when what the tree shows at the point by the
+	// time the press is looked at is the option its popup drew over it.
+	Bounds image.Rectangle
 	// Handle is the enricher's own handle on the control, for Reread.
 	Handle any
 }
@@ -101,7 +106,7 @@ func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 	switch ch.Kind {
 	case ChoiceCombo:
 		p.emitAll(ctx, p.folder.Flush())
-		if ch.Picked != "" { // a pick in a popup whose opening was not seen
+		if ch.Picked != "" && !image.Pt(r.X, r.Y).In(ch.Bounds) { // a pick in a popup whose opening was not seen
 			p.emitChoice(ctx, events.ActionSelect, ch, ch.Picked, r)
 			return true
 		}
@@ -115,16 +120,40 @@ func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 		p.emitChoice(ctx, events.ActionSelect, ch, ch.Picked, r)
 		return true
 	case ChoiceCheck:
+		// The box toggles when the button is released, which may be
+		// before or after this press is looked at: its state is read once
+		// the person has moved on (settleCheck).
 		p.emitAll(ctx, p.folder.Flush())
-		p.emitChoice(ctx, events.ActionClick, ch, boolWord(!ch.Checked), r)
+		p.check = &openCombo{choice: ch, raw: r}
 		return true
 	}
 	return false
 }
 
+// settleCheck emits the click on a check box pressed before, with the
+// state the box is in now that the person did something else (or capture
+// ended): the state the click left.
+func (p *Pipeline[E]) settleCheck(ctx context.Context) {
+	pc := p.check
+	if pc == nil {
+		return
+	}
+	p.check = nil
+	state := !pc.choice.Checked // what the click would leave, should the box not answer
+	cctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	if now, err := p.choices.Reread(cctx, pc.choice); err == nil {
+		state = now.Checked
+	} else {
+		p.log.Debug("reread a check box", logKeyErr, err)
+	}
+	p.emitChoice(ctx, events.ActionClick, pc.choice, boolWord(state), pc.raw)
+}
+
 // flushChoice emits the choice of a combo box still open at the end of
 // capture, if its selection changed.
 func (p *Pipeline[E]) flushChoice(ctx context.Context) {
+	p.settleCheck(ctx)
 	op := p.open
 	p.open = nil
 	if op == nil {

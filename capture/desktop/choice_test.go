@@ -18,7 +18,10 @@ import (
 type fakeChoices struct {
 	popupOpen bool   // the popup is up when a press is looked at
 	selected  string // what the combo holds when reread
-	checked   bool
+	checked   bool   // the box's state when the press is looked at
+	after     bool   // and when it is read again
+	noReread  bool   // the box cannot be read again
+	overCombo bool   // the popup's first option covers the combo box
 }
 
 func path(p string) *string { return &p }
@@ -51,7 +54,10 @@ func (f *fakeChoices) At(_ context.Context, x, y int) (*events.Enrichment, error
 func (f *fakeChoices) ChoiceAt(_ context.Context, x, y int) (*Choice, error) {
 	switch image.Pt(x, y) {
 	case image.Pt(100, 100):
-		return &Choice{Kind: ChoiceCombo, Control: country, Handle: "combo"}, nil
+		if f.overCombo {
+			return &Choice{Kind: ChoiceCombo, Control: country, Picked: "France", Bounds: image.Rect(50, 90, 150, 110), Handle: "combo"}, nil
+		}
+		return &Choice{Kind: ChoiceCombo, Control: country, Bounds: image.Rect(50, 90, 150, 110), Handle: "combo"}, nil
 	case image.Pt(100, 130):
 		if f.popupOpen {
 			return &Choice{Kind: ChoiceCombo, Control: country, Picked: "Germany", Handle: "combo"}, nil
@@ -65,8 +71,11 @@ func (f *fakeChoices) ChoiceAt(_ context.Context, x, y int) (*Choice, error) {
 }
 
 func (f *fakeChoices) Reread(_ context.Context, c *Choice) (*Choice, error) {
+	if f.noReread {
+		return nil, fmt.Errorf("gone")
+	}
 	n := *c
-	n.Selected = f.selected
+	n.Selected, n.Checked = f.selected, f.after
 	return &n, nil
 }
 
@@ -122,8 +131,15 @@ func TestChoicesBecomeSelectSteps(t *testing.T) {
 		{"a dismissed popup", &fakeChoices{}, []image.Point{combo, save}, "click Save"},
 		{"the combo changed by keys, seen at the end", &fakeChoices{selected: "France"}, []image.Point{combo}, "select Country=France"},
 		{"a list item", &fakeChoices{}, []image.Point{list, save}, "select Plan=Standard, click Save"},
-		{"a box ticked", &fakeChoices{}, []image.Point{box}, "click Newsletter=true"},
+		{"a box ticked", &fakeChoices{after: true}, []image.Point{box, save}, "click Newsletter=true, click Save"},
 		{"a box unticked", &fakeChoices{checked: true}, []image.Point{box}, "click Newsletter=false"},
+		// The press was looked at after the release had ticked the box:
+		// the state read later is the one the click left.
+		{"a box already ticked when looked at", &fakeChoices{checked: true, after: true}, []image.Point{box, save}, "click Newsletter=true, click Save"},
+		{"a box that cannot be read again", &fakeChoices{noReread: true}, []image.Point{box}, "click Newsletter=true"},
+		// The popup drew its first option over the combo box before the
+		// opening press was looked at: a press on the control opens it.
+		{"the popup over the combo box", &fakeChoices{popupOpen: true, overCombo: true}, []image.Point{combo, item, save}, "select Country=Germany, click Save"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := playRaw(t, tc.f, tc.pts...)

@@ -60,6 +60,9 @@ type Pipeline[E any] struct {
 	// box a press opened, whose pick comes with the next press.
 	choices ChoiceEnricher
 	open    *openCombo
+	// check is a check box pressed, whose click is emitted with the state
+	// it left once the next input comes.
+	check *openCombo
 
 	events        atomic.Uint64
 	droppedEvents atomic.Uint64
@@ -129,6 +132,9 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 			}
 			p.raws = p.prepare(p.raws[:0], e)
 			for _, r := range p.raws {
+				if r.Kind == ButtonPress || r.Kind == KeyPress {
+					p.settleCheck(ctx)
+				}
 				if r.Kind == ButtonPress && r.Button <= 3 && p.enrich != nil {
 					// Now, not when the click is final: the element may be
 					// gone once the click has done its work.

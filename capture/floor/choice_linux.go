@@ -31,5 +31,5 @@ func (c choiceEnricher) Reread(ctx context.Context, d *desktop.Choice) (*desktop
 
 func choiceOf(ch *atspi.Choice) *desktop.Choice {
 	return &desktop.Choice{Kind: ch.Kind, Control: ch.Enrichment(), Picked: ch.Picked, Selected: ch.Selected,
-		Checked: ch.Checked, Handle: ch.Control}
+		Checked: ch.Checked, Bounds: ch.Control.Bounds, Handle: ch.Control}
 }
