@@ -63,6 +63,10 @@ type Pipeline[E any] struct {
 	// check is a check box pressed, whose click is emitted with the state
 	// it left once the next input comes.
 	check *openCombo
+	// observe is enrich, when it can read a window whole; shown what each
+	// window showed when last read, by title.
+	observe Observer
+	shown   map[string][]string
 
 	events        atomic.Uint64
 	droppedEvents atomic.Uint64
@@ -91,6 +95,8 @@ func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(ds
 		log:     opts.Logger,
 	}
 	p.choices, _ = opts.Enricher.(ChoiceEnricher)
+	p.observe, _ = opts.Enricher.(Observer)
+	p.shown = map[string][]string{}
 	if fs, ok := sink.(capture.FrameSink); ok && opts.Frames != nil {
 		p.frames, p.fsink = opts.Frames, fs
 	}
@@ -134,6 +140,7 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 			for _, r := range p.raws {
 				if r.Kind == ButtonPress || r.Kind == KeyPress {
 					p.settleCheck(ctx)
+					p.seeWindow(ctx, r.Window.Title)
 				}
 				if r.Kind == ButtonPress && r.Button <= 3 && p.enrich != nil {
 					// Now, not when the click is final: the element may be
@@ -174,6 +181,9 @@ func (p *Pipeline[E]) emit(ctx context.Context, f Folded) {
 	}
 	if step.Enrichment == nil && p.enrich != nil && len(step.Cursor) == 2 {
 		step.Enrichment = p.enrichAt(ctx, step.Cursor[0], step.Cursor[1])
+	}
+	if commits(step) {
+		step.Effect = p.effect(ctx, step)
 	}
 	p.steps.Add(1)
 	switch err := p.sink.Emit(step); {

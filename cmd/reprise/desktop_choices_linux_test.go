@@ -276,7 +276,9 @@ func TestDesktopChoicesRecordBuildReplay(t *testing.T) {
 		t.Fatalf("skill build: %v\n%s%s\nrecording 1:\n%s\nrecording 2:\n%s", err, out, stderr, show, show2)
 	}
 	t.Logf("skill build said:\n%s", out)
-	for _, want := range []string{"action: select", "type: boolean", "Côte d'Ivoire", "Premium"} {
+	// What success looked like after Save in both demonstrations: the
+	// status line showed the name saved, and the form emptied.
+	for _, want := range []string{"action: select", "type: boolean", "Côte d'Ivoire", "Premium", "kind: text", "'%name%'", "kind: form_reset"} {
 		if !strings.Contains(sk, want) {
 			t.Errorf("the skill has no %q:\n%s", want, sk)
 		}

@@ -389,14 +389,14 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 	return out, nil
 }
 
-// tookEffect proves that the row's destructive step, which ran, took
+// fieldsTookEffect proves that the row's destructive step, which ran, took
 // effect: every field the row filled is gone or no longer holds what was
 // filled (the form closed or was cleared for the next one). Without that
 // proof the step fails after it ran, and the engine reports the row
 // unknown, never committed on faith: an app that ignored the click, or
 // answered with an error and kept the values, looks just like that. An app
 // that keeps the values after saving cannot be proved filed here either.
-func (e *Executor) tookEffect(ctx context.Context, st replay.Step, out replay.Outcome) replay.Outcome {
+func (e *Executor) fieldsTookEffect(ctx context.Context, st replay.Step, out replay.Outcome) replay.Outcome {
 	fields := e.filled
 	e.filled = nil
 	what := fmt.Sprintf("step %d (%s %s): ran, but", st.Index+1, st.Action, st.Label)

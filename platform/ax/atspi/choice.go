@@ -269,14 +269,23 @@ func (c client) readChoice(ctx context.Context, r ref, rn string) (*Choice, erro
 		}
 		ch.Options = append(ch.Options, n)
 	}
-	var count int32
-	if err := c.prop(ctx, r, ifaceSelection, "NSelectedChildren", &count); err == nil && count > 0 {
-		var kid ref
-		if err := c.call(ctx, r, ifaceSelection+".GetSelectedChild", []any{&kid}, int32(0)); err == nil && !kid.null() {
-			ch.Selected, _ = c.optionName(ctx, kid)
-		}
-	}
+	ch.Selected = c.selected(ctx, r)
 	return ch, nil
+}
+
+// selected is the name of r's selected option, "" for none or when r
+// has no Selection interface.
+func (c client) selected(ctx context.Context, r ref) string {
+	var count int32
+	if err := c.prop(ctx, r, ifaceSelection, "NSelectedChildren", &count); err != nil || count == 0 {
+		return ""
+	}
+	var kid ref
+	if err := c.call(ctx, r, ifaceSelection+".GetSelectedChild", []any{&kid}, int32(0)); err != nil || kid.null() {
+		return ""
+	}
+	n, _ := c.optionName(ctx, kid)
+	return n
 }
 
 // options are a combo box's or list's option objects, in order: a combo's
