@@ -27,7 +27,7 @@ func (c *choiceTree) Find(_ context.Context, _, role, label string) ([]ax.Elemen
 	}
 	return []ax.Element{{Role: c.role}}, nil
 }
-func (c *choiceTree) Fill(context.Context, ax.Element, string) error  { return nil }
+func (c *choiceTree) Fill(context.Context, ax.Element, string) error   { return nil }
 func (c *choiceTree) Text(context.Context, ax.Element) (string, error) { return "", nil }
 func (c *choiceTree) Press(context.Context, ax.Element) error {
 	c.presses++
