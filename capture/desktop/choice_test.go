@@ -168,3 +168,57 @@ func TestChoicesNeedAChoiceEnricher(t *testing.T) {
 		t.Fatalf("steps = %s; want two clicks", d)
 	}
 }
+
+// windowWatch is a ChoiceEnricher and an Observer: the Order window
+// shows "Saved Ada" and empty fields once Save was pressed.
+type windowWatch struct {
+	fakeChoices
+	saved  bool
+	closes bool
+}
+
+func (w *windowWatch) At(ctx context.Context, x, y int) (*events.Enrichment, error) {
+	if x == 400 {
+		w.saved = true // the app reacts to the press at once
+	}
+	return w.fakeChoices.At(ctx, x, y)
+}
+
+func (w *windowWatch) Window(context.Context, string) (WindowState, error) {
+	switch {
+	case w.saved && w.closes:
+		return WindowState{Gone: true}, nil
+	case w.saved:
+		return WindowState{Texts: []string{"Name", "Saved Ada"}, Fields: 2}, nil
+	}
+	return WindowState{Texts: []string{"Name"}, Fields: 2, Filled: 1}, nil
+}
+
+func TestSaveRecordsWhatSuccessLookedLike(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		closes bool
+		want   events.Effect
+	}{
+		{"a status text and the form emptied", false, events.Effect{URLUnknown: true, Texts: []string{"Saved Ada"}, FormReset: true}},
+		{"the window closed", true, events.Effect{URLUnknown: true, FormReset: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := playRaw(t, &windowWatch{closes: tc.closes}, image.Pt(100, 200), image.Pt(400, 400))
+			if d := describeSteps(got); d != "select Plan=Standard, click Save" {
+				t.Fatalf("steps = %s", d)
+			}
+			e := got[1].Effect
+			if e == nil {
+				t.Fatal("the Save click has no effect recorded")
+			}
+			e.Millis = 0
+			if fmt.Sprint(*e) != fmt.Sprint(tc.want) {
+				t.Errorf("effect = %+v; want %+v", *e, tc.want)
+			}
+			if got[0].Effect != nil {
+				t.Errorf("the select has an effect: %+v", got[0].Effect)
+			}
+		})
+	}
+}
