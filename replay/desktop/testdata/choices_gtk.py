@@ -7,7 +7,10 @@ Gtk.Label, and a Save button.
 Save appends the record to argv[1] as one JSON line {"name", "country",
 "plan", "newsletter", "email"}, shows "Saved NAME" in a status label,
 and clears the form for the next record (no country, no plan, box
-unticked). Every save prints "saved"; "ready" once the window is mapped."""
+unticked). Every save prints "saved"; "ready" once the window is mapped.
+
+argv[2], if given, is a country the app refuses: choosing it puts the
+combo box back to what it held, as an app that validates a choice does."""
 
 import json
 import sys
@@ -40,6 +43,16 @@ def main():
     for c in COUNTRIES:
         country.append_text(c)
     label("Country", 1, country)
+    refused = sys.argv[2] if len(sys.argv) > 2 else None
+    held = {"active": -1}
+
+    def changed(combo):
+        if refused is not None and combo.get_active_text() == refused:
+            GLib.idle_add(lambda: combo.set_active(held["active"]) and False)
+        else:
+            held["active"] = combo.get_active()
+
+    country.connect("changed", changed)
     plans = Gtk.ListBox()
     plans.set_selection_mode(Gtk.SelectionMode.SINGLE)
     for p in PLANS:
