@@ -3,10 +3,10 @@ package desktop
 import (
 	"context"
 	"image"
-	"strings"
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // Choice kinds a ChoiceEnricher reports.
@@ -62,7 +62,8 @@ type openCombo struct {
 }
 
 // choiceish says whether the element a press found may be a choice
-// control or in one: only then is the tree asked again (ChoiceAt).
+// control or in one (axpath.ChoiceOn, in any tree's vocabulary): only then
+// is the tree asked again (ChoiceAt).
 func choiceish(e *events.Enrichment) bool {
 	if e == nil {
 		return false
@@ -74,9 +75,8 @@ func choiceish(e *events.Enrichment) bool {
 	if e.AXPath == nil {
 		return false
 	}
-	p := *e.AXPath
-	return strings.Contains(p, "combo box") || strings.Contains(p, "list box/") || strings.Contains(p, "/list/") ||
-		strings.Contains(p, "toggle button") || strings.Contains(p, "check box")
+	_, _, _, ok := axpath.ChoiceOn(axpath.Parse(*e.AXPath))
+	return ok
 }
 
 // choice handles a button-1 press on a choice control, or the press after
