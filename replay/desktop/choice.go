@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/reprise-dev/reprise/events"
@@ -19,10 +20,12 @@ func choiceStep(st replay.Step) bool {
 	return st.Action == events.ActionSelect || boxStep(st)
 }
 
-// boxStep says whether st is a click that sets a check box's state.
+// boxStep says whether st is a click that sets a check box's state. A
+// radio button's click (read back checked too) is not: clicking it again
+// leaves it checked, and it is pressed as before.
 func boxStep(st replay.Step) bool {
 	return st.Action == events.ActionClick && st.ReadBack != nil && st.ReadBack.Kind == skills.ReadBackChecked &&
-		(st.ReadBack.Expect == "true" || st.ReadBack.Expect == "false")
+		(st.ReadBack.Expect == "true" || st.ReadBack.Expect == "false") && !strings.Contains(strings.ToLower(st.Role), "radio")
 }
 
 // choiceReadBack bounds how long a choice is read until it holds what was

@@ -91,6 +91,8 @@ func TestChoiceStepsThroughTheTree(t *testing.T) {
 		{name: "a tree that cannot read choices", tree: &choiceTree{role: "combobox", state: ax.Choice{Options: countries}}, plain: true, step: sel("Germany"), err: "cannot set or read a choice"},
 		{name: "a box ticked", tree: &choiceTree{role: "checkbox", state: ax.Choice{Checkable: true}}, step: box("true"), ok: true, presses: 1},
 		{name: "a box already in its state is not clicked", tree: &choiceTree{role: "checkbox", state: ax.Choice{Checkable: true}}, step: box("false"), ok: true},
+		{name: "a radio button is pressed as before", tree: &choiceTree{role: "radio", state: ax.Choice{}}, step: replay.Step{Step: skills.Step{Action: "click", Role: "radio", Label: "Express",
+			ReadBack: &skills.ReadBack{Kind: skills.ReadBackChecked, Expect: "true"}, Floor: skills.Floor{Cursor: []int{5, 5}}}}, ok: true, presses: 1},
 		{name: "a box that does not take the click", tree: &choiceTree{role: "checkbox", stubborn: true, state: ax.Choice{Checkable: true}}, step: box("true"), err: "read-back", presses: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
