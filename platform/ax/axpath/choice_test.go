@@ -18,6 +18,9 @@ func TestChoiceOn(t *testing.T) {
 		{"Window[Order]/ComboBox[Country]/List/ListItem[Germany]", ChoiceCombo, 1, 3},
 		{"Window[Order]/List[Plan]/ListItem[Standard]", ChoiceList, 1, 2},
 		{"Window[Order]/CheckBox[Newsletter]", ChoiceCheck, 1, -1},
+		// MSAA (Windows, Wine): the same, in its role names.
+		{"window[Order]/client/combo box[Country]/list/list item[Germany]", ChoiceCombo, 2, 4},
+		{"window[Order]/client/check button[Newsletter]", ChoiceCheck, 2, -1},
 		// AX (macOS): a pop-up button's menu item.
 		{"AXWindow[Order]/AXPopUpButton[Country]/AXMenu/AXMenuItem[Germany]", ChoiceCombo, 1, 3},
 		// No choice: a button, a text field, an empty list's space.
