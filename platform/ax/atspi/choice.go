@@ -198,11 +198,12 @@ func (e *Enricher) Choose(ctx context.Context, el Element, option string) error 
 	if ch.Kind != ChoiceCombo {
 		return fmt.Errorf("choose: the %s did not take the selection: %v", el.Role, err)
 	}
-	return e.pressOption(ctx, el, at)
+	return e.pressOption(ctx, el, at, option)
 }
 
-// pressOption opens a combo box's popup and presses its option at.
-func (e *Enricher) pressOption(ctx context.Context, el Element, at int) error {
+// pressOption opens a combo box's popup and presses its option at, once
+// it shows and is proven to be the option named option.
+func (e *Enricher) pressOption(ctx context.Context, el Element, at int, option string) error {
 	if err := e.DoAction(ctx, el, "press"); err != nil {
 		return fmt.Errorf("choose: open the %s: %w", el.Role, err)
 	}
@@ -216,6 +217,9 @@ func (e *Enricher) pressOption(ctx context.Context, el Element, at int) error {
 		if err == nil && at < len(items) {
 			st, err := c.states(ctx, items[at])
 			if err == nil && has(st, stateShowing) {
+				if n, err := c.optionName(ctx, items[at]); err != nil || n != option {
+					return fmt.Errorf("choose: the %s's options changed while it opened: not pressing another", el.Role)
+				}
 				item := Element{Bus: items[at].Bus, Path: string(items[at].Path), Role: "menuitem"}
 				for _, name := range []string{"click", "activate", "press"} {
 					if err = e.DoAction(ctx, item, name); err == nil {

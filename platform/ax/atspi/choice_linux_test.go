@@ -141,8 +141,8 @@ func TestChoicesUnderXvfb(t *testing.T) {
 		t.Errorf("Choose(combo, Atlantis) = %v; want ErrNoSuchOption", err)
 	}
 	// The combo box's popup way, for a toolkit without Selection.
-	if err := e.pressOption(ctx, combo, 2); err != nil {
-		t.Fatalf("pressOption(combo, 2): %v", err)
+	if err := e.pressOption(ctx, combo, 2, "Italy"); err != nil {
+		t.Fatalf("pressOption(combo, 2, Italy): %v", err)
 	}
 	waitChoice(t, e, combo, func(c *Choice) bool { return c.Selected == "Italy" })
 }
