@@ -56,6 +56,17 @@ type Pipeline[E any] struct {
 	// typed into the field a click focused, and is often committed by the
 	// next click (OK), when that field may be gone from the tree.
 	pressed []pressed
+	// choices is enrich, when it knows choice controls; open is a combo
+	// box a press opened, whose pick comes with the next press.
+	choices ChoiceEnricher
+	open    *openCombo
+	// check is a check box pressed, whose click is emitted with the state
+	// it left once the next input comes.
+	check *openCombo
+	// observe is enrich, when it can read a window whole; shown what each
+	// window showed when last read, by title.
+	observe Observer
+	shown   map[string][]string
 
 	events        atomic.Uint64
 	droppedEvents atomic.Uint64
@@ -83,6 +94,9 @@ func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(ds
 		prepare: prepare,
 		log:     opts.Logger,
 	}
+	p.choices, _ = opts.Enricher.(ChoiceEnricher)
+	p.observe, _ = opts.Enricher.(Observer)
+	p.shown = map[string][]string{}
 	if fs, ok := sink.(capture.FrameSink); ok && opts.Frames != nil {
 		p.frames, p.fsink = opts.Frames, fs
 	}
@@ -118,11 +132,16 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 		select {
 		case e, ok := <-p.in:
 			if !ok {
+				p.flushChoice(ctx)
 				p.emitAll(ctx, p.folder.Flush())
 				return
 			}
 			p.raws = p.prepare(p.raws[:0], e)
 			for _, r := range p.raws {
+				if r.Kind == ButtonPress || r.Kind == KeyPress {
+					p.settleCheck(ctx)
+					p.seeWindow(ctx, r.Window.Title)
+				}
 				if r.Kind == ButtonPress && r.Button <= 3 && p.enrich != nil {
 					// Now, not when the click is final: the element may be
 					// gone once the click has done its work.
@@ -133,6 +152,9 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 							p.pressed = p.pressed[1:]
 						}
 					}
+				}
+				if r.Kind == ButtonPress && p.choice(ctx, r) {
+					continue // folded into a choice: no click of its own
 				}
 				p.emitAll(ctx, p.folder.Add(r))
 			}
@@ -159,6 +181,9 @@ func (p *Pipeline[E]) emit(ctx context.Context, f Folded) {
 	}
 	if step.Enrichment == nil && p.enrich != nil && len(step.Cursor) == 2 {
 		step.Enrichment = p.enrichAt(ctx, step.Cursor[0], step.Cursor[1])
+	}
+	if commits(step) {
+		step.Effect = p.effect(ctx, step)
 	}
 	p.steps.Add(1)
 	switch err := p.sink.Emit(step); {

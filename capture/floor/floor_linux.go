@@ -54,7 +54,7 @@ func (s *Source) Start(ctx context.Context, sess capture.Session, sink capture.S
 	}
 	if ax, err := atspi.New(atspi.Options{Display: s.display, Logger: s.log, Timeout: desktop.DefaultEnrichTimeout}); err == nil {
 		rec.closeAfter(ax.Close)
-		opts.Enricher = ax
+		opts.Enricher = choiceEnricher{ax}
 	} else {
 		s.log.Info("desktop steps get no accessibility data (kind: none)", "reason", err)
 	}

@@ -191,7 +191,7 @@ func (e *Executor) do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	switch st.Action {
 	case skills.ActionExpect:
 		return e.expect(ctx, st)
-	case events.ActionClick, events.ActionFill, events.ActionSubmit, events.ActionRun, events.ActionCopy, events.ActionPaste:
+	case events.ActionClick, events.ActionFill, events.ActionSubmit, events.ActionRun, events.ActionCopy, events.ActionPaste, events.ActionSelect:
 	case events.ActionFocusWindow:
 		if err := e.allow(ctx, st, Intent{Kind: "focus_window", Window: st.Floor.ActiveWindow}); err != nil {
 			return replay.Outcome{}, err
@@ -264,6 +264,9 @@ func (e *Executor) viaAX(ctx context.Context, st replay.Step, tried []replay.Att
 // act does the step to el, an element the tree found exactly once; done is
 // false when el will not take the action (the next strategy may).
 func (e *Executor) act(ctx context.Context, st replay.Step, el ax.Element, tried []replay.Attempt) (replay.Outcome, bool, error) {
+	if choiceStep(st) {
+		return e.actChoice(ctx, st, el, tried)
+	}
 	out := replay.Outcome{OK: true, Via: replay.ViaAX, Selector: -1, Tried: tried}
 	if !(st.Action == events.ActionClick && el.Role == "textbox") {
 		in := Intent{Kind: st.Action, Window: st.Floor.ActiveWindow, Role: el.Role}
@@ -319,6 +322,11 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 		}
 		out := missed(st, "step %d (%s %s): %s and no recorded point to fall back on", st.Index+1, st.Action, st.Label, where)
 		out.Tried = append(tried, replay.Attempt{Strategy: "recorded point", Matches: 0})
+		return out, nil
+	}
+	if choiceStep(st) {
+		out := missed(st, "step %d (%s %s): not found in the accessibility tree (%s): a choice is set and read back only there, never by clicks at a recorded point", st.Index+1, st.Action, st.Label, describe(tried))
+		out.Tried = tried
 		return out, nil
 	}
 	x, y := st.Floor.Cursor[0], st.Floor.Cursor[1]
@@ -381,14 +389,14 @@ func (e *Executor) viaInput(ctx context.Context, st replay.Step, tried []replay.
 	return out, nil
 }
 
-// tookEffect proves that the row's destructive step, which ran, took
+// fieldsTookEffect proves that the row's destructive step, which ran, took
 // effect: every field the row filled is gone or no longer holds what was
 // filled (the form closed or was cleared for the next one). Without that
 // proof the step fails after it ran, and the engine reports the row
 // unknown, never committed on faith: an app that ignored the click, or
 // answered with an error and kept the values, looks just like that. An app
 // that keeps the values after saving cannot be proved filed here either.
-func (e *Executor) tookEffect(ctx context.Context, st replay.Step, out replay.Outcome) replay.Outcome {
+func (e *Executor) fieldsTookEffect(ctx context.Context, st replay.Step, out replay.Outcome) replay.Outcome {
 	fields := e.filled
 	e.filled = nil
 	what := fmt.Sprintf("step %d (%s %s): ran, but", st.Index+1, st.Action, st.Label)

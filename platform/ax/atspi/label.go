@@ -23,6 +23,8 @@ var roles = map[string]string{
 	"radio button":  "radio",
 	"combo box":     "combobox",
 	"menu item":     "menuitem",
+	"list box":      "listbox",
+	"list item":     "listitem",
 	"link":          "link",
 }
 

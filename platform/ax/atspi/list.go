@@ -337,6 +337,15 @@ func (c client) nodes(ctx context.Context, all []walked, title string) []Node {
 				break
 			}
 		}
+		if all[src[i]].props.role == roleComboBox {
+			// Its name is its current text (GTK), and stays so when the
+			// app unsets it: its label names it, and its selection is its
+			// value.
+			out[i].Value = c.selected(ctx, all[src[i]].r)
+			if len(targets) > 0 {
+				out[i].Name = ""
+			}
+		}
 		switch {
 		case out[i].Name != "" || len(targets) == 0:
 		case out[i].LabelIndex >= 0:

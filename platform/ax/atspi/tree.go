@@ -112,7 +112,9 @@ type labelCache map[ref][]labelBox
 // (nearestLabel), searched under el's ancestors nearest first, so that a
 // label in the field's own group wins over one elsewhere in the window.
 func (c client) labelOf(ctx context.Context, el ref, n axpath.Node, ancestors []ref, cache labelCache) (string, error) {
-	if n.Name != "" {
+	// A combo box's name is its current text (GTK): what labels it names
+	// it, whatever was chosen.
+	if n.Name != "" && n.Role != roleComboBox {
 		return n.Name, nil
 	}
 	if l, err := c.labelledBy(ctx, el); err != nil || l != "" {
