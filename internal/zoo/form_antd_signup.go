@@ -1,0 +1,150 @@
+package zoo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+var (
+	confTopics = []string{"Accessibility", "Compilers", "Databases", "Design systems", "DevOps", "Distributed systems",
+		"Machine learning", "Mobile", "Observability", "Security", "Testing", "Web performance"}
+	confMeals = []string{"Breakfast", "Lunch", "Dinner", "Vegetarian", "Gluten-free"}
+)
+
+// antdSignup is built from antd's Form, Input, Select mode="multiple",
+// DatePicker and Checkbox.Group.
+var antdSignup = &Form{
+	Name:  "antd-signup",
+	Title: "Conference registration",
+	Widgets: []string{"antd Select mode=multiple: a tag picker, type to filter then Enter or click",
+		"antd DatePicker: a day clicked in the calendar, months paged with its arrows",
+		"antd Checkbox.Group with Lunch ticked by default", "fetch POST JSON, then the record page"},
+	Convention: `topics split by ", ", meals by "; "; the session day written like "March 5, 2027"`,
+	Key:        "email",
+	Columns: []Column{
+		text("attendee", "name"),
+		text("email", "email"),
+		listCol("topics", "topics", ", ", confTopics),
+		dateCol("session_day", "session_date", "January 2, 2006"),
+		listCol("meals", "meals", "; ", confMeals),
+	},
+	fields: []field{
+		{name: "name", label: "Full name", required: true},
+		{name: "email", label: "E-mail", required: true, check: isEmail},
+		{name: "topics", label: "Topics", required: true, check: listOf(confTopics)},
+		{name: "session_date", label: "Session day", required: true, check: isoDate},
+		{name: "meals", label: "Meals", check: listOf(confMeals)},
+	},
+	json: true,
+	demos: [2][]string{
+		{"Grace Hopper", "grace.hopper@demo.example.org", "Compilers, Testing", "March 5, 2027", "Lunch; Vegetarian"},
+		{"Alan Kay", "alan.kay@demo.example.org", "Design systems", "January 21, 2027", "Breakfast"},
+	},
+	gen: func(g *gen, i int) []string {
+		given, family := g.name()
+		meals := ""
+		if !g.sometimes(0.2) {
+			meals = strings.Join(g.pickN(confMeals, 3), "; ")
+		}
+		day, _ := time.Parse(time.DateOnly, g.day(2027, 2027))
+		return []string{given + " " + family, email(given, family, i), strings.Join(g.pickN(confTopics, 3), ", "),
+			day.Format("January 2, 2006"), meals}
+	},
+	routes: libRoutes("antd", nil, func() map[string]any {
+		return map[string]any{"topics": confTopics, "meals": confMeals, "mealsDefault": []string{"Lunch"}}
+	}),
+	fill: func(ctx context.Context, base string, c cells) error {
+		day, err := cellDate(c["session_day"], "January 2, 2006")
+		if err != nil {
+			return fmt.Errorf("session_day: %w", err)
+		}
+		steps := []act{
+			visit(base+"/antd-signup/new", "#email"),
+			typeInto("#name", c["attendee"]),
+			typeInto("#email", c["email"]),
+		}
+		for _, topic := range splitList(c["topics"], ", ") {
+			steps = append(steps, antdTag("#topics", topic))
+		}
+		// The list stays open under the field, over the next ones.
+		steps = append(steps, press(kb.Escape), until("the topics list to close",
+			`!document.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')`))
+		if !day.IsZero() {
+			steps = append(steps, click("#session"), antdDay(day))
+		}
+		meals := splitList(c["meals"], "; ")
+		for _, m := range confMeals {
+			label := textJS("label.ant-checkbox-wrapper", m)
+			steps = append(steps, flipTo(label+`.querySelector('input').checked`, slicesContains(meals, m), m, label))
+		}
+		steps = append(steps, click(`button[type=submit]`), awaitDone("#record"))
+		return chromedp.Do(ctx, steps...)
+	},
+}
+
+// antdTag adds one tag to an antd multiple Select: click its search box,
+// type the first letters, and when the option shows take it with Enter if
+// antd made it the active one, else with a click.
+func antdTag(input, label string) act {
+	option := textJS(".ant-select-dropdown .ant-select-item-option", label)
+	return chromedp.Steps(
+		click(input),
+		chromedp.KeyEvent(firstLetters(label, 4)),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			if _, err := until(label+" among the options", option+` !== undefined`)(ctx, t); err != nil {
+				return err
+			}
+			active, err := chromedp.Evaluate[bool](option + `.classList.contains('ant-select-item-option-active')`)(ctx, t)
+			if err != nil {
+				return err
+			}
+			if active {
+				_, err = chromedp.KeyEvent(kb.Enter)(ctx, t)
+			} else {
+				_, err = clickOn(label, option)(ctx, t)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = until(label+" as a tag", textJS(".ant-select-selection-item-content", label)+` !== undefined`)(ctx, t)
+			return err
+		}),
+	)
+}
+
+// antdDay clicks a day in the open antd date picker, paging its months
+// with the header's arrows until the day shows.
+func antdDay(day time.Time) act {
+	const open = `document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')`
+	cell := fmt.Sprintf(`(d => d && d.querySelector('td.ant-picker-cell-in-view[title="%s"]'))(%s)`, day.Format(time.DateOnly), open)
+	shown := `((d => { const c = d && d.querySelector('td.ant-picker-cell-in-view[title]');
+		return c ? c.title.slice(0, 8) + '01' : ''; })(` + open + `))`
+	button := func(dir string) string {
+		return fmt.Sprintf(`[...%s.querySelectorAll('.ant-picker-header-%s-btn')].find(b => b.checkVisibility({visibilityProperty: true}))`, open, dir)
+	}
+	return chromedp.Steps(
+		toMonth(day, shown, `!!`+cell, button("next"), button("prev")),
+		clickOn(day.Format(time.DateOnly), cell),
+	)
+}
+
+// firstLetters is what a person types to find an option: its first n
+// letters.
+func firstLetters(label string, n int) string {
+	r := []rune(label)
+	return string(r[:min(n, len(r))])
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

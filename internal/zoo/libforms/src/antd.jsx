@@ -1,0 +1,6 @@
+// antd forms: stock components used as antd's docs show them.
+import { mount } from './page.jsx';
+import { Signup } from './antd-signup.jsx';
+import { Booking } from './antd-booking.jsx';
+
+mount({ 'antd-signup': Signup, 'antd-booking': Booking });

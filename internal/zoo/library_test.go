@@ -1,0 +1,97 @@
+package zoo
+
+import (
+	"context"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLibraryFormsFilledByThePerson: for every library form the person
+// files the two demonstrations and three generated rows in a real
+// Chromium, through the libraries' own widgets, and the checker finds each
+// stored once with every field right; then a wrong list item and a wrong
+// date in the stored records must both be reported.
+func TestLibraryFormsFilledByThePerson(t *testing.T) {
+	site := Serve()
+	t.Cleanup(site.Close)
+	forms := LibraryForms()
+	names := make([]string, len(forms))
+	for i, f := range forms {
+		names[i] = f.Name
+	}
+	wide(t, names, func(t *testing.T, i int) {
+		f := forms[i]
+		ctx := tab(t)
+		demos := f.Demos()
+		header, generated := f.Rows(3, 11)
+		rows := append([][]string{demos[0], demos[1]}, generated...)
+		for i, row := range rows {
+			pctx, cancel := context.WithTimeout(ctx, 45*time.Second)
+			err := f.Person(pctx, site.URL(), row)
+			cancel()
+			if err != nil {
+				t.Fatalf("row %d: %v", i, err)
+			}
+		}
+		records := site.Records(f.Name)
+		rep, err := Check(f.Name, header, rows, records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Problems)+len(rep.Missing)+len(rep.Unmatched) > 0 || len(records) != len(rows) {
+			t.Fatalf("after %d rows, %d records:\nproblems %v\nmissing %v\nunmatched %v", len(rows), len(records), rep.Problems, rep.Missing, rep.Unmatched)
+		}
+		for _, r := range records {
+			t.Logf("stored %v", r.Fields)
+		}
+	})
+}
+
+// TestLibraryBundlesEmbedded: every bundle and style sheet a library
+// form's page loads is embedded and not empty.
+func TestLibraryBundlesEmbedded(t *testing.T) {
+	for _, name := range []string{"antd.js", "aria.js", "aria.css", "mantine.js", "mantine.css"} {
+		b, err := fs.ReadFile(bundles, "lib/"+name)
+		if err != nil || len(b) < 1000 {
+			t.Errorf("embedded lib/%s: %d bytes, %v; run scripts/zoo-bundle", name, len(b), err)
+		}
+	}
+}
+
+// TestLibraryFormsDescribed: the library forms are apart from Forms, each
+// has its two demos readable by its columns, and every list column's
+// generated rows list one to three items.
+func TestLibraryFormsDescribed(t *testing.T) {
+	for _, f := range LibraryForms() {
+		if slices.Contains(Forms(), f) {
+			t.Errorf("%s is among Forms()", f.Name)
+		}
+		if g, err := Lookup(f.Name); err != nil || g != f {
+			t.Errorf("Lookup(%q) = %v, %v", f.Name, g, err)
+		}
+		header, rows := f.Rows(40, 3)
+		if _, err := Check(f.Name, header, append(rows, f.Demos()[0], f.Demos()[1]), nil); err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+		}
+		for _, c := range f.Columns {
+			if !strings.HasPrefix(c.Rule, "option labels split by") {
+				continue
+			}
+			j := slices.Index(f.Header(), c.Name)
+			counts := map[int]bool{}
+			for _, r := range rows {
+				want, err := c.expect(r[j])
+				if err != nil {
+					t.Fatalf("%s: %s %q: %v", f.Name, c.Name, r[j], err)
+				}
+				counts[len(sortedItems(want[c.Fields[0]]))] = true
+			}
+			if !counts[1] || !counts[3] {
+				t.Errorf("%s: column %s lists %v items in 40 rows; want 1 to 3", f.Name, c.Name, counts)
+			}
+		}
+	}
+}
