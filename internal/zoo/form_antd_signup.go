@@ -99,7 +99,7 @@ func antdTag(input, label string) act {
 			if _, err := until(label+" among the options", option+` !== undefined`)(ctx, t); err != nil {
 				return err
 			}
-			active, err := chromedp.Evaluate[bool](option + `.classList.contains('ant-select-item-option-active')`)(ctx, t)
+			active, err := chromedp.Evaluate[bool](option+`.classList.contains('ant-select-item-option-active')`)(ctx, t)
 			if err != nil {
 				return err
 			}
