@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -47,6 +49,12 @@ func clickOn(what, find string) act {
 		for {
 			p, err := chromedp.Evaluate[*struct{ X, Y float64 }](at)(ctx, t)
 			if err == nil && p != nil && last != nil && *p == *last {
+				// The pointer comes to rest on the element first, as a
+				// hand's does: some widgets act on hover (React Aria's
+				// combobox options take the press only once hovered).
+				if _, err := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, p.X, p.Y)(ctx, t); err != nil {
+					return err
+				}
 				_, err = chromedp.MouseClickXY(p.X, p.Y)(ctx, t)
 				return err
 			}

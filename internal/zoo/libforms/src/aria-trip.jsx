@@ -28,11 +28,13 @@ export function Trip({ data, submit }) {
       <TextField name="name"><Label>Traveller</Label><Input /></TextField>
       <TextField name="email"><Label>E-mail</Label><Input /></TextField>
       <ComboBox items={airports.items} inputValue={airports.filterText} onInputChange={airports.setFilterText}
-        selectedKey={to} onSelectionChange={setTo}>
+        onSelectionChange={setTo} allowsEmptyCollection>
         <Label>Destination airport</Label>
         <div className="combo"><Input /><Button>▼</Button></div>
         <Popover>
-          <ListBox>{(a) => <ListBoxItem id={a.label}>{a.label}</ListBoxItem>}</ListBox>
+          <ListBox renderEmptyState={() => <div className="empty">{airports.isLoading ? 'Searching…' : 'No airport found'}</div>}>
+            {(a) => <ListBoxItem id={a.label}>{a.label}</ListBoxItem>}
+          </ListBox>
         </Popover>
       </ComboBox>
       <DatePicker value={depart} onChange={setDepart}>
@@ -58,7 +60,9 @@ export function Trip({ data, submit }) {
         <Label>Travel needs</Label>
         {data.needs.map((n) => (
           <Checkbox key={n} value={n}>
-            <div className="checkbox" aria-hidden="true">✓</div>{n}
+            <div className="checkbox" aria-hidden="true">
+              <svg viewBox="0 0 18 18"><polyline points="1 9 7 14 15 4" /></svg>
+            </div>{n}
           </Checkbox>
         ))}
       </CheckboxGroup>
