@@ -79,7 +79,7 @@ var mantineGift = &Form{
 				until("the shipping list to close", `!document.querySelector('[role=listbox]')?.checkVisibility()`))
 		}
 		if !day.IsZero() {
-			steps = append(steps, clickOn("Delivery date", byLabelJS("Delivery date")), mantineDay(day))
+			steps = append(steps, clickOn("Delivery date", byLabelJS("Delivery date")), mantineDay(day), mantineClosed)
 		}
 		box := byLabelJS("Gift wrap")
 		steps = append(steps, flipTo(box+`.checked`, c["wrap"] == "Y", "Gift wrap", box))

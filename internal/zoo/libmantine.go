@@ -54,6 +54,10 @@ func mantineTags(label string, want []string) act {
 	})
 }
 
+// mantineClosed waits for Mantine's open popup to go: it covers what is
+// below it.
+var mantineClosed = until("the calendar to close", `![...document.querySelectorAll('.mantine-Popover-dropdown')].some(d => d.checkVisibility())`)
+
 // mantineDay clicks a day in the open Mantine calendar (of a
 // DatePickerInput), paging its months with the header's arrows.
 func mantineDay(day time.Time) act {

@@ -44,10 +44,74 @@ func TestLibraryFormsFilledByThePerson(t *testing.T) {
 		if len(rep.Problems)+len(rep.Missing)+len(rep.Unmatched) > 0 || len(records) != len(rows) {
 			t.Fatalf("after %d rows, %d records:\nproblems %v\nmissing %v\nunmatched %v", len(rows), len(records), rep.Problems, rep.Missing, rep.Unmatched)
 		}
-		for _, r := range records {
-			t.Logf("stored %v", r.Fields)
-		}
+		catchesWrongListAndDate(t, site, f, header, rows)
 	})
+}
+
+// catchesWrongListAndDate tampers with stored records the way a replay
+// goes wrong (a list item swapped for another option, a date a day off,
+// a list in another order, which is no error) and wants the checker to
+// report exactly the first two.
+func catchesWrongListAndDate(t *testing.T, site *Site, f *Form, header []string, rows [][]string) {
+	t.Helper()
+	var list, date Column
+	for _, c := range f.Columns {
+		switch {
+		case list.Name == "" && strings.HasPrefix(c.Rule, "option labels split by"):
+			list = c
+		case date.Name == "" && strings.HasPrefix(c.Rule, "a date written as"):
+			date = c
+		}
+	}
+	var want []Problem
+	site.mu.Lock()
+	recs := site.records[f.Name]
+	if list.Name != "" {
+		lf := list.Fields[0]
+		items := strings.Split(recs[0].Fields[lf], "\n")
+		for _, o := range listOptions(f, lf) { // swap the first item for an option not chosen
+			if !slices.Contains(items, o) {
+				items[0] = o
+				break
+			}
+		}
+		recs[0].Fields[lf] = strings.Join(items, "\n")
+		in := strings.Split(recs[2].Fields[lf], "\n")
+		slices.Reverse(in)
+		recs[2].Fields[lf] = strings.Join(in, "\n")
+		want = append(want, Problem{Kind: Mismatch, Row: 0, Field: lf})
+	}
+	if date.Name != "" {
+		df := date.Fields[0]
+		d, _ := time.Parse(time.DateOnly, recs[1].Fields[df])
+		recs[1].Fields[df] = d.AddDate(0, 0, 1).Format(time.DateOnly)
+		want = append(want, Problem{Kind: Mismatch, Row: 1, Field: df})
+	}
+	site.mu.Unlock()
+
+	rep, err := Check(f.Name, header, rows, site.Records(f.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]Problem, len(rep.Problems))
+	for i, p := range rep.Problems {
+		got[i] = Problem{Kind: p.Kind, Row: p.Row, Field: p.Field}
+	}
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("after a wrong list item in row 0, a wrong date in row 1 and row 2's list reordered: problems %v; want %v",
+			rep.Problems, want)
+	}
+}
+
+// listOptions is the options a list field may hold, from its check.
+func listOptions(f *Form, field string) []string {
+	for _, opts := range [][]string{confTopics, confMeals, volunteerLanguages, tripNeeds, giftProducts, clubInterests} {
+		fd, _ := f.fieldNamed(field)
+		if fd.check(strings.Join(opts, "\n")) == "" {
+			return opts
+		}
+	}
+	return nil
 }
 
 // TestLibraryBundlesEmbedded: every bundle and style sheet a library
