@@ -24,14 +24,14 @@ var antdSignup = &Form{
 	Widgets: []string{"antd Select mode=multiple: a tag picker, type to filter then Enter or click",
 		"antd DatePicker: a day clicked in the calendar, months paged with its arrows",
 		"antd Checkbox.Group with Lunch ticked by default", "fetch POST JSON, then the record page"},
-	Convention: `topics split by ", ", meals by "; "; the session day written like "March 5, 2027"`,
+	Convention: `tracks split by ", ", catering by "; "; the session day written like "March 5, 2027"`,
 	Key:        "email",
 	Columns: []Column{
 		text("attendee", "name"),
 		text("email", "email"),
-		listCol("topics", "topics", ", ", confTopics),
+		listCol("tracks", "topics", ", ", confTopics),
 		dateCol("session_day", "session_date", "January 2, 2006"),
-		listCol("meals", "meals", "; ", confMeals),
+		listCol("catering", "meals", "; ", confMeals),
 	},
 	fields: []field{
 		{name: "name", label: "Full name", required: true},
@@ -68,7 +68,7 @@ var antdSignup = &Form{
 			typeInto("#name", c["attendee"]),
 			typeInto("#email", c["email"]),
 		}
-		for _, topic := range splitList(c["topics"], ", ") {
+		for _, topic := range splitList(c["tracks"], ", ") {
 			steps = append(steps, antdTag("#topics", topic))
 		}
 		// The list stays open under the field, over the next ones.
@@ -77,7 +77,7 @@ var antdSignup = &Form{
 		if !day.IsZero() {
 			steps = append(steps, click("#session"), antdDay(day))
 		}
-		meals := splitList(c["meals"], "; ")
+		meals := splitList(c["catering"], "; ")
 		for _, m := range confMeals {
 			label := textJS("label.ant-checkbox-wrapper", m)
 			steps = append(steps, flipTo(label+`.querySelector('input').checked`, slicesContains(meals, m), m, label))

@@ -35,7 +35,7 @@ var ariaTrip = &Form{
 	Convention: `departure written like 05-Mar-2027; needs split by ", ", maybe none`,
 	Key:        "email",
 	Columns: []Column{
-		text("traveller", "name"),
+		text("passenger", "name"),
 		text("email", "email"),
 		byLabel("fly_to", "destination", labels(tripAirports...)),
 		dateCol("leaving", "depart", "02-Jan-2006"),
@@ -75,7 +75,7 @@ var ariaTrip = &Form{
 		}
 		steps := []act{
 			visit(base+"/aria-trip/new", "form"),
-			fillLabelled("Traveller", c["traveller"]),
+			fillLabelled("Traveller", c["passenger"]),
 			fillLabelled("E-mail", c["email"]),
 		}
 		if to := c["fly_to"]; to != "" {

@@ -19,12 +19,12 @@ var mantineClub = &Form{
 	Widgets: []string{"Mantine Checkbox.Group with Newsletter ticked by default",
 		"Mantine DatePickerInput type=range: the first and the last day clicked in its calendar, months paged between",
 		"fetch POST JSON, then the record page"},
-	Convention: `interests split by ", "; the period's days written like "Mar 5, 2027"`,
+	Convention: `hobbies split by ", "; the period's days written like "Mar 5, 2027"`,
 	Key:        "email",
 	Columns: []Column{
 		text("member", "name"),
 		text("email", "email"),
-		listCol("interests", "interests", ", ", clubInterests),
+		listCol("hobbies", "interests", ", ", clubInterests),
 		dateCol("from", "starts", "Jan 2, 2006"),
 		dateCol("until", "ends", "Jan 2, 2006"),
 	},
@@ -64,7 +64,7 @@ var mantineClub = &Form{
 			fillLabelled("Member name", c["member"]),
 			fillLabelled("E-mail", c["email"]),
 		}
-		want := splitList(c["interests"], ", ")
+		want := splitList(c["hobbies"], ", ")
 		for _, in := range clubInterests {
 			box := byLabelJS(in)
 			steps = append(steps, flipTo(box+`.checked`, slicesContains(want, in), in, box))

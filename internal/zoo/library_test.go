@@ -125,9 +125,10 @@ func TestLibraryBundlesEmbedded(t *testing.T) {
 	}
 }
 
-// TestLibraryFormsDescribed: the library forms are apart from Forms, each
-// has its two demos readable by its columns, and every list column's
-// generated rows list one to three items.
+// TestLibraryFormsDescribed: the library forms are apart from Forms; each
+// has headers that are not its labels, a column for every stored field,
+// two demos readable by its columns that differ in every choice control,
+// and generated rows whose list cells hold one to three items.
 func TestLibraryFormsDescribed(t *testing.T) {
 	for _, f := range LibraryForms() {
 		if slices.Contains(Forms(), f) {
@@ -135,6 +136,21 @@ func TestLibraryFormsDescribed(t *testing.T) {
 		}
 		if g, err := Lookup(f.Name); err != nil || g != f {
 			t.Errorf("Lookup(%q) = %v, %v", f.Name, g, err)
+		}
+		labels := map[string]bool{}
+		for _, fd := range f.fields {
+			labels[strings.ToLower(fd.label)] = true
+			if !slices.ContainsFunc(f.Columns, func(c Column) bool { return slices.Contains(c.Fields, fd.name) }) {
+				t.Errorf("%s: no column fills %s", f.Name, fd.name)
+			}
+		}
+		for _, c := range f.Columns {
+			if labels[strings.ToLower(c.Name)] {
+				t.Errorf("%s: column %q reads like the field's label", f.Name, c.Name)
+			}
+		}
+		if same := sameChoices(t, f); len(same) > 0 {
+			t.Errorf("%s: the demos agree in the choice fields %v; a recorder cannot tell those from constants", f.Name, same)
 		}
 		header, rows := f.Rows(40, 3)
 		if _, err := Check(f.Name, header, append(rows, f.Demos()[0], f.Demos()[1]), nil); err != nil {
