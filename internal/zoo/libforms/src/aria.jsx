@@ -4,6 +4,7 @@ import { I18nProvider } from 'react-aria-components';
 import { mount } from './page.jsx';
 import { Volunteer } from './aria-volunteer.jsx';
 import { Trip } from './aria-trip.jsx';
+import { Leave } from './aria-leave.jsx';
 import './aria.css';
 
-mount({ 'aria-volunteer': Volunteer, 'aria-trip': Trip }, (page) => <I18nProvider locale="en-US">{page}</I18nProvider>);
+mount({ 'aria-volunteer': Volunteer, 'aria-trip': Trip, 'aria-leave': Leave }, (page) => <I18nProvider locale="en-US">{page}</I18nProvider>);
