@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -66,7 +65,7 @@ var ariaTrip = &Form{
 		libRoutes("aria", []string{"aria.css"}, func() map[string]any {
 			return map[string]any{"needs": tripNeeds, "needsDefault": []string{"Window seat"}}
 		})(s, f)
-		s.mux.HandleFunc("GET /aria-trip/airports", searchAirports)
+		s.mux.HandleFunc("GET /aria-trip/airports", searchIn(tripAirports))
 	},
 	fill: func(ctx context.Context, base string, c cells) error {
 		day, err := cellDate(c["leaving"], "02-Jan-2006")
@@ -98,24 +97,6 @@ var ariaTrip = &Form{
 
 // monthsJS is the English month names as a JavaScript array.
 var monthsJS = func() string { b, _ := json.Marshal(months); return string(b) }()
-
-// searchAirports answers the combobox's search after SearchDelay: the
-// airports whose name holds q, accents optional; none for an empty q.
-func searchAirports(w http.ResponseWriter, r *http.Request) {
-	select {
-	case <-time.After(SearchDelay):
-	case <-r.Context().Done():
-		return
-	}
-	q := fold(strings.TrimSpace(r.URL.Query().Get("q")))
-	found := []map[string]string{}
-	for _, a := range tripAirports {
-		if q != "" && strings.Contains(fold(a), q) {
-			found = append(found, map[string]string{"label": a})
-		}
-	}
-	writeJSON(w, http.StatusOK, found)
-}
 
 // ariaCalendarDay opens the calendar of the React Aria date picker the
 // label names with its button, pages to the day's month with the

@@ -26,7 +26,7 @@ var bundles = func() fs.FS {
 }()
 
 // libAll is every library form, in the order of their libraries.
-var libAll = []*Form{antdSignup, antdBooking, ariaVolunteer, ariaTrip, ariaLeave, mantineGift, mantineClub}
+var libAll = []*Form{antdSignup, antdBooking, antdShipment, ariaVolunteer, ariaTrip, ariaLeave, mantineGift, mantineClub}
 
 // LibraryForms returns the forms built from stock components of antd,
 // React Aria Components and Mantine. They are not among Forms: they need
