@@ -2,7 +2,10 @@ package zoo
 
 import (
 	"context"
+	"io"
 	"io/fs"
+	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -172,6 +175,39 @@ func TestLibraryFormsDescribed(t *testing.T) {
 			if !counts[1] || !counts[3] {
 				t.Errorf("%s: column %s lists %v items in 40 rows; want 1 to 3", f.Name, c.Name, counts)
 			}
+		}
+	}
+}
+
+// TestLibraryPages: each library form's page loads a bundle the site
+// serves, and the index links the page.
+func TestLibraryPages(t *testing.T) {
+	site := Serve()
+	t.Cleanup(site.Close)
+	get := func(path string) (int, string) {
+		t.Helper()
+		res, err := http.Get(site.URL() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	_, index := get("/")
+	script := regexp.MustCompile(`<script src="(/lib/[a-z]+\.js)">`)
+	for _, f := range LibraryForms() {
+		code, page := get(f.Path())
+		m := script.FindStringSubmatch(page)
+		if code != http.StatusOK || m == nil || !strings.Contains(page, `"form":"`+f.Name+`"`) {
+			t.Errorf("GET %s = %d, bundle %v; want 200, a bundle and the form's name in its data", f.Path(), code, m)
+			continue
+		}
+		if code, js := get(m[1]); code != http.StatusOK || len(js) < 1000 {
+			t.Errorf("GET %s = %d with %d bytes; want the bundle", m[1], code, len(js))
+		}
+		if !strings.Contains(index, `href="`+f.Path()+`"`) {
+			t.Errorf("the index does not link %s", f.Path())
 		}
 	}
 }

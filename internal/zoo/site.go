@@ -217,7 +217,7 @@ func (s *Site) page(f *Form, file string, data func(r *http.Request) any) http.H
 }
 
 func (s *Site) index(w http.ResponseWriter, _ *http.Request) {
-	render(w, http.StatusOK, "index.html", view{Heading: "Form zoo", Data: all})
+	render(w, http.StatusOK, "index.html", view{Heading: "Form zoo", Data: map[string]any{"Forms": all, "Library": libAll}})
 }
 
 // flatten turns a JSON body into stored values: a string as it is, a list

@@ -20,6 +20,11 @@
 //	rep, err := zoo.Check(f.Name, header, rows, site.Records(f.Name))
 //	// rep.Problems must be empty; rep.Missing must be exactly the rows
 //	// reprise reported as failed or skipped; rep.Unmatched holds the demos.
+//
+// LibraryForms are more forms of the same kind, built from the stock
+// widgets of antd, React Aria Components and Mantine (tag pickers,
+// segmented date fields, calendars, async comboboxes); the site serves
+// them and Check judges them too, but Forms leaves them out.
 package zoo
 
 import (
