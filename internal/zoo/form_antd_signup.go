@@ -3,6 +3,7 @@ package zoo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,71 +81,9 @@ var antdSignup = &Form{
 		meals := splitList(c["catering"], "; ")
 		for _, m := range confMeals {
 			label := textJS("label.ant-checkbox-wrapper", m)
-			steps = append(steps, flipTo(label+`.querySelector('input').checked`, slicesContains(meals, m), m, label))
+			steps = append(steps, flipTo(label+`.querySelector('input').checked`, slices.Contains(meals, m), m, label))
 		}
 		steps = append(steps, click(`button[type=submit]`), awaitDone("#record"))
 		return chromedp.Do(ctx, steps...)
 	},
-}
-
-// antdTag adds one tag to an antd multiple Select: click its search box,
-// type the first letters, and when the option shows take it with Enter if
-// antd made it the active one, else with a click.
-func antdTag(input, label string) act {
-	option := textJS(".ant-select-dropdown .ant-select-item-option", label)
-	return chromedp.Steps(
-		click(input),
-		chromedp.KeyEvent(firstLetters(label, 4)),
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			if _, err := until(label+" among the options", option+` !== undefined`)(ctx, t); err != nil {
-				return err
-			}
-			active, err := chromedp.Evaluate[bool](option+`.classList.contains('ant-select-item-option-active')`)(ctx, t)
-			if err != nil {
-				return err
-			}
-			if active {
-				_, err = chromedp.KeyEvent(kb.Enter)(ctx, t)
-			} else {
-				_, err = clickOn(label, option)(ctx, t)
-			}
-			if err != nil {
-				return err
-			}
-			_, err = until(label+" as a tag", textJS(".ant-select-selection-item-content", label)+` !== undefined`)(ctx, t)
-			return err
-		}),
-	)
-}
-
-// antdDay clicks a day in the open antd date picker, paging its months
-// with the header's arrows until the day shows.
-func antdDay(day time.Time) act {
-	const open = `document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')`
-	cell := fmt.Sprintf(`(d => d && d.querySelector('td.ant-picker-cell-in-view[title="%s"]'))(%s)`, day.Format(time.DateOnly), open)
-	shown := `((d => { const c = d && d.querySelector('td.ant-picker-cell-in-view[title]');
-		return c ? c.title.slice(0, 8) + '01' : ''; })(` + open + `))`
-	button := func(dir string) string {
-		return fmt.Sprintf(`[...%s.querySelectorAll('.ant-picker-header-%s-btn')].find(b => b.checkVisibility({visibilityProperty: true}))`, open, dir)
-	}
-	return chromedp.Steps(
-		toMonth(day, shown, `!!`+cell, button("next"), button("prev")),
-		clickOn(day.Format(time.DateOnly), cell),
-	)
-}
-
-// firstLetters is what a person types to find an option: its first n
-// letters.
-func firstLetters(label string, n int) string {
-	r := []rune(label)
-	return string(r[:min(n, len(r))])
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ var ariaTrip = &Form{
 		want := splitList(c["needs"], ", ")
 		for _, n := range tripNeeds {
 			box := textJS("label.react-aria-Checkbox", n)
-			steps = append(steps, flipTo(box+`.hasAttribute('data-selected')`, slicesContains(want, n), n, box))
+			steps = append(steps, flipTo(box+`.hasAttribute('data-selected')`, slices.Contains(want, n), n, box))
 		}
 		steps = append(steps, click(`button[type=submit]`), awaitDone("#record"))
 		return chromedp.Do(ctx, steps...)

@@ -3,6 +3,7 @@ package zoo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chromedp/chromedp"
@@ -63,7 +64,7 @@ var ariaVolunteer = &Form{
 		want := splitList(c["speaks"], "|")
 		for _, l := range volunteerLanguages {
 			o := textJS(`[role=listbox] [role=option]`, l)
-			steps = append(steps, flipTo(o+`.getAttribute('aria-selected') === 'true'`, slicesContains(want, l), l, o))
+			steps = append(steps, flipTo(o+`.getAttribute('aria-selected') === 'true'`, slices.Contains(want, l), l, o))
 		}
 		steps = append(steps, click(`button[type=submit]`), awaitDone("#record"))
 		return chromedp.Do(ctx, steps...)

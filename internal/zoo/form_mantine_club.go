@@ -3,6 +3,7 @@ package zoo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +68,7 @@ var mantineClub = &Form{
 		want := splitList(c["hobbies"], ", ")
 		for _, in := range clubInterests {
 			box := byLabelJS(in)
-			steps = append(steps, flipTo(box+`.checked`, slicesContains(want, in), in, box))
+			steps = append(steps, flipTo(box+`.checked`, slices.Contains(want, in), in, box))
 		}
 		if !from.IsZero() {
 			// The calendar stays open after the first day, on its month.

@@ -3,6 +3,7 @@ package zoo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -24,7 +25,7 @@ func mantineTags(label string, want []string) act {
 			return fmt.Errorf("read %s: %w", label, err)
 		}
 		for _, h := range have {
-			if slicesContains(want, h) {
+			if slices.Contains(want, h) {
 				continue
 			}
 			remove := fmt.Sprintf(`[...%s.querySelectorAll('.mantine-MultiSelect-pill')].find(p => p.textContent.trim() === %s)?.querySelector('button')`, root, jsq(h))
@@ -36,7 +37,7 @@ func mantineTags(label string, want []string) act {
 			}
 		}
 		for _, w := range want {
-			if slicesContains(have, w) {
+			if slices.Contains(have, w) {
 				continue
 			}
 			if err := chromedp.Do(ctx,

@@ -138,3 +138,10 @@ func toMonth(day time.Time, shown, inView, next, prev string) act {
 		return fmt.Errorf("the calendar never showed %s", day.Format(time.DateOnly))
 	})
 }
+
+// firstLetters is what a person types to find an option: its first n
+// letters.
+func firstLetters(label string, n int) string {
+	r := []rune(label)
+	return string(r[:min(n, len(r))])
+}
