@@ -14,7 +14,7 @@ endif
 # Every target but the document extractor builds without cgo.
 CROSS_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 linux/amd64
 
-.PHONY: all build test deps cross bench lint fuzz demo clean
+.PHONY: all build test deps cross bench lint fuzz demo clean zoo-bundle
 
 all: build
 
@@ -63,3 +63,8 @@ demo:
 
 clean:
 	rm -rf bin dist .demo
+
+# The form zoo's library forms (antd, React Aria, Mantine): npm ci and
+# esbuild into internal/zoo/forms/lib, which is committed; tests need neither.
+zoo-bundle:
+	@scripts/zoo-bundle

@@ -182,8 +182,9 @@ func expected(f *Form, at map[string]int, row []string) (map[string]string, erro
 // compare reports each field of rec that differs from want or Form.Fixed.
 func compare(f *Form, i int, key string, want map[string]string, rec Record) []Problem {
 	var out []Problem
-	check := func(fieldName, column, w string) {
-		if got := rec.Fields[fieldName]; got != w {
+	check := func(fieldName, column, w string, same func(w, got string) bool) {
+		got := rec.Fields[fieldName]
+		if same == nil && got != w || same != nil && !same(w, got) {
 			out = append(out, Problem{Kind: Mismatch, Row: i, Key: key, Column: column, Field: fieldName, Want: w, Got: got,
 				Detail: fmt.Sprintf("record %d", rec.ID)})
 		}
@@ -191,12 +192,12 @@ func compare(f *Form, i int, key string, want map[string]string, rec Record) []P
 	for _, c := range f.Columns {
 		for _, fd := range c.Fields {
 			if w, ok := want[fd]; ok {
-				check(fd, c.Name, w)
+				check(fd, c.Name, w, c.same)
 			}
 		}
 	}
 	for _, fd := range slices.Sorted(maps.Keys(f.Fixed)) {
-		check(fd, "", f.Fixed[fd])
+		check(fd, "", f.Fixed[fd], nil)
 	}
 	return out
 }

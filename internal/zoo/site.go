@@ -33,7 +33,7 @@ type Site struct {
 func Serve() *Site {
 	s := &Site{mux: http.NewServeMux()}
 	s.clear()
-	for _, f := range all {
+	for _, f := range slices.Concat(all, libAll) {
 		if f.routes != nil {
 			f.routes(s, f)
 		} else {
@@ -42,6 +42,7 @@ func Serve() *Site {
 		}
 		s.mux.HandleFunc("GET /"+f.Name+"/records/{id}", s.recordPage(f))
 	}
+	s.mux.Handle("GET /lib/", http.FileServerFS(bundles))
 	s.mux.HandleFunc("GET /{$}", s.index)
 	s.srv = httptest.NewServer(s.mux)
 	return s
@@ -132,7 +133,12 @@ func (s *Site) submit(f *Form) http.HandlerFunc {
 		}
 		in := map[string]string{}
 		if f.json {
-			if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			var body map[string]any
+			err := json.NewDecoder(r.Body).Decode(&body)
+			if err == nil {
+				in, err = flatten(body)
+			}
+			if err != nil {
 				writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []string{"the form sent something the server cannot read"}})
 				return
 			}
@@ -211,7 +217,35 @@ func (s *Site) page(f *Form, file string, data func(r *http.Request) any) http.H
 }
 
 func (s *Site) index(w http.ResponseWriter, _ *http.Request) {
-	render(w, http.StatusOK, "index.html", view{Heading: "Form zoo", Data: all})
+	render(w, http.StatusOK, "index.html", view{Heading: "Form zoo", Data: map[string]any{"Forms": all, "Library": libAll}})
+}
+
+// flatten turns a JSON body into stored values: a string as it is, a list
+// of strings as its items one per line (the library forms post their
+// multi-selects so), a boolean as "true" or "false".
+func flatten(body map[string]any) (map[string]string, error) {
+	in := make(map[string]string, len(body))
+	for k, v := range body {
+		switch v := v.(type) {
+		case string:
+			in[k] = v
+		case bool:
+			in[k] = strconv.FormatBool(v)
+		case []any:
+			items := make([]string, len(v))
+			for i, x := range v {
+				s, ok := x.(string)
+				if !ok || s == "" || strings.Contains(s, "\n") {
+					return nil, fmt.Errorf("field %s: item %d is not a one-line text", k, i)
+				}
+				items[i] = s
+			}
+			in[k] = strings.Join(items, "\n")
+		default:
+			return nil, fmt.Errorf("field %s: a %T", k, v)
+		}
+	}
+	return in, nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

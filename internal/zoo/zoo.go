@@ -20,6 +20,11 @@
 //	rep, err := zoo.Check(f.Name, header, rows, site.Records(f.Name))
 //	// rep.Problems must be empty; rep.Missing must be exactly the rows
 //	// reprise reported as failed or skipped; rep.Unmatched holds the demos.
+//
+// LibraryForms are more forms of the same kind, built from the stock
+// widgets of antd, React Aria Components and Mantine (tag pickers,
+// segmented date fields, calendars, async comboboxes); the site serves
+// them and Check judges them too, but Forms leaves them out.
 package zoo
 
 import (
@@ -78,6 +83,9 @@ type Column struct {
 	Rule string
 
 	expect func(cell string) (map[string]string, error)
+	// same, when set, says whether a stored value means the expected
+	// one (a list as a set, a date as a date); else they must be equal.
+	same func(want, got string) bool
 }
 
 // Record is one submission a form stored.
@@ -102,9 +110,9 @@ var all = []*Form{
 // Forms returns every form of the zoo.
 func Forms() []*Form { return slices.Clone(all) }
 
-// Lookup returns the form with this name.
+// Lookup returns the form with this name, of Forms or LibraryForms.
 func Lookup(name string) (*Form, error) {
-	for _, f := range all {
+	for _, f := range slices.Concat(all, libAll) {
 		if f.Name == name {
 			return f, nil
 		}
