@@ -50,8 +50,9 @@ func clickOn(what, find string) act {
 			p, err := chromedp.Evaluate[*struct{ X, Y float64 }](at)(ctx, t)
 			if err == nil && p != nil && last != nil && *p == *last {
 				// The pointer comes to rest on the element first, as a
-				// hand's does: some widgets act on hover (React Aria's
-				// combobox options take the press only once hovered).
+				// hand's does, so a widget that reacts to hover (options
+				// that highlight under the pointer) sees what it would
+				// see from a person.
 				if _, err := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, p.X, p.Y)(ctx, t); err != nil {
 					return err
 				}
