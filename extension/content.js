@@ -478,7 +478,7 @@
       const s = D.stateOf(u, known(u));
       if (!explained.has(u.key)) { explained.set(u.key, s); firstSeen.set(u.key, s); continue; }
       if (explained.get(u.key) === s) continue;
-      if (!D.unitVisible(u)) { explained.set(u.key, s); continue; }
+      if (!D.unitVisible(u) || D.mirror(u)) { explained.set(u.key, s); continue; }
       const action = u.kind === "choice" ? "select" : u.kind === "toggle" ? "click" : "fill";
       emit(action, u, valueOf(u), { inferred: true });
     }

@@ -632,6 +632,15 @@ var RepriseDOM = (() => {
     return us;
   }
 
+  // A field no person types into: a visually hidden input that takes no
+  // focus (tabindex -1, or inside aria-hidden), which a widget keeps in
+  // step with what it shows, for the form's submit.
+  function mirror(u) {
+    if (u.kind !== "text") return false;
+    const el = u.el, r = el.getBoundingClientRect();
+    return (el.tabIndex < 0 || !!closest(el, "[aria-hidden=true]")) && (r.width <= 1 || r.height <= 1);
+  }
+
   // Settable units: not hidden, not disabled, not buttons or links.
   function settable(u) {
     if (u.kind === "action") return false;
@@ -878,7 +887,7 @@ var RepriseDOM = (() => {
     roleOf, namesOf, nameOf, isControl, controlOf, isSecret, TEXT_TYPES,
     unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
-    isMulti, chosenSet, chipsOf, chipOwner, dateOf, dateSections, inCalendar,
+    isMulti, chosenSet, chipsOf, chipOwner, mirror, dateOf, dateSections, inCalendar,
     unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
   };
 })();

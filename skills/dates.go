@@ -44,6 +44,7 @@ var writtenFormats = []string{
 	"MM/DD/YYYY", "DD/MM/YYYY", "DD.MM.YYYY", "MM-DD-YYYY", "DD-MM-YYYY", "YYYY/MM/DD",
 	"MM/DD/YY", "DD/MM/YY", "DD.MM.YY",
 	"MMMM D, YYYY", "D MMMM YYYY", "MMM D, YYYY", "D MMM YYYY", "MMMM D YYYY", "MMM D YYYY", "D. MMMM YYYY",
+	"DD-MMM-YYYY", "DD-MMM-YY", "DD MMM YYYY", "YYYY.MM.DD", "YYYYMMDD",
 }
 
 // ISODate reads cell as written says a column writes dates and returns it

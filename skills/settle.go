@@ -30,12 +30,17 @@ func (g *builder) settle(c *candidate) error {
 	if err := g.settleShape(c); err != nil || c.asked {
 		return err
 	}
+	if c.typ == TypeList && optional == "" {
+		// An empty cell lists nothing: the control holds no item, as a
+		// box's empty cell leaves it unchecked.
+		c.optional = true
+	}
 	switch optional {
 	case "yes", "y", "true":
 		c.optional = true
 	case "no", "n", "false":
 	case "":
-		if c.typ != TypeBoolean && !c.defaulted && slices.Contains(c.values, "") {
+		if c.typ != TypeBoolean && c.typ != TypeList && !c.defaulted && slices.Contains(c.values, "") {
 			c.optional = true
 			if g.cols[c.step] == nil {
 				// A step added by the person's answer: no recording shows

@@ -52,6 +52,19 @@ type zooCase struct {
 // stores every row once and right. No row may be stored wrong while the
 // report says committed, and every row is in the report.
 func TestZoo(t *testing.T) {
+	runZoo(t, zoo.Forms(), zooCases)
+}
+
+// TestZooLibraries is the zoo's forms built from the stock components of
+// antd, React Aria Components and Mantine (issue 33): tag pickers,
+// multi-select lists, checkbox groups in one cell, dates in sections and
+// picked in calendars, ranges, async comboboxes and a field a box reveals.
+func TestZooLibraries(t *testing.T) {
+	runZoo(t, zoo.LibraryForms(), zooLibraryCases)
+}
+
+// runZoo demonstrates, builds and replays every form, two at a time.
+func runZoo(t *testing.T, forms []*zoo.Form, cases map[string]zooCase) {
 	if testing.Short() {
 		t.Skip("the zoo runs real Chromium with the extension: skipped in -short mode")
 	}
@@ -69,7 +82,7 @@ func TestZoo(t *testing.T) {
 	var mu sync.Mutex
 	table := map[string]string{}
 	t.Run("forms", func(t *testing.T) {
-		for _, f := range zoo.Forms() {
+		for _, f := range forms {
 			t.Run(f.Name, func(t *testing.T) {
 				t.Parallel()
 				rig := <-rigs
@@ -79,7 +92,7 @@ func TestZoo(t *testing.T) {
 						t.Logf("the daemon's log:\n%s", lastLines(rig.logs.String(), 40))
 					}
 				}()
-				line := zooForm(ctx, t, rig, site, f)
+				line := zooForm(ctx, t, rig, site, f, cases[f.Name])
 				mu.Lock()
 				table[f.Name] = line
 				mu.Unlock()
@@ -87,7 +100,7 @@ func TestZoo(t *testing.T) {
 		}
 	})
 	var lines []string
-	for _, f := range zoo.Forms() {
+	for _, f := range forms {
 		lines = append(lines, cmp.Or(table[f.Name], f.Name+" (did not finish)"))
 	}
 	t.Logf("zoo:\n%-16s %5s %9s %5s %7s %6s %s\n%s", "form", "rows", "committed", "wrong", "unknown", "failed", "questions",
@@ -118,7 +131,7 @@ func newZooRig(ctx context.Context, t *testing.T) *zooRig {
 }
 
 // zooForm runs one form end to end and returns its line of the table.
-func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *zoo.Form) string {
+func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *zoo.Form, c zooCase) string {
 	dir, home := t.TempDir(), rig.home
 	var recs []string
 	for _, row := range f.Demos() {
@@ -127,13 +140,20 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	for _, id := range recs {
 		zooCLI(t, home, nil, "recordings", "review", id)
 	}
+	defer func() {
+		if t.Failed() { // what the recorder made of the person's demonstrations
+			for _, id := range recs {
+				out, _ := zooCLIErr(t, home, nil, "recordings", "show", id)
+				t.Logf("recording %s:\n%s", id, out)
+			}
+		}
+	}()
 
 	// The person's CSV: the two rows they demonstrated, then the rest.
 	header, rows := f.Rows(zooRows, int64(len(f.Name)))
 	demos := f.Demos()
 	sample := writeCSV(t, filepath.Join(dir, "sample.csv"), header, append([][]string{demos[0], demos[1]}, rows...))
 
-	c := zooCases[f.Name]
 	build := []string{"skill", "build", "--name", "zoo " + f.Name, "--rows", sample}
 	out, err := zooCLIErr(t, home, nil, append(build, recs...)...)
 	asked := questionKeys(out)
@@ -437,3 +457,7 @@ func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
+
+// zooLibraryCases are the questions the library forms' builds must ask,
+// and the person's answers.
+var zooLibraryCases = map[string]zooCase{}

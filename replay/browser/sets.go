@@ -143,7 +143,10 @@ func (e *Executor) fillDate(ctx context.Context, st replay.Step) error {
 		if !ok {
 			return failure(fmt.Sprintf("%s: a section of the date does not take the keyboard's focus", stepRef(st)))
 		}
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Backspace+s.Keys)); err != nil {
+		// No Backspace first: in an empty section it moves the focus back
+		// to the one before (React Aria), and a section takes new digits
+		// over what it held once focused anew.
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(s.Keys)); err != nil {
 			return err
 		}
 	}
