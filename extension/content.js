@@ -81,7 +81,13 @@
     }
   }
   const known = (u) => (knownOpts.get(u.key) || []).map((o) => o.label);
+  // Lists that showed the keyboard's options only (an open list whose
+  // listbox has no size: antd's, which names the active option and its
+  // neighbours): their options are not the closed set the person saw.
+  const shadowLists = new Set();
   function remember(u) {
+    const lb = (u.how === "combo" || u.how === "autocomplete") && D.popupOf(u.el);
+    if (lb && u.el.getAttribute("aria-expanded") === "true" && !D.visible(lb)) shadowLists.add(u.key);
     const os = D.optionsOf(u).filter((o) => o.label || o.value);
     if (!os.length) return;
     const have = knownOpts.get(u.key) || [];
@@ -109,7 +115,7 @@
   // The options a step on a choice offers: the closed set, or none for an
   // autocomplete (its list depends on what is typed).
   function optionsFor(u) {
-    if (u.kind !== "choice" || u.how === "autocomplete") return undefined;
+    if (u.kind !== "choice" || u.how === "autocomplete" || shadowLists.has(u.key)) return undefined;
     remember(u);
     const os = (knownOpts.get(u.key) || []).slice(0, 1000).map((o) => {
       const out = { label: o.label.slice(0, 200) };
@@ -417,6 +423,23 @@
     if (!destructive(ctl)) { emit("click", u, null); return; }
     destructiveClick(ctl, u, pre);
   }
+  // A click in the list a combobox opened, on an item the page gave no
+  // role (antd's options, a roleless row): the combobox's step says what
+  // it took, as a pick of the item's title or text.
+  function popupPick(t) {
+    for (const h of document.querySelectorAll("[aria-expanded=true]")) {
+      const lb = D.popupOf(h);
+      if (!lb) continue;
+      let c = lb;
+      for (let i = 0; i < 3 && c.parentElement && !D.contains(c.parentElement, h) && c.parentElement !== document.body; i++) c = c.parentElement;
+      if (!D.contains(c, t)) continue;
+      const u = D.unitOf(h);
+      if (!u || u.kind !== "choice") return;
+      const item = t.closest ? t.closest("[title]") : null;
+      pend(u, "choice").picked = D.norm((item && c.contains(item) && item.getAttribute("title")) || D.text(t));
+      return;
+    }
+  }
   function stepFor(action, u) {
     return { seq: 0, ts: Date.now() / 1000, actor: "human", action, screenshot_ref: "", cursor, active_app: "Chromium",
       active_window: document.title, enrichment: enrichment(u), value: null, narration: null, outcome: "ok", redacted: false };
@@ -435,6 +458,7 @@
     }
     const ctl = D.controlOf(t);
     if (ctl) activate(ctl, null);
+    else popupPick(t);
   }, true);
 
   // Keys that click a control the page built from a div: Enter and Space on

@@ -340,7 +340,7 @@ var RepriseDOM = (() => {
   function comboUnit(h, popup) {
     popup = popupOf(h) || popup || null;
     const menu = popup ? roleOf(popup) === "menu" || roleOf(popup) === "menubar" : attr(h, "aria-haspopup") === "menu" || attr(h, "aria-haspopup") === "true";
-    const how = editable(h) ? "autocomplete" : roleOf(h) !== "combobox" && menu ? "menu" : "combo";
+    const how = editable(h) && !h.readOnly ? "autocomplete" : roleOf(h) !== "combobox" && menu ? "menu" : "combo";
     return choice(how, h, popup ? optionEls(popup) : [], popup, how === "menu" ? "menu" : "combobox");
   }
   function optionEls(popup) {
@@ -446,7 +446,15 @@ var RepriseDOM = (() => {
       case "radio": return u.container ? nameOf(u.container) : precedingCaption(u.members[0]);
       case "menu": return (u.popup && attr(u.popup, "aria-label")) || nameOf(u.el);
     }
-    return nameOf(u.el) || (u.popup ? nameOf(u.popup) : "");
+    const n = nameOf(u.el);
+    if (n && u.how === "combo") {
+      // A select-only combobox labelled by its value and its label
+      // ("Annual leave Kind of leave"): the label is what names it.
+      const v = shownText(u.el);
+      if (v && n !== v && n.startsWith(v)) return norm(n.slice(v.length));
+      if (v && n !== v && n.endsWith(v)) return norm(n.slice(0, n.length - v.length));
+    }
+    return n || (u.popup ? nameOf(u.popup) : "");
   }
 
   function unitVisible(u) {
@@ -489,12 +497,29 @@ var RepriseDOM = (() => {
   // What a combobox shows as its value: an input's value, else its text
   // without its nested popup.
   function shownText(h) {
+    if (tag(h) === "input" && !h.value && roleOf(h) === "combobox") return selectionText(h);
     if (tag(h) === "input" || tag(h) === "textarea") return norm(h.value);
     const p = h.querySelector && h.querySelector("[role=listbox],[role=menu]");
     if (!p) return text(h, 200);
     const clone = h.cloneNode(true);
     clone.querySelectorAll("[role=listbox],[role=menu]").forEach((n) => n.remove());
     return text(clone, 200);
+  }
+
+  // What a combobox whose input stays empty shows as its value beside it
+  // (antd's Select: a search input, and the chosen option's text in the
+  // field's box): the box's text without the input, placeholders and
+  // chips' remove controls; "" when it shows none.
+  function selectionText(h) {
+    for (let a = up(h), i = 0; a && i < 3; a = up(a), i++) {
+      if (!a.querySelectorAll) continue;
+      if (Array.from(a.querySelectorAll(FIELDS)).some((f) => f !== h && typeOf(f) !== "hidden")) break;
+      const clone = a.cloneNode(true);
+      clone.querySelectorAll("input,[class*=placeholder i],[aria-hidden=true]," + REMOVE).forEach((n) => n.remove());
+      const t = norm(clone.textContent);
+      if (t) return t.slice(0, 200);
+    }
+    return "";
   }
 
   // The option chosen in a choice, or null when none; known are option
@@ -636,7 +661,7 @@ var RepriseDOM = (() => {
   // focus (tabindex -1, or inside aria-hidden), which a widget keeps in
   // step with what it shows, for the form's submit.
   function mirror(u) {
-    if (u.kind !== "text") return false;
+    if (u.kind === "action" || u.kind === "date" || u.how === "checks" || u.how === "radio") return false;
     const el = u.el, r = el.getBoundingClientRect();
     return (el.tabIndex < 0 || !!closest(el, "[aria-hidden=true]")) && (r.width <= 1 || r.height <= 1);
   }
@@ -669,10 +694,17 @@ var RepriseDOM = (() => {
   // A choice's chips: the chosen items of a tag picker shown beside its
   // field, each a text with a control that removes it (a close icon, a
   // remove button). Clear-all controls are not chips.
+  const FIELDS = "input,select,textarea,[role=combobox],[role=textbox],[role=listbox],[role=spinbutton]";
   const REMOVE = "[aria-label*=remove i],[aria-label*=delete i],[aria-label=close i],[class*=remove i],[data-tag-remove]";
   function chipsOf(h) {
+    // The field's wrapper: the nearest ancestor with a remove control, and
+    // no other field in it (chips further up are another field's).
     let w = null;
-    for (let a = up(h), i = 0; a && i < 4 && !w; a = up(a), i++) if (a.querySelector && a.querySelector(REMOVE)) w = a;
+    for (let a = up(h), i = 0; a && i < 4 && !w; a = up(a), i++) {
+      if (!a.querySelectorAll) continue;
+      if (Array.from(a.querySelectorAll(FIELDS)).some((f) => f !== h && typeOf(f) !== "hidden")) break;
+      if (a.querySelector(REMOVE)) w = a;
+    }
     if (!w) return [];
     const out = [];
     for (const r of w.querySelectorAll(REMOVE)) {
@@ -800,7 +832,11 @@ var RepriseDOM = (() => {
   // name without the part's word ("month, Ship by" is "Ship by").
   function dateLabel(u) {
     const s = dateSections(u)[0];
-    return s ? norm(nameOf(s.el).replace(/^(year|month|day)\b[\s,:]*/i, "")) : "";
+    if (!s) return "";
+    // Its own aria-label names the field ("month, Start Date, "); the
+    // name it is labelled by starts with what it holds ("3").
+    const own = (attr(s.el, "aria-label") || "").replace(/^(year|month|day)\b[\s,:]*/i, "").replace(/[\s,:]+$/, "");
+    return norm(own || nameOf(s.el).replace(/^[\d\s]*(year|month|day)?\b[\s,:]*/i, ""));
   }
   // Whether el is a part of a calendar (a grid of days), or of the popup
   // around one, or the button that opens one beside a date in sections:

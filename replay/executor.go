@@ -178,7 +178,7 @@ type Batcher interface {
 // no secret. A batch ends before anything that could leave the page.
 func Batchable(st skills.Step) bool {
 	return (st.Action == "fill" || st.Action == "select") && !st.Destructive && !st.Secret &&
-		st.Wait == nil && st.When == nil
+		st.Wait == nil && st.When == nil && st.If == ""
 }
 
 // DoEach runs steps one by one on exec, stopping after the first that
@@ -186,6 +186,12 @@ func Batchable(st skills.Step) bool {
 func DoEach(ctx context.Context, exec Executor, steps []Step) ([]Outcome, error) {
 	outs := make([]Outcome, 0, len(steps))
 	for _, st := range steps {
+		if st.If != "" && st.If != "true" {
+			// The row leaves the box that shows this field unticked: the
+			// field is not there to fill, and the row says nothing for it.
+			outs = append(outs, Outcome{OK: true, Skipped: true, Selector: -1})
+			continue
+		}
 		out, err := exec.Do(ctx, st)
 		if err != nil {
 			return outs, err

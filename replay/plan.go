@@ -82,6 +82,7 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 		}
 	}
 	expand(&st.Value)
+	expand(&st.If)
 	if st.ReadBack != nil {
 		rb := *st.ReadBack
 		expand(&rb.Expect)

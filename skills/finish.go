@@ -30,6 +30,9 @@ func (g *builder) finish() error {
 		}
 		v = Literal(c.prefix) + v + Literal(c.suffix)
 		st.Value = v
+		if b := c.shownBy; b != nil && !b.constant && !b.asked {
+			st.If = Placeholder(b.name)
+		}
 		if c.readBack != "" {
 			st.ReadBack = &ReadBack{Kind: c.readBack, Expect: v}
 		}

@@ -182,6 +182,8 @@ type candidate struct {
 	format, written string
 	// sep splits a list column's cells into items.
 	sep string
+	// shownBy is the box whose ticking shows this step's field.
+	shownBy *candidate
 }
 
 // column turns one aligned step into a skill step, or a note when dropped.
@@ -198,7 +200,13 @@ func (g *builder) column(c column) {
 	// was there (empty, or at its default): the step is a parameter, not
 	// a one-off to drop, or the rows that need it would be filed without.
 	untouched := len(missing) > 0 && settable(rep) && g.listedIn(rep, missing)
-	if len(missing) > 0 && !box && !untouched {
+	// A field filled only where a box was ticked (a box that reveals it)
+	// is the box's: its step runs in the rows that tick the box.
+	var shownBy *candidate
+	if len(missing) > 0 && !box && !untouched && settable(rep) {
+		shownBy = g.revealedBy(c)
+	}
+	if len(missing) > 0 && !box && !untouched && shownBy == nil {
 		g.note("Step %s was done in %s only: it is left out of the skill as a one-off (a dismissed popup?). If some rows need it, record it in each demonstration.",
 			describe(rep), recordingList(c, true))
 		return
@@ -273,6 +281,29 @@ func (g *builder) column(c column) {
 		}
 		g.add(rep, at, vals, typeOf(c), readBackFor(rep.Action)) // an untouched field is optional (settle)
 	}
+	if shownBy != nil && len(g.cands) > 0 && g.cands[len(g.cands)-1].step == at {
+		g.cands[len(g.cands)-1].shownBy = shownBy
+		g.note("Step %d (%s) was done only where %q was ticked (%s): it runs in the rows that tick it.",
+			at+1, describe(rep), shownBy.label, recordingList(c, true))
+	}
+}
+
+// revealedBy returns the box, a step before c, that was ticked in exactly
+// the recordings that did c: the box that shows c's field. nil for none.
+func (g *builder) revealedBy(c column) *candidate {
+	for _, b := range g.cands {
+		if b.typ != TypeBoolean || len(b.values) != g.n {
+			continue
+		}
+		fits := true
+		for k, s := range c {
+			fits = fits && (b.values[k] == "true") == (s != nil)
+		}
+		if fits {
+			return b
+		}
+	}
+	return nil
 }
 
 // add makes a candidate for a step's value.

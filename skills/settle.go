@@ -42,7 +42,7 @@ func (g *builder) settle(c *candidate) error {
 	case "":
 		if c.typ != TypeBoolean && c.typ != TypeList && !c.defaulted && slices.Contains(c.values, "") {
 			c.optional = true
-			if g.cols[c.step] == nil {
+			if g.cols[c.step] == nil || c.shownBy != nil {
 				// A step added by the person's answer: no recording shows
 				// the field at all, so nothing is said of what it held.
 				break

@@ -155,6 +155,10 @@ type Step struct {
 	// Output names the file this step downloads as the row's output: the
 	// report links it, and a row whose step downloads nothing fails.
 	Output bool `yaml:"output,omitempty"`
+	// If is a boolean parameter's placeholder ("%gift_wrap%"): the step
+	// runs only for a row where it is true. A field that a box shows
+	// when ticked is filled only in the rows that tick the box.
+	If string `yaml:"if,omitempty"`
 	// AI overrides the skill's AI for this step.
 	AI string `yaml:"ai,omitempty"`
 	// Recorded are the step's pinned steps per system: they run ahead of

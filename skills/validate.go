@@ -132,6 +132,9 @@ func (s *Skill) Validate() error {
 		if err := s.Steps[i].validate(fmt.Sprintf("steps[%d]", i), declared, used); err != nil {
 			return err
 		}
+		if err := s.validIf(i); err != nil {
+			return err
+		}
 	}
 	if v := s.Verify; v != nil {
 		if v.URL == "" {
@@ -376,4 +379,22 @@ func validateTarget(at string, t *selector.Selector, declared, used map[string]b
 		}
 	}
 	return nil
+}
+
+// validIf checks a step's if: one boolean parameter's placeholder.
+func (s *Skill) validIf(i int) error {
+	v := s.Steps[i].If
+	if v == "" {
+		return nil
+	}
+	name, ok := strings.CutPrefix(v, "%")
+	name, ok2 := strings.CutSuffix(name, "%")
+	if ok && ok2 {
+		for _, p := range s.Parameters {
+			if p.Name == name && p.Type == TypeBoolean {
+				return nil
+			}
+		}
+	}
+	return fieldErr(fmt.Sprintf("steps[%d].if", i), "names a boolean parameter, as %%gift_wrap%%: the step runs in the rows where it is true")
 }

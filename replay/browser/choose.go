@@ -34,6 +34,12 @@ type plan struct {
 	Wait  bool        `json:"wait"`
 	// Empty says an autocomplete shows no suggestion at all.
 	Empty bool `json:"empty"`
+	// Enter picks the list's active option with the keyboard: it names
+	// the wanted option where no option the pointer could reach does.
+	Enter bool `json:"enter"`
+	// Key is a key to press in the list (ArrowDown), to make the next
+	// option active.
+	Key string `json:"key"`
 }
 
 // known lists the step's recorded options, labels and values: a combobox
@@ -60,7 +66,7 @@ func known(opts []skills.Option) []string {
 func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 	args := map[string]any{"value": st.Value, "known": known(st.Options), "phase": ""}
 	deadline := time.Now().Add(chooseWait)
-	clicked, retypes := false, 0
+	clicked, retypes, arrows := false, 0, 0
 	for moves := 0; ; {
 		p, err := chromedp.Run(ctx, pageOp[plan](e.world, "choose", args))
 		if err != nil {
@@ -69,6 +75,22 @@ func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 		switch {
 		case p.Done:
 			return e.confirmChoice(ctx, st)
+		case p.Enter:
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+				return err
+			}
+			return e.confirmChoice(ctx, st)
+		case p.Key == "ArrowDown" && arrows < maxArrows:
+			// One option down the list; a move only once the list ends.
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+				return err
+			}
+			arrows++
+			args["phase"] = "arrowed"
+			deadline = time.Now().Add(chooseWait)
+			continue
+		case p.Key != "":
+			return failure(fmt.Sprintf("%s: %s", stepRef(st), p.Fail))
 		case p.Click != nil:
 			if err := e.press(ctx, *p.Click, "clickoption"); err != nil {
 				return err
@@ -136,6 +158,9 @@ func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 		deadline = time.Now().Add(chooseWait)
 	}
 }
+
+// maxArrows bounds the options walked by the keyboard in one list.
+const maxArrows = 200
 
 // clickSettle is how long a clicked option has to show as chosen before
 // the click counts as landed elsewhere.

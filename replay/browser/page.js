@@ -290,13 +290,24 @@
         const shown = opts.filter((o) => D.visible(o.el));
         const o = match(shown, want);
         if (o) return pick(u, o);
+        if (activeOption(u, want)) {
+          if (!S.picked) S.picked = new WeakMap();
+          S.picked.set(u.el, norm(want)); // Enter picks it: the read-back then sees what the list shows
+          return { enter: true };
+        }
         return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
       case "combo": case "menu": {
         const open = u.popup && u.popup.isConnected ? u.popup : D.popupOf(u.el);
         const shown = open && D.visible(open) ? opts.filter((o) => D.visible(o.el)) : [];
         if (!shown.length) {
-          if (phase === "opened") return { wait: true, fail: "the list did not open" };
+          // A list whose items the pointer cannot reach by role (antd's)
+          // names its active option: the keyboard walks it to want.
+          if ((phase === "opened" || phase === "arrowed") && u.el.getAttribute("aria-expanded") === "true" && u.el.getAttribute("aria-activedescendant")) {
+            if (activeOption(u, want)) return { enter: true };
+            return { key: "ArrowDown", fail: "no option of the list has that label or value" };
+          }
+          if (phase === "opened" || phase === "arrowed") return { wait: true, fail: "the list did not open" };
           return { open: point(u.el) };
         }
         const o = match(shown, want);
@@ -365,10 +376,20 @@
         if (!settledList(lb)) return { wait: true, fail: "the list of suggestions never settled" };
         const o = match(shown, item);
         if (o) return o.disabled ? { fail: "the option is disabled" } : { click: optionPoint(o) };
+        if (activeOption(u, item)) return { enter: true };
         return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
     }
     return { fail: "the element is not a list of options" };
+  }
+
+  // activeOption is the option the combobox's aria-activedescendant names,
+  // when its name is want: the option the keyboard would pick (a list
+  // whose visible items carry no role, as antd's, names its active one
+  // for assistive technology only).
+  function activeOption(u, want) {
+    const ad = D.byId(u.el, u.el.getAttribute("aria-activedescendant"));
+    return ad && D.roleOf(ad) === "option" && ad.getAttribute("aria-disabled") !== "true" && D.same(D.nameOf(ad), want) ? ad : null;
   }
 
   // ---- Dates in sections ---------------------------------------------

@@ -34,10 +34,13 @@ func (e *Executor) chooseMany(ctx context.Context, st replay.Step) error {
 	// Each item takes a few moves (type, wait, click); a list that needs
 	// more is not answering as a list does.
 	budget := 6*(len(items(st.Value))+len(st.Options)) + 12
-	for moves := 0; moves < budget; moves++ {
+	for moves := 0; moves < budget; {
 		p, err := chromedp.Run(ctx, pageOp[manyPlan](e.world, "choosemany", args))
 		if err != nil {
 			return err
+		}
+		if !p.Wait {
+			moves++ // waiting for a list is no move
 		}
 		switch {
 		case p.Done:
@@ -57,6 +60,15 @@ func (e *Executor) chooseMany(ctx context.Context, st replay.Step) error {
 				return err
 			}
 			continue
+		case p.Enter:
+			// The list names its active option only for the keyboard.
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+				return err
+			}
+			args["phase"] = ""
+			if err := e.settledSet(ctx); err != nil {
+				return err
+			}
 		case p.Click != nil:
 			if err := chromedp.Do(ctx, chromedp.MouseClickXY(p.Click.X, p.Click.Y)); err != nil {
 				return err
