@@ -446,15 +446,15 @@ var RepriseDOM = (() => {
       case "radio": return u.container ? nameOf(u.container) : precedingCaption(u.members[0]);
       case "menu": return (u.popup && attr(u.popup, "aria-label")) || nameOf(u.el);
     }
-    const n = nameOf(u.el);
-    if (n && u.how === "combo") {
+    if (u.how === "combo") {
       // A select-only combobox labelled by its value and its label
-      // ("Annual leave Kind of leave"): the label is what names it.
-      const v = shownText(u.el);
-      if (v && n !== v && n.startsWith(v)) return norm(n.slice(v.length));
-      if (v && n !== v && n.endsWith(v)) return norm(n.slice(0, n.length - v.length));
+      // ("Annual leave Kind of leave", React Aria's Select): what labels
+      // it from outside names it; its own content is its value.
+      const by = ids(attr(u.el, "aria-labelledby")).map((id) => byId(u.el, id)).filter(Boolean);
+      const outside = by.filter((x) => !contains(u.el, x));
+      if (outside.length && outside.length < by.length) return norm(outside.map((x) => text(x)).join(" "));
     }
-    return n || (u.popup ? nameOf(u.popup) : "");
+    return nameOf(u.el) || (u.popup ? nameOf(u.popup) : "");
   }
 
   function unitVisible(u) {

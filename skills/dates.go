@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // A date parameter reads an ISO date from its column (2024-03-15) and may
@@ -149,6 +151,14 @@ func parseISODate(cell string) (time.Time, error) {
 	return time.Time{}, ErrNotDate
 }
 
+// datePartWords name a field that holds one part of a date.
+var datePartWords = set("day", "month", "year", "dd", "mm", "yyyy", "yy", "dob", "birth", "born", "date")
+
+// singlePart reports whether a format writes one part of a date alone.
+func singlePart(f string) bool {
+	return !strings.ContainsAny(f, "/.-, ") && len(f) <= 4
+}
+
 // dateFit is how a date column fills a field: the column, how it writes
 // its dates (Written; "" is ISO) and how the field takes them (Format; ""
 // is as ISO).
@@ -167,10 +177,16 @@ func (g *builder) joinByDateParts(c *candidate) (fit dateFit) {
 	if rows == nil || len(c.values) != g.n {
 		return dateFit{}
 	}
+	// A part of a date alone ("3" for March) fits many a number: only a
+	// choice among parts, or a field named for one, is read as one.
+	parts := c.typ == events.ValueEnum || c.typ == events.ValueDate || anyIn(c.label, datePartWords)
 	var fits []dateFit
 	for col, name := range g.opts.Header {
 		for _, w := range writtenAs(g.sampleCells(name)) {
 			for _, f := range append(dateFormats, "") {
+				if !parts && singlePart(f) {
+					continue
+				}
 				all, known := true, 0
 				for k, r := range rows {
 					row := g.opts.SampleRows[r]

@@ -107,7 +107,12 @@ func commitLabel(label string) bool {
 
 // identifying reports whether a parameter identifies a row by itself.
 func identifying(p Parameter) bool {
-	return p.Type == events.ValueEmail || anyIn(p.Name, idWords)
+	// An optional value identifies nothing: every row that leaves it
+	// empty would be one record.
+	if p.Optional {
+		return false
+	}
+	return p.Type == events.ValueEmail || p.Name == "email" || p.Name == "e_mail" || anyIn(p.Name, idWords)
 }
 
 // defaultDedupe is the email and id-like parameters, else all of them.

@@ -86,7 +86,9 @@ func (e *Executor) choose(ctx context.Context, st replay.Step) error {
 				return err
 			}
 			arrows++
-			args["phase"] = "arrowed"
+			if args["phase"] != "typed" { // an autocomplete keeps what was typed
+				args["phase"] = "arrowed"
+			}
 			deadline = time.Now().Add(chooseWait)
 			continue
 		case p.Key != "":

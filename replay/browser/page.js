@@ -295,6 +295,7 @@
           S.picked.set(u.el, norm(want)); // Enter picks it: the read-back then sees what the list shows
           return { enter: true };
         }
+        if (!shown.length && u.el.getAttribute("aria-activedescendant")) return { key: "ArrowDown", fail: "no suggestion of the list has that label" };
         return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
       case "combo": case "menu": {
@@ -377,6 +378,7 @@
         const o = match(shown, item);
         if (o) return o.disabled ? { fail: "the option is disabled" } : { click: optionPoint(o) };
         if (activeOption(u, item)) return { enter: true };
+        if (!shown.length && u.el.getAttribute("aria-activedescendant")) return { key: "ArrowDown", fail: "no suggestion of the list has that label" };
         return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
     }

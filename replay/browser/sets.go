@@ -34,6 +34,7 @@ func (e *Executor) chooseMany(ctx context.Context, st replay.Step) error {
 	// Each item takes a few moves (type, wait, click); a list that needs
 	// more is not answering as a list does.
 	budget := 6*(len(items(st.Value))+len(st.Options)) + 12
+	arrows := 0
 	for moves := 0; moves < budget; {
 		p, err := chromedp.Run(ctx, pageOp[manyPlan](e.world, "choosemany", args))
 		if err != nil {
@@ -60,6 +61,15 @@ func (e *Executor) chooseMany(ctx context.Context, st replay.Step) error {
 				return err
 			}
 			continue
+		case p.Key == "ArrowDown" && arrows < maxArrows:
+			// One option down a list the pointer cannot reach by role.
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+				return err
+			}
+			arrows++
+			moves-- // walking the list is no move
+		case p.Key != "":
+			return failure(fmt.Sprintf("%s: %s", stepRef(st), p.Fail))
 		case p.Enter:
 			// The list names its active option only for the keyboard.
 			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
