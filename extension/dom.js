@@ -293,6 +293,11 @@ var RepriseDOM = (() => {
       const sib = h.nextElementSibling;
       if (sib && POPUP_ROLES.has(roleOf(sib))) return sib;
     }
+    // An open list elsewhere in the page (a popover) that names h as its
+    // opener: React Aria's Select names none from the button.
+    if (attr(h, "aria-expanded") === "true" && h.ownerDocument) {
+      for (const lb of h.ownerDocument.querySelectorAll("[role=listbox],[role=menu]")) if (lb !== h && visible(lb) && openerOf(lb) === h) return lb;
+    }
     return null;
   }
   // The combobox or button that opens popup, if any.

@@ -156,7 +156,7 @@ var datePartWords = set("day", "month", "year", "dd", "mm", "yyyy", "yy", "dob",
 
 // singlePart reports whether a format writes one part of a date alone.
 func singlePart(f string) bool {
-	return !strings.ContainsAny(f, "/.-, ") && len(f) <= 4
+	return f != "" && !strings.ContainsAny(f, "/.-, ") && len(f) <= 4
 }
 
 // dateFit is how a date column fills a field: the column, how it writes

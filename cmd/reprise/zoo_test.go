@@ -41,6 +41,10 @@ type zooCase struct {
 	// refused says which rows must fail, filing nothing: a row the form
 	// would store otherwise than the CSV says.
 	refused func(row map[string]string) bool
+	// gap names a widget of the form reprise does not record yet: the
+	// build must ask about its columns (never file without them), and the
+	// form is not replayed. Said loudly in the log.
+	gap string
 }
 
 // TestZoo is reprise on forms written the way people write them (native and
@@ -162,6 +166,10 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	}
 	if len(asked) > 0 && err == nil {
 		t.Errorf("skill build saved with %d question(s) open", len(asked))
+	}
+	if c.gap != "" {
+		t.Logf("!!! %s is NOT replayed: %s; the build asks about its columns instead of filing without them", f.Name, c.gap)
+		return fmt.Sprintf("%-16s not replayed: %s", f.Name, c.gap)
 	}
 	answers := filepath.Join(dir, "answers.txt")
 	if err := os.WriteFile(answers, []byte(strings.Join(c.answers, "\n")+"\n"), 0o600); err != nil {
@@ -460,4 +468,13 @@ func lastLines(s string, n int) string {
 
 // zooLibraryCases are the questions the library forms' builds must ask,
 // and the person's answers.
-var zooLibraryCases = map[string]zooCase{}
+var zooLibraryCases = map[string]zooCase{
+	"mantine-gift": {
+		questions: []string{"column:deliver_on"},
+		gap:       "Mantine's DatePickerInput is a button whose date is picked only in its calendar",
+	},
+	"mantine-club": {
+		questions: []string{"column:from", "column:until"},
+		gap:       "Mantine's DatePickerInput range is a button whose dates are picked only in its calendar",
+	},
+}

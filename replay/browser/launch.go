@@ -200,6 +200,12 @@ func (e *Executor) open(ctx context.Context) error {
 			return fmt.Errorf("user agent: %w", err)
 		}
 	}
+	// Every tab behaves as the focused one: rows filed in parallel tabs
+	// each have a page that opens its lists on focus (antd's Select does
+	// only in a focused window), as the person's one window would.
+	if _, err := chromedp.Call(e.tab, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		return fmt.Errorf("focus emulation: %w", err)
+	}
 	return nil
 }
 
