@@ -59,34 +59,7 @@ func TestDOMModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real browser skipped in -short mode")
 	}
-	if _, err := chromium.Find(); err != nil {
-		t.Skip("!!! no Chromium here, the DOM model is NOT tested: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	br, err := chromium.Launch(ctx, chromium.Options{ProfileDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, modelPage) }))
-	defer site.Close()
-	if err := chromedp.Do(bctx, chromedp.Navigate(site.URL)); err != nil {
-		t.Fatal(err)
-	}
-	model := "(() => {\n" + DOMModelJS + "\nreturn RepriseDOM; })()"
-	read := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`((D, $) => String(`+expr+`))(`+model+`, (s) => document.querySelector(s))`))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
+	read := openModel(t, modelPage)
 	for _, tc := range []struct{ expr, want string }{
 		// The matching form of option texts and labels.
 		{`D.fold("  Québec ")`, "quebec"},
@@ -173,5 +146,42 @@ func TestNoValueInLogs(t *testing.T) {
 		if console.Match(b) {
 			t.Errorf("%s writes to the console", f.Name())
 		}
+	}
+}
+
+// openModel opens page in real Chromium and returns a reader of
+// expressions over the DOM model, loaded as the replayer loads it (inside a
+// function, leaving no global behind): D is the model, $ finds an element
+// by CSS, u its unit. Skips loudly where there is no Chromium.
+func openModel(t *testing.T, page string) func(expr string) string {
+	t.Helper()
+	if _, err := chromium.Find(); err != nil {
+		t.Skip("!!! no Chromium here, the DOM model is NOT tested: " + err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	br, err := chromium.Launch(ctx, chromium.Options{ProfileDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(br.Close)
+	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, page) }))
+	t.Cleanup(site.Close)
+	if err := chromedp.Do(bctx, chromedp.Navigate(site.URL)); err != nil {
+		t.Fatal(err)
+	}
+	model := "(() => {\n" + DOMModelJS + "\nreturn RepriseDOM; })()"
+	return func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`((D, $, u) => String(`+expr+`))(`+model+
+			`, (s) => document.querySelector(s), (s) => `+model+`.unitOf(document.querySelector(s)))`))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
 	}
 }

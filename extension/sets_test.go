@@ -1,17 +1,8 @@
 package extension
 
 import (
-	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
-
-	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/internal/pages"
 )
 
@@ -22,35 +13,7 @@ func TestDOMModelSets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real browser skipped in -short mode")
 	}
-	if _, err := chromium.Find(); err != nil {
-		t.Skip("!!! no Chromium here, the DOM model is NOT tested: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	br, err := chromium.Launch(ctx, chromium.Options{ProfileDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	actx, acancel := remote.NewAllocator(ctx, br.DevTools)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, pages.Sets) }))
-	defer site.Close()
-	if err := chromedp.Do(bctx, chromedp.Navigate(site.URL)); err != nil {
-		t.Fatal(err)
-	}
-	model := "(() => {\n" + DOMModelJS + "\nreturn RepriseDOM; })()"
-	read := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`((D, $, u) => String(`+expr+`))(`+model+
-			`, (s) => document.querySelector(s), (s) => `+model+`.unitOf(document.querySelector(s)))`))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
+	read := openModel(t, pages.Sets)
 	for _, tc := range []struct{ expr, want string }{
 		{`[u("#colors").how, D.isMulti(u("#colors")), D.chosenSet(u("#colors"))].join()`, "select,true,Green"},
 		{`[u("[role=listbox]").how, D.isMulti(u("[role=listbox]")), D.chosenSet(u("[role=listbox]"))].join()`, "listbox,true,Tue"},
