@@ -504,11 +504,13 @@ var RepriseDOM = (() => {
   function shownText(h) {
     if (tag(h) === "input" && !h.value && roleOf(h) === "combobox") return selectionText(h);
     if (tag(h) === "input" || tag(h) === "textarea") return norm(h.value);
-    const p = h.querySelector && h.querySelector("[role=listbox],[role=menu]");
+    // Without its popup, and without what it hides from assistive
+    // technology (an arrow drawn as "▼").
+    const p = h.querySelector && h.querySelector("[role=listbox],[role=menu],[aria-hidden=true]");
     if (!p) return text(h, 200);
     const clone = h.cloneNode(true);
-    clone.querySelectorAll("[role=listbox],[role=menu]").forEach((n) => n.remove());
-    return text(clone, 200);
+    clone.querySelectorAll("[role=listbox],[role=menu],[aria-hidden=true]").forEach((n) => n.remove());
+    return norm(clone.textContent).slice(0, 200);
   }
 
   // What a combobox whose input stays empty shows as its value beside it

@@ -104,11 +104,21 @@ func setAgain(rest []events.Step, st *events.Step) bool {
 	for i := range rest {
 		s := &rest[i]
 		switch {
-		case multipleSelect(s) && similarity(st, s) >= strongMatch:
+		case multipleSelect(s) && (similarity(st, s) >= strongMatch || sameSetControl(st, s)):
 			return true
 		case s.Action != events.ActionFill && s.Action != events.ActionSelect && s.Action != events.ActionUpload:
 			return false
 		}
 	}
 	return false
+}
+
+// sameSetControl reports whether two set steps name one control: its id,
+// else its label and role (a picker re-rendered as chips come moves in
+// the page, so its path changes between picks).
+func sameSetControl(a, b *events.Step) bool {
+	if id := strategyValue(a.Enrichment, events.StrategyID); id != "" {
+		return id == strategyValue(b.Enrichment, events.StrategyID)
+	}
+	return a.Enrichment.Label != "" && Fold(a.Enrichment.Label) == Fold(b.Enrichment.Label) && a.Enrichment.Role == b.Enrichment.Role
 }

@@ -260,11 +260,12 @@ func (g *builder) sampled(v string) bool {
 }
 
 // joinByDemoRows finds the one column whose cells in the demonstrated rows
-// mean what each recording did: a box's state, a choice's option. A yes/no
-// column cannot be told from another by its words; by the rows it can.
+// mean what each recording did: a box's state, a choice's option, a value
+// too short to be found by itself ("3" parcels). A yes/no column cannot be
+// told from another by its words; by the rows it can.
 func (g *builder) joinByDemoRows(c *candidate) string {
-	if c.typ != TypeBoolean && c.typ != events.ValueEnum {
-		return ""
+	if c.typ == TypeList || c.typ == events.ValueFile {
+		return "" // a list is split first (joinList); a file is named by its path
 	}
 	rows := g.demoRows()
 	if rows == nil {

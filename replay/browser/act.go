@@ -330,7 +330,7 @@ func (e *Executor) click(ctx context.Context, st replay.Step, f found) error {
 	if err := e.press(ctx, p, "click"); err != nil || !twoState {
 		return err
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(chooseWait) // a busy page may take its time
 	for {
 		state, err := chromedp.Run(ctx, pageOp[any](e.world, "checked", nil))
 		if err != nil || state == want {
