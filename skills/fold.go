@@ -48,7 +48,9 @@ func foldSteps(in []events.Step) []events.Step {
 		// A set chosen item by item (a tag picker whose list closes after
 		// each pick) is one choice of what it held last, while the page
 		// took no other kind of step in between.
-		case multipleSelect(&st) && setAgain(in[j+1:], &st):
+		// Its first pick may be recorded before the control showed it holds
+		// a set (no chip yet): a choice on it is the set's too.
+		case st.Action == events.ActionSelect && setAgain(in[j+1:], &st):
 			continue
 		}
 		steps = append(steps, st)
