@@ -445,7 +445,14 @@
       active_window: document.title, enrichment: enrichment(u), value: null, narration: null, outcome: "ok", redacted: false };
   }
 
+  // When Enter last picked in a combobox: the form's implicit submission
+  // that key may cause (a click on the default button, detail 0, then a
+  // submit) is the browser's, not the person's, and files nothing they
+  // meant to file.
+  let comboEnter = -Infinity;
+  const byComboEnter = (e) => performance.now() - comboEnter < 300 && (e.type === "submit" || e.detail === 0);
   addEventListener("click", (e) => {
+    if (byComboEnter(e)) return;
     const t = deep(e);
     if (e.isTrusted) gesture = { el: t, t: performance.now() };
     // A chip's remove control changes its tag picker's set: the picker's
@@ -473,6 +480,7 @@
     if (!ctl) return;
     // Enter on a combobox picks its active option.
     if (e.key === "Enter" && D.roleOf(ctl) === "combobox") {
+      comboEnter = performance.now();
       const u = D.unitOf(ctl);
       const opt = D.byId(ctl, ctl.getAttribute("aria-activedescendant"));
       if (u && u.kind === "choice" && opt) pend(u, "choice").picked = D.nameOf(opt);
@@ -621,6 +629,7 @@
   // handlers run, before the click is settled.
   document.addEventListener("reprise-dialog-dismissed", () => { if (clickPending) clickPending.dismissed = true; }, true);
   addEventListener("submit", (e) => {
+    if (byComboEnter(e) && !clickPending) return;
     const form = deep(e);
     if (clickPending) {
       // The click being decided caused it (its own button, or a dialog's

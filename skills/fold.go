@@ -48,6 +48,10 @@ func foldSteps(in []events.Step) []events.Step {
 		// A set chosen item by item (a tag picker whose list closes after
 		// each pick) is one choice of what it held last, while the page
 		// took no other kind of step in between.
+		// One choice seen twice, from its button and from its popup list
+		// (a popover the button does not name): one step, the button's.
+		case st.Action == events.ActionSelect && len(steps) > 0 && sameChoice(&steps[len(steps)-1], &st):
+			continue
 		// Its first pick may be recorded before the control showed it holds
 		// a set (no chip yet): a choice on it is the set's too.
 		case st.Action == events.ActionSelect && setAgain(in[j+1:], &st):
@@ -123,4 +127,12 @@ func sameSetControl(a, b *events.Step) bool {
 		return id == strategyValue(b.Enrichment, events.StrategyID)
 	}
 	return a.Enrichment.Label != "" && Fold(a.Enrichment.Label) == Fold(b.Enrichment.Label) && a.Enrichment.Role == b.Enrichment.Role
+}
+
+// sameChoice reports whether b repeats a's choice: both select steps, one
+// label, one value.
+func sameChoice(a, b *events.Step) bool {
+	return a.Action == events.ActionSelect && b.Action == events.ActionSelect && a.Enrichment != nil && b.Enrichment != nil &&
+		a.Enrichment.Label != "" && Fold(a.Enrichment.Label) == Fold(b.Enrichment.Label) &&
+		a.Value != nil && b.Value != nil && a.Value.Raw == b.Value.Raw
 }
