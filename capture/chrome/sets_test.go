@@ -15,10 +15,14 @@ import (
 	"github.com/reprise-dev/reprise/internal/pages"
 )
 
-// clickWith clicks the element matching css whose text is text, holding
-// the modifier keys down.
+// clickWith clicks, with the mouse, the visible element matching css whose
+// text is text, holding the modifier keys down.
 func clickWith(css, text string, mods chromedp.Modifier) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		sel := fmt.Sprintf(`[...document.querySelectorAll(%q)].find((e) => e.textContent.trim() === %q)`, css, text)
+		if _, err := chromedp.Poll[bool](sel+` ? `+sel+`.checkVisibility() : false`, chromedp.WithPollingTimeout(5*time.Second))(ctx, t); err != nil {
+			return fmt.Errorf("no visible %s reads %q: %w", css, text, err)
+		}
 		i, err := chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].findIndex((e) => e.textContent.trim() === %q)`, css, text))(ctx, t)
 		if err != nil {
 			return err

@@ -104,24 +104,7 @@ func space() chromedp.Action[chromedp.Void] {
 }
 
 // clickText clicks, with the mouse, the element matching css whose text is text.
-func clickText(css, text string) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		sel := fmt.Sprintf(`[...document.querySelectorAll(%q)].find((e) => e.textContent.trim() === %q)`, css, text)
-		if _, err := chromedp.Poll[bool](sel+` ? `+sel+`.checkVisibility() : false`, chromedp.WithPollingTimeout(5*time.Second))(ctx, t); err != nil {
-			return fmt.Errorf("no visible %s reads %q: %w", css, text, err)
-		}
-		nodes, err := chromedp.Nodes(chromedp.CSSAll(css))(ctx, t)
-		if err != nil {
-			return err
-		}
-		i, err := chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].findIndex((e) => e.textContent.trim() === %q)`, css, text))(ctx, t)
-		if err != nil || i < 0 || i >= len(nodes) {
-			return fmt.Errorf("find %q: %v", text, err)
-		}
-		_, err = chromedp.MouseClickNode(nodes[i])(ctx, t)
-		return err
-	})
-}
+func clickText(css, text string) chromedp.Action[chromedp.Void] { return clickWith(css, text, 0) }
 
 // TestWidgetsRecordedAsIntended plays a person, with trusted input only
 // (mouse clicks and key events), through every kind of control, a save in
