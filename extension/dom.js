@@ -358,6 +358,10 @@ var RepriseDOM = (() => {
       const d = dateUnitAt(el);
       if (d) return d;
     }
+    if (role === "div") { // a date's element with no role (a range's halves), not a box around it
+      const sb = el.querySelector("[role=spinbutton]"), d = sb && dateUnitAt(sb);
+      if (d && d.el === el) return d;
+    }
     if (type === "checkbox" || role === "checkbox") {
       const g = checkGroupOf(el);
       if (g) return unitOf(g, cache);
@@ -669,8 +673,22 @@ var RepriseDOM = (() => {
   // step with what it shows, for the form's submit.
   function mirror(u) {
     if (u.kind === "action" || u.kind === "date" || u.how === "checks" || u.how === "radio") return false;
-    const el = u.el, r = el.getBoundingClientRect();
-    return (el.tabIndex < 0 || !!closest(el, "[aria-hidden=true]")) && (r.width <= 1 || r.height <= 1);
+    const el = u.el;
+    return (el.tabIndex < 0 || !!closest(el, "[aria-hidden=true]")) && clippedAway(el);
+  }
+  // Whether el shows no pixel: it is a pixel wide or high, or a box a
+  // pixel wide or high that hides its overflow holds it (the "visually
+  // hidden" pattern of the component libraries, whose mirrored select keeps
+  // its own size inside).
+  function clippedAway(el) {
+    for (let a = el, i = 0; a && a.nodeType === 1 && i < 4; a = up(a), i++) {
+      const r = a.getBoundingClientRect();
+      if (r.width > 1 && r.height > 1) continue;
+      if (a === el) return true;
+      const cs = getComputedStyle(a);
+      if (cs.overflow !== "visible" || cs.clipPath !== "none" || cs.clip !== "auto") return true;
+    }
+    return false;
   }
 
   // Settable units: not hidden, not disabled, not buttons or links.

@@ -263,7 +263,7 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 		// its cells now (a row filed by hand while demonstrating, whose
 		// cells the skill reads otherwise).
 		if prior, ok := e.earlier[rr.Key]; ok && rr.Key != "" && prior.committed && !e.Again {
-			rr.Reason = "already filed by " + filedBy(prior) + " (its cells do not fit the skill: " + strings.TrimPrefix(rr.Reason, refusedPrefix) + ")"
+			rr = filedRefused(rr, filedBy(prior))
 		}
 		rr.Key = ""
 		res.Rows = append(res.Rows, rr)

@@ -173,11 +173,26 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
+	js, err := jetstream.New(c.Conn())
+	if err != nil {
+		return err
+	}
+	// A row filed before (by hand while demonstrating, or by a run) is
+	// neither bad nor filed again, whatever its cells say now.
+	var filed replay.Filed
+	if !f.again {
+		if filed, err = replay.FiledBefore(ctx, js, skillID, plan.RunID); err != nil {
+			return fmt.Errorf("read the rows filed before: %w", err)
+		}
+	}
 	var bad []string
 	var refused []replay.RowResult
 	for _, b := range badRows {
-		bad = append(bad, b.Why())
-		refused = append(refused, b.Result())
+		rr, before := filed.Refused(b)
+		refused = append(refused, rr)
+		if !before {
+			bad = append(bad, b.Why())
+		}
 	}
 	out := cmd.OutOrStdout()
 	if len(bad) > 0 && f.onError == replay.OnErrorStop {
@@ -197,12 +212,12 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
 	}
 	if f.hub != "" {
+		// The hub's workers read the hub's log, not this machine's.
+		var skipped []replay.RowResult
+		plan.Rows, skipped = filed.TakeOut(plan.Rows)
+		refused = append(refused, skipped...)
 		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Resume: f.resume != "", Refused: refused,
 			Ledger: filepath.Join(home, "hub-ledger")})
-	}
-	js, err := jetstream.New(c.Conn())
-	if err != nil {
-		return err
 	}
 	log, err := g.logger()
 	if err != nil {

@@ -480,9 +480,6 @@ var zooLibraryCases = map[string]zooCase{
 	"antd-shipment": {
 		partial: "antd's remote-search Select: replay does not yet reach the option the search returns (about a quarter of the rows file)",
 	},
-	"aria-leave": {
-		partial: "React Aria's DateRangePicker: its halves have no name of their own, and replay does not yet find them again (no row files)",
-	},
 	"mantine-gift": {
 		questions: []string{"column:deliver_on"},
 		gap:       "Mantine's DatePickerInput is a button whose date is picked only in its calendar",

@@ -44,6 +44,11 @@
     return m ? { role: m[1], name: m[3].replace(/\\(['"\\])/g, "$1") } : null;
   }
 
+  // The elements of the dates in sections named name whose element has
+  // no name of its own (a range's halves, named by their sections): found
+  // by the name the model gives them, as the recorder did.
+  const dateUnits = (rs, role, name) => D.unitsIn(rs).filter((u) => u.kind === "date" && (!role || role === u.role) && sameName(D.labelOf(u), name)).map((u) => u.el);
+
   function candidates(rs, s) {
     const v = s.value || "";
     switch (s.strategy) {
@@ -57,11 +62,15 @@
         if (v.startsWith("[")) return css(rs, v) || [];
         return all(rs).filter((el) => el.getAttribute("name") === v);
       case "label":
-        return all(rs).filter((el) => el.tagName !== "LABEL" && D.namesOf(el).some((l) => sameName(l, v)));
+      {
+        const els = all(rs).filter((el) => el.tagName !== "LABEL" && D.namesOf(el).some((l) => sameName(l, v)));
+        return els.length ? els : dateUnits(rs, "", v);
+      }
       case "role+text": {
         const rt = parseRoleText(v);
         if (!rt) return [];
-        return all(rs).filter((el) => D.roleOf(el) === rt.role && (D.namesOf(el).some((l) => sameName(l, rt.name)) || sameName(text(el), rt.name)));
+        const els = all(rs).filter((el) => D.roleOf(el) === rt.role && (D.namesOf(el).some((l) => sameName(l, rt.name)) || sameName(text(el), rt.name)));
+        return els.length ? els : dateUnits(rs, rt.role, rt.name);
       }
       case "xpath": return xpath(rs, v);
       case "css": return css(rs, v) || [];

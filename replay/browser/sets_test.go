@@ -37,14 +37,21 @@ func TestSetsAndSectionedDates(t *testing.T) {
 		setStep(3, "group", "Services", "Wash\nDry", sel("role+text", "group[name='Services']")),
 		setStep(4, "combobox", "Tags", "Fragile\nPriority", sel("id", "#tags")),
 		withReadBack(step(5, "fill", "Ship by", "2027-03-15", sel("label", "Ship by")), skills.ReadBackValue, "2027-03-15"),
+		// A range's halves, named only by their sections, found by that
+		// name as the recorder gave it.
+		withReadBack(step(6, "fill", "Start Date", "2027-04-01", sel("label", "Start Date")), skills.ReadBackValue, "2027-04-01"),
+		withReadBack(step(7, "fill", "End Date", "2027-04-09", sel("role+text", "group[name='End Date']")), skills.ReadBackValue, "2027-04-09"),
 	}
-	steps[4].Role = "group"
+	for i := 4; i < len(steps); i++ {
+		steps[i].Role = "group"
+	}
 	for _, st := range steps {
 		mustOK(t, ex, st)
 	}
 	var got struct {
 		Colors, Days, Services, Tags []string
 		Ship                         string
+		Away                         []string
 	}
 	if err := json.Unmarshal([]byte(eval[string](t, ex, "state()")), &got); err != nil {
 		t.Fatal(err)
@@ -66,9 +73,12 @@ func TestSetsAndSectionedDates(t *testing.T) {
 	if got.Ship != "3/15/2027" {
 		t.Errorf("the date's sections hold %q; want 3/15/2027", got.Ship)
 	}
+	if !slices.Equal(got.Away, []string{"4/1/2027", "4/9/2027"}) {
+		t.Errorf("the range's sections hold %q; want 4/1/2027 and 4/9/2027", got.Away)
+	}
 
 	// An item the picker does not offer fails the step, naming no item.
-	out := run(t, ex, setStep(6, "combobox", "Tags", "Fragile\nBreakable", sel("id", "#tags")))
+	out := run(t, ex, setStep(8, "combobox", "Tags", "Fragile\nBreakable", sel("id", "#tags")))
 	if out.OK || strings.Contains(out.Error, "Breakable") {
 		t.Errorf("a tag the picker does not offer: %+v; want a failure that names no item", out)
 	}
