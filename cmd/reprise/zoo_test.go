@@ -477,9 +477,6 @@ func lastLines(s string, n int) string {
 // zooLibraryCases are the questions the library forms' builds must ask,
 // and the person's answers.
 var zooLibraryCases = map[string]zooCase{
-	"antd-shipment": {
-		partial: "antd's remote-search Select: replay does not yet reach the option the search returns (about a quarter of the rows file)",
-	},
 	"mantine-gift": {
 		questions: []string{"column:deliver_on"},
 		gap:       "Mantine's DatePickerInput is a button whose date is picked only in its calendar",

@@ -295,7 +295,8 @@
         // Suggestions come late, re-render and filter on each key: an
         // option is clicked only on a list that did not change since the
         // last look, and the step fails only on a settled list without it.
-        if (!settledList(D.popupOf(u.el) || (u.popup && u.popup.isConnected ? u.popup : null))) return { wait: true, fail: "the list of suggestions never settled" };
+        const lb = D.popupOf(u.el) || (u.popup && u.popup.isConnected ? u.popup : null);
+        if (!settledList(lb)) return { wait: true, fail: "the list of suggestions never settled" };
         const shown = opts.filter((o) => D.visible(o.el));
         const o = match(shown, want);
         if (o) return pick(u, o);
@@ -304,7 +305,11 @@
           S.picked.set(u.el, norm(want)); // Enter picks it: the read-back then sees what the list shows
           return { enter: true };
         }
-        if (!shown.length && u.el.getAttribute("aria-activedescendant")) return { key: "ArrowDown", fail: "no suggestion of the list has that label" };
+        // Options out of the pointer's reach (antd's) are walked by the
+        // keyboard, once the list holds any.
+        if (!shown.length && u.el.getAttribute("aria-activedescendant") && lb && lb.querySelector("[role=option]")) {
+          return { key: "ArrowDown", fail: "no suggestion of the list has that label" };
+        }
         return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
       case "combo": case "menu": {
@@ -387,7 +392,11 @@
         const o = match(shown, item);
         if (o) return o.disabled ? { fail: "the option is disabled" } : { click: optionPoint(o) };
         if (activeOption(u, item)) return { enter: true };
-        if (!shown.length && u.el.getAttribute("aria-activedescendant")) return { key: "ArrowDown", fail: "no suggestion of the list has that label" };
+        // Options out of the pointer's reach (antd's) are walked by the
+        // keyboard, once the list holds any.
+        if (!shown.length && u.el.getAttribute("aria-activedescendant") && lb && lb.querySelector("[role=option]")) {
+          return { key: "ArrowDown", fail: "no suggestion of the list has that label" };
+        }
         return { wait: true, fail: "no suggestion of the list has that label", empty: !shown.length };
       }
     }
@@ -434,8 +443,12 @@
       S.listMO.observe(lb, { subtree: true, childList: true, characterData: true, attributes: true });
       return false;
     }
-    return S.listMO.takeRecords().length === 0 && lb.isConnected;
+    return S.listMO.takeRecords().length === 0 && lb.isConnected && !busy(lb);
   }
+  // A list that says its options are on their way (aria-busy on it or in
+  // it, a spinner a remote search shows): not settled, whatever it shows.
+  const busy = (lb) => [lb, lb.parentElement].some((n) => n && (n.getAttribute("aria-busy") === "true" ||
+    !!n.querySelector("[aria-busy=true],[role=progressbar]")));
   // watchPicks notes, for the autocomplete u, a click that reaches one of
   // its suggestions naming want: the page's own click event, seen from
   // this world, on whatever element is under the pointer when it lands (a
