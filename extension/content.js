@@ -184,6 +184,7 @@
       // framework re-rendering the widget) before the step is sent.
       p = { unit: u, kind, frame: focusFrames.get(u.key) || latestFrame, picked: "", n: ++pends, enr: enrichment(u) };
       pending.set(u.key, p);
+      pendingChanged();
     }
     p.unit = u;
     if (u.kind === "choice") remember(u);
@@ -191,7 +192,13 @@
     p.value = valueOf(u);
     return p;
   }
+  // flush sends key's step, if it makes one; the worker hears that the
+  // frame holds nothing more only once the step is on its way.
   function flush(key) {
+    flushStep(key);
+    pendingChanged();
+  }
+  function flushStep(key) {
     const p = pending.get(key);
     if (!p) return;
     pending.delete(key);
@@ -254,6 +261,15 @@
   function flushAll(except) {
     for (const k of Array.from(pending.keys())) if (k !== except) flush(k);
   }
+  // The service worker knows which frames hold a step not sent yet (a
+  // field still being typed in): a recording that stops asks them for it.
+  let saidPending = false;
+  function pendingChanged() {
+    if ((pending.size > 0) === saidPending) return;
+    saidPending = pending.size > 0;
+    chrome.runtime.sendMessage({ type: "pending", pending: saidPending }).catch(() => {});
+  }
+  chrome.runtime.onMessage.addListener((msg) => { if (msg && msg.type === "flush") flushAll(); });
   // Flush what focus has left, once the page has handled the move (a
   // field may reformat itself on blur).
   function flushLeft() {

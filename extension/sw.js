@@ -39,7 +39,16 @@ const stale = (item) => item.ts < Date.now() / 1000 - KEEP_SECONDS;
 
 // While steps are held for their effect, the hello says so, often: a
 // recording that stops waits for them, and tells us to settle them now.
-const held = () => queue.filter((i) => i.obs).length;
+// Every step not yet taken by the daemon counts, on its way or held for
+// its effect, and so do the frames holding a step not made yet (a field
+// still being typed in): the hello asks for those when the recording stops.
+const pendingIn = new Map(); // "tab:frame" -> {tab, frame}
+const held = () => queue.length + pendingIn.size;
+function askPending() {
+  for (const [k, { tab, frame }] of pendingIn) {
+    chrome.tabs.sendMessage(tab, { type: "flush" }, { frameId: frame }).catch(() => { pendingIn.delete(k); });
+  }
+}
 let helloTimer = 0;
 function helloSoon() {
   clearTimeout(helloTimer);
@@ -54,7 +63,10 @@ async function hello() {
     // FULL: the daemon is not keeping steps (its disk is full).
     badge = recording ? (h.store_failing ? "FULL" : "REC") : "";
     chrome.action.setTitle({ title: h.store_failing ? "reprise: the disk is full, steps are not being kept" : "reprise" });
-    if (h.stopping) for (const o of observations.values()) settle(o);
+    if (h.stopping) {
+      for (const o of observations.values()) settle(o);
+      askPending();
+    }
     if (!recording) while (queue.length && !queue[0].obs && stale(queue[0])) queue.shift();
   } catch {
     client = null;
@@ -272,6 +284,13 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     case "action":
       for (const o of open(tab.id)) settle(o);
       return;
+    case "pending": {
+      const k = tab.id + ":" + sender.frameId;
+      if (msg.pending) pendingIn.set(k, { tab: tab.id, frame: sender.frameId });
+      else pendingIn.delete(k);
+      hello(); // at once: a recording stopping now must know to ask for it
+      return;
+    }
     case "step": {
       const body = { id: msg.id, origin: msg.origin, step: msg.step };
       // Still capturing: the frame will carry this id. Captured or not tried:

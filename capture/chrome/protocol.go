@@ -28,8 +28,10 @@ import (
 
 // HelloRequest is the extension's periodic hello.
 type HelloRequest struct {
-	// Held counts the steps the extension holds until their effect
-	// settles; it says hello every 250 ms while it holds any.
+	// Held counts the steps the extension has not delivered: held until
+	// their effect settles, on their way, or still being made in a tab (a
+	// field being typed in, sent when the recording stops). It says hello
+	// every 250 ms while it holds any.
 	Held int `json:"held,omitempty"`
 }
 

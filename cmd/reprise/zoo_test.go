@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
@@ -446,27 +445,13 @@ var zooCases = map[string]zooCase{
 	},
 }
 
-// workerState asks the extension's service worker what it holds.
+// workerState says what the extension's service worker holds.
 func workerState(br *paired.Browser) string {
-	targets, err := chromedp.Targets(br.Ctx)
+	st, err := paired.WorkerState(br.Ctx)
 	if err != nil {
 		return err.Error()
 	}
-	for _, tg := range targets {
-		if tg.Type != "service_worker" || !strings.HasPrefix(tg.URL, "chrome-extension://") {
-			continue
-		}
-		wctx, cancel := chromedp.NewContext(br.Ctx, chromedp.WithTargetID(tg.TargetID))
-		defer cancel()
-		tctx, stop := context.WithTimeout(wctx, 5*time.Second)
-		defer stop()
-		st, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]any]("repriseState()"))
-		if err != nil {
-			return "the worker does not answer: " + err.Error()
-		}
-		return fmt.Sprint(st)
-	}
-	return "no service worker running"
+	return fmt.Sprint(st)
 }
 
 func lastLines(s string, n int) string {

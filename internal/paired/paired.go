@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -86,4 +87,31 @@ func (b *Browser) Close() {
 		b.close()
 		b.close = nil
 	}
+}
+
+// WorkerState asks the extension's service worker, in the browser ctx
+// drives, what it holds (repriseState in extension/sw.js: counts and
+// flags, never a step).
+func WorkerState(ctx context.Context) (map[string]any, error) {
+	targets, err := chromedp.Targets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, tg := range targets {
+		if tg.Type != "service_worker" || !strings.HasPrefix(tg.URL, "chrome-extension://") {
+			continue
+		}
+		// Detached, not closed, after: closing the worker would lose what
+		// it holds.
+		wctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(tg.TargetID), chromedp.WithDetachOnCancel())
+		defer cancel()
+		tctx, stop := context.WithTimeout(wctx, 5*time.Second)
+		defer stop()
+		st, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]any]("repriseState()"))
+		if err != nil {
+			return nil, fmt.Errorf("the worker does not answer: %w", err)
+		}
+		return st, nil
+	}
+	return nil, errors.New("no service worker running")
 }
