@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/paired"
