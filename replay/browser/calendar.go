@@ -57,6 +57,9 @@ func (e *Executor) pickDate(ctx context.Context, st replay.Step) error {
 			if time.Now().After(deadline) {
 				return failure(fmt.Sprintf("%s: %s", stepRef(st), p.Fail))
 			}
+			if p.Phase != "" {
+				args["phase"] = p.Phase
+			}
 			if err := sleep(ctx, 30*time.Millisecond); err != nil {
 				return err
 			}

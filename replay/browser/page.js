@@ -458,17 +458,36 @@
       const day = days.find((d) => d.iso === want && !d.outside);
       if (!day) return { fail: "the calendar shows the month but not the day" };
       if (day.disabled) return { fail: "the day is disabled in the calendar" };
-      S.pickEl = day.el;
-      return { click: point(day.el), phase: "clicked" };
+      return still(day.el) ? { click: point(day.el), phase: "clicked" } : { wait: true, fail: "the calendar kept moving" };
     }
     const was = /^paged:(\d+)$/.exec(phase || "");
     if (was && +was[1] === dist) return { wait: true, fail: "the calendar did not turn its month" };
     if (was && +was[1] < dist) return { fail: "the calendar's button turned its month away from the date" };
+    // The month turned: the calendar may change its height, and its popup
+    // move, a frame later; the next point is read once it is still.
+    if (was) {
+      S.pickEl = null;
+      return { wait: true, phase: "turned", fail: "the calendar kept moving" };
+    }
     const dir = month < months[0] ? "previous" : "next";
     const pager = D.pagerOf(cal, dir);
     if (!pager) return { fail: `the calendar has no one button that says ${dir}` };
-    S.pickEl = pager;
-    return { click: point(pager), phase: "paged:" + dist };
+    return still(pager) ? { click: point(pager), phase: "paged:" + dist } : { wait: true, fail: "the calendar kept moving" };
+  }
+  // still says whether el, in view, is where it was at the previous look:
+  // a popup places itself, and moves, after it shows and after a scroll,
+  // so a point read while it moves is not where it will be when clicked.
+  function still(el) {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const at = [r.left, r.top, r.width, r.height].map(Math.round).join(","), now = performance.now();
+    if (S.pickEl !== el || S.pickAt !== at) {
+      S.pickEl = el;
+      S.pickAt = at;
+      S.pickSince = now;
+    }
+    // Unmoved over a few frames, not only between two quick looks.
+    return now - S.pickSince >= 100;
   }
 
   // settledList says whether the list lb is as it was at the previous
