@@ -274,9 +274,13 @@
   function flushLeft() {
     setTimeout(() => {
       const a = D.deepActive(document);
-      for (const [k, p] of Array.from(pending)) if (!D.unitContains(p.unit, a)) flush(k);
+      for (const [k, p] of Array.from(pending)) if (!D.unitContains(p.unit, a) && !picking(p.unit)) flush(k);
     }, 0);
   }
+  // Whether a date is still being picked in the calendar its control
+  // opened: the focus may leave it (a day re-rendered under the pointer)
+  // while a range waits for its end. Its step goes when it closes.
+  const picking = (u) => u.how === "picker" && (u.el.getAttribute("aria-expanded") === "true" || (!!u.popup && D.visible(u.popup)));
   addEventListener("focusout", flushLeft, true);
   addEventListener("pagehide", () => flushAll(), true);
   addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushAll(); }, true);

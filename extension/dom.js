@@ -951,7 +951,7 @@ var RepriseDOM = (() => {
   // 2027"; "March 5, 2027 –" while only its start is picked), each ISO,
   // or null when it writes no range whose ends all read as dates.
   function rangeIn(s) {
-    const parts = norm(s).split(/\s+-\s+|\s*[–—~]\s*|\s+to\s+/i);
+    const parts = norm(s).split(/\s+-(?:\s+|$)|\s*[–—~]\s*|\s+to(?:\s+|$)/i);
     if (parts.length !== 2) return null;
     const start = dateIn(parts[0]), end = parts[1] ? dateIn(parts[1]) : "";
     return start && (end || !parts[1]) ? { start, end } : null;
