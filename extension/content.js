@@ -445,7 +445,9 @@
     const role = D.roleOf(ctl);
     if (role === "tab" || role === "treeitem" || role === "gridcell") { activated(ctl, ctl); return; }
     flushAll();
-    if (D.opener(ctl) || /^(dialog|grid)$/.test(ctl.getAttribute("aria-haspopup") || "")) {
+    // (A dialog's opener is held only as a disclosure, aria-expanded: a
+    // Delete that opens its confirm is the destructive step it was.)
+    if (D.opener(ctl) || /^(dialog|grid)$/.test(ctl.getAttribute("aria-haspopup") || "") && ctl.getAttribute("aria-expanded") !== null) {
       // A button that opens a list, a menu or a calendar: held until we
       // know whether the person chose in it (then the choice, or the
       // date picked, is the step).

@@ -427,7 +427,7 @@
     const u = D.unitOf(el) || {};
     const picker = u.how === "picker";
     // Only a calendar this control opened: another on the page is not its.
-    const mine = el.getAttribute("aria-expanded") === "true" || S.openedPicker === el;
+    const mine = el.hasAttribute("aria-expanded") ? el.getAttribute("aria-expanded") === "true" : S.openedPicker === el;
     const cal = picker && u.popup ? u.popup : mine ? D.calendarOf({ el }) : null;
     const shows = (h) => (picker ? D.dateOf(u, h) : "");
     // What the control shows once the move is made.
