@@ -54,6 +54,10 @@ func TestCalendarDatesRecordedAsIntended(t *testing.T) {
 	if err != nil {
 		t.Fatalf("play the person: %v", err)
 	}
+	// The range's steps leave the page as its calendar closes, just
+	// before Save: on a busy machine they may reach the daemon after a
+	// stop sent at once.
+	waitFills(ctx, t, home, started, 3)
 	rec := stopAndFetch(ctx, t, home, started)
 	var got []string
 	for _, s := range rec.Steps {
