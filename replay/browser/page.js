@@ -412,14 +412,15 @@
 
   // pickDate plans one move of a person picking the ISO date want in the
   // calendar the control found opens; half, for a range, says which end
-  // ("start" or "end"). A move is {open} (click the control), {page} (the
-  // calendar's own previous or next button, found by what names it),
-  // {click} (the day whose own name or data says it is want, in a month
-  // the calendar shows: never a day shown from the month next to it, never
-  // a day counted by its place), {close} (Escape: the date shows and the
-  // calendar is still open), {wait} while the calendar answers, {done},
-  // or {fail}. phase is what the previous move was. Reasons never quote
-  // the date.
+  // ("start" or "end"). A move is {open} (click the control), {click} on
+  // the calendar's own previous or next button, found by what names it
+  // (phase "paged:<months away>"), {click} on the day whose own name or
+  // data says it is want, in a month the calendar shows: never a day shown
+  // from the month next to it, never a day counted by its place (phase
+  // "clicked"), {close} (Escape: the date shows and the calendar is still
+  // open), {wait} while the calendar answers, {done}, or {fail}. phase is
+  // what the previous move was. Every click waits until its target is
+  // still. Reasons never quote the date.
   function pickDate(want, half, phase) {
     const el = target();
     if (!/^\d{4}-\d{2}-\d{2}$/.test(want)) return { fail: "the value is not a date written YYYY-MM-DD" };
