@@ -105,10 +105,10 @@ func appendEnrichment(b []byte, e *Enrichment) []byte {
 }
 
 // extended reports whether a step carries any of the optional fields of
-// schemas 1.1 to 1.4, which the fast path does not write.
+// schemas 1.1 to 1.5, which the fast path does not write.
 func (s *Step) extended() bool {
 	e := s.Enrichment
-	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || e != nil && (len(e.Options) > 0 || e.Container != nil || e.Keyed || e.Dialog != "" || e.Multiple)
+	return s.Inferred || s.Effect != nil || len(s.Fields) > 0 || e != nil && (len(e.Options) > 0 || e.Container != nil || e.Keyed || e.Dialog != "" || e.Multiple || e.Half != "")
 }
 
 func appendReflective(b []byte, s *Step) []byte {

@@ -66,13 +66,14 @@ func TestAppendMatchesLibrary(t *testing.T) {
 	}
 	wantLibraryBytes(t, "edge step", edge)
 
-	// The optional enrichment fields of schemas 1.2 to 1.4, each alone:
+	// The optional enrichment fields of schemas 1.2 to 1.5, each alone:
 	// the fast path must not drop them.
 	for name, e := range map[string]Enrichment{
 		"container": {Kind: KindDOM, Container: &Container{Role: "group", Name: "Shipping"}},
 		"keyed":     {Kind: KindDOM, Keyed: true},
 		"dialog":    {Kind: KindDOM, Dialog: "dismiss"},
 		"multiple":  {Kind: KindDOM, Multiple: true},
+		"half":      {Kind: KindDOM, Half: HalfEnd},
 	} {
 		s := specStep(t)
 		s.Enrichment = &e
@@ -80,7 +81,7 @@ func TestAppendMatchesLibrary(t *testing.T) {
 		b, _ := AppendMsgpack(nil, s)
 		var back Step
 		if err := Decode(b, &back); err != nil || back.Enrichment.Keyed != e.Keyed || back.Enrichment.Dialog != e.Dialog || (e.Container != nil) != (back.Enrichment.Container != nil) ||
-			back.Enrichment.Multiple != e.Multiple {
+			back.Enrichment.Multiple != e.Multiple || back.Enrichment.Half != e.Half {
 			t.Errorf("step with a %s: decoded %+v, %v", name, back.Enrichment, err)
 		}
 	}

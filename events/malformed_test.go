@@ -47,6 +47,7 @@ var fixtureFields = map[string]string{
 	"steps/cursor_three":              "step.cursor",
 	"steps/kind_bad":                  "step.enrichment.kind",
 	"steps/dialog_bad":                "step.enrichment.dialog",
+	"steps/half_bad":                  "step.enrichment.half",
 	"steps/outcome_bad":               "step.outcome",
 	"steps/secret_with_raw":           "step.value.raw",
 	"steps/selector_value_empty":      "step.enrichment.selectors[2].value",

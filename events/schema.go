@@ -14,8 +14,11 @@ package events
 // after the step showed (labels only, never the values). Readers accept
 // any 1.x. 1.4 adds an enrichment's multiple: the control holds a set (a
 // tag picker, a multi-select list, a group of boxes), and the value's raw
-// lists the options it held, one per line.
-const SchemaVersion = "1.4"
+// lists the options it held, one per line. 1.5 adds an enrichment's half:
+// which end of a range control (two dates picked in one calendar) the fill
+// step sets, "start" or "end"; the range's two dates are then two fill
+// steps on the same control, one a half.
+const SchemaVersion = "1.5"
 
 // Recording is a whole demonstration: its identity, its route and its steps.
 type Recording struct {
@@ -135,10 +138,22 @@ type Enrichment struct {
 	// Multiple (1.4) says the choice control holds a set: the step's
 	// value lists the options it held after the step, one per line.
 	Multiple bool `json:"multiple,omitempty" msgpack:"multiple,omitempty"`
+	// Half (1.5) says which end of a range the fill step sets, on a
+	// control that holds two dates at once and shows them as one (a date
+	// range picker whose days are both clicked in its calendar): "start"
+	// or "end". The step's value is that end's date alone (ISO 8601); a
+	// range is recorded as its start's step, then its end's.
+	Half string `json:"half,omitempty" msgpack:"half,omitempty"`
 }
 
 // DialogDismiss is Enrichment.Dialog for a dialog the person cancelled.
 const DialogDismiss = "dismiss"
+
+// The halves of a range (Enrichment.Half).
+const (
+	HalfStart = "start"
+	HalfEnd   = "end"
+)
 
 // Container names an element's container by its role and name.
 type Container struct {

@@ -86,6 +86,9 @@ func (s *Step) validateExtensions(at string) error {
 		if e.Dialog != "" && e.Dialog != DialogDismiss {
 			return &SchemaError{at + ".enrichment.dialog", `is "dismiss" or absent`}
 		}
+		if e.Half != "" && e.Half != HalfStart && e.Half != HalfEnd {
+			return &SchemaError{at + ".enrichment.half", `is "start", "end" or absent`}
+		}
 	}
 	if ef := s.Effect; ef != nil {
 		if len(ef.Texts) > maxTexts {

@@ -159,6 +159,7 @@
     if (extra && extra.url) step.enrichment.url = extra.url; // where the action was, if the page moved since
     if (extra && extra.keyed) step.enrichment.keyed = true;
     if (extra && extra.dialog) step.enrichment.dialog = extra.dialog;
+    if (extra && extra.half) step.enrichment.half = extra.half;
     if (u && u.kind !== "action") explained.set(u.key, D.stateOf(u, known(u)));
     const frame = action === "navigate" ? "" : (extra && extra.frame) || latestFrame;
     return post(step, frame, extra && extra.obs, extra && extra.id);
@@ -167,6 +168,16 @@
     id = id || crypto.randomUUID();
     chrome.runtime.sendMessage({ type: "step", id, origin: location.origin, step, frame, obs: obs || undefined }).catch(() => {});
     return id;
+  }
+  // A range's two dates, picked in one calendar and shown by one control:
+  // one fill step for each end, its half named, start first.
+  const halves = (v) => (v && v.type === "date" && /^[^/]*\/[^/]*$/.test(v.raw) ? v.raw.split("/") : null);
+  // fillStep sends the fill of u: one step, or a range's two.
+  function fillStep(u, extra) {
+    const v = valueOf(u), h = u.how === "picker" ? halves(v) : null;
+    if (!h) return emit("fill", u, v, extra);
+    emit("fill", u, { raw: h[0], type: "date", is_parameter: null }, Object.assign({}, extra, { half: "start" }));
+    emit("fill", u, { raw: h[1], type: "date", is_parameter: null }, Object.assign({}, extra, { half: "end" }));
   }
 
   // ---- Pending: one step per visit of a control or widget -----------------
@@ -209,7 +220,11 @@
       // Replaced since: the step as the control last was.
       if (p.enr && p.value && p.state !== explained.get(u.key)) {
         const action = p.kind === "choice" ? "select" : p.kind === "toggle" ? "click" : "fill";
-        post(Object.assign(stepFor(action, null), { enrichment: p.enr, value: p.value, redacted: p.value.type === "secret" }), p.frame);
+        const h = u.how === "picker" ? halves(p.value) : null;
+        if (h) {
+          h.forEach((raw, i) => post(Object.assign(stepFor(action, null), { enrichment: Object.assign({}, p.enr, { half: i ? "end" : "start" }),
+            value: { raw, type: "date", is_parameter: null } }), p.frame));
+        } else post(Object.assign(stepFor(action, null), { enrichment: p.enr, value: p.value, redacted: p.value.type === "secret" }), p.frame);
       }
       return;
     }
@@ -219,7 +234,7 @@
       case "fill": {
         const k = keyed.has(u.el);
         keyed.delete(u.el);
-        if (now !== before) emit("fill", u, valueOf(u), { frame: p.frame, keyed: k });
+        if (now !== before) fillStep(u, { frame: p.frame, keyed: k });
         return;
       }
       case "toggle":
@@ -275,13 +290,19 @@
   function flushLeft() {
     setTimeout(() => {
       const a = D.deepActive(document);
-      for (const [k, p] of Array.from(pending)) if (!D.unitContains(p.unit, a)) flush(k);
+      for (const [k, p] of Array.from(pending)) if (!D.unitContains(p.unit, a) && !picking(p.unit)) flush(k);
     }, 0);
   }
+  // Whether a date is still being picked in the calendar its control
+  // opened: the focus may leave it (a day re-rendered under the pointer)
+  // while a range waits for its end. Its step goes when it closes.
+  const picking = (u) => u.how === "picker" && (u.el.getAttribute("aria-expanded") === "true" || (!!u.popup && D.visible(u.popup)));
   addEventListener("focusout", flushLeft, true);
   addEventListener("pagehide", () => flushAll(), true);
   addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushAll(); }, true);
 
+  // Whether the person's last gesture, a moment ago, was in a calendar.
+  const calendarGesture = () => !!gesture.el && performance.now() - gesture.t < GESTURE_MS && D.inCalendar(gesture.el);
   const attributed = (u) => !!gesture.el && performance.now() - gesture.t < GESTURE_MS && D.unitContains(u, gesture.el);
   const focusedIn = (u) => D.unitContains(u, D.deepActive(document));
 
@@ -353,6 +374,8 @@
             // holds a set, which the person goes on picking.
             if (el.getAttribute("aria-expanded") === "false" && pending.has(u.key) && !D.isMulti(u)) setTimeout(() => flush(u.key), 0);
           }
+          // A calendar closed on the date (or the range) picked in it.
+          if (u && u.how === "picker" && el.getAttribute("aria-expanded") === "false" && pending.has(u.key)) setTimeout(() => flush(u.key), 0);
           continue;
         }
         const u = D.unitFor(el, cache);
@@ -366,7 +389,7 @@
           continue;
         }
         // A date picked in a calendar: the gesture was in its popup.
-        const picked = u.kind === "date" && !!gesture.el && performance.now() - gesture.t < GESTURE_MS && D.inCalendar(gesture.el);
+        const picked = u.kind === "date" && calendarGesture();
         if (!attributed(u) && !picked) continue; // no gesture explains it: the safety net will
         if (u.kind === "date") pend(u, "fill");
         else if (u.kind === "choice") pend(u, "choice");
@@ -378,6 +401,15 @@
         if (combo && !/^(INPUT|TEXTAREA)$/.test(combo.tagName)) {
           const u = D.unitOf(combo, cache);
           if (u && u.kind === "choice" && attributed(u)) pend(u, "choice");
+        }
+        // A date picked in a calendar, shown by the control that opened
+        // it: its fill, sent once the calendar closes (a range's start
+        // is shown before its end is picked).
+        const ctl = el && D.controlOf(el);
+        const pu = ctl && D.roleOf(ctl) === "button" && D.unitOf(ctl, cache);
+        if (pu && pu.how === "picker" && calendarGesture()) {
+          pend(pu, "fill");
+          if (ctl.getAttribute("aria-expanded") !== "true") setTimeout(() => flush(pu.key), 0);
         }
         for (const n of r.addedNodes || []) if (n.nodeType === 1) see(D.unitsIn([n], cache));
       }
@@ -429,9 +461,12 @@
     const role = D.roleOf(ctl);
     if (role === "tab" || role === "treeitem" || role === "gridcell") { activated(ctl, ctl); return; }
     flushAll();
-    if (D.opener(ctl)) {
-      // A button that opens a list or a menu: held until we know whether
-      // the person chose in it (then the choice is the step).
+    // (A dialog's opener is held only as a disclosure, aria-expanded: a
+    // Delete that opens its confirm is the destructive step it was.)
+    if (D.opener(ctl) || /^(dialog|grid)$/.test(ctl.getAttribute("aria-haspopup") || "") && ctl.getAttribute("aria-expanded") !== null) {
+      // A button that opens a list, a menu or a calendar: held until we
+      // know whether the person chose in it (then the choice, or the
+      // date picked, is the step).
       heldOpener = { key: ctl, step: null, frame: latestFrame };
       heldOpener.step = stepFor("click", u);
       return;
@@ -528,7 +563,8 @@
       if (explained.get(u.key) === s) continue;
       if (!D.unitVisible(u) || D.mirror(u)) { explained.set(u.key, s); continue; }
       const action = u.kind === "choice" ? "select" : u.kind === "toggle" ? "click" : "fill";
-      emit(action, u, valueOf(u), { inferred: true });
+      if (action === "fill") fillStep(u, { inferred: true });
+      else emit(action, u, valueOf(u), { inferred: true });
     }
   }
 

@@ -431,6 +431,10 @@ var RepriseDOM = (() => {
       const p = popupOf(el);
       if (p && optionEls(p).length) return comboUnit(el, p);
     }
+    if (role === "button") {
+      const d = pickerUnit(el);
+      if (d) return d;
+    }
     if (el.isContentEditable) return { kind: "text", el, role: "textbox", key: el };
     if (isControl(el)) return { kind: "action", el, role, key: el };
     return null;
@@ -449,6 +453,11 @@ var RepriseDOM = (() => {
 
   // What a unit's element does not show by itself: a label for the group.
   function labelOf(u) {
+    if (u.how === "picker") {
+      // Its content is its value: never its name.
+      const shown = shownText(u.el);
+      return namesOf(u.el).find((n) => n !== shown && n !== text(u.el)) || "";
+    }
     if (u.kind === "date") return nameOf(u.el) || dateLabel(u);
     if (u.kind !== "choice") return nameOf(u.el);
     switch (u.how) {
@@ -833,7 +842,10 @@ var RepriseDOM = (() => {
     return { kind: "date", el: first, role: "group", key: first };
   }
   // A date unit's date as ISO 8601, "" unless every part holds a number.
-  function dateOf(u) {
+  // A calendar picker's is the date its control shows; a range's, with
+  // half ("start" or "end"), that end's date, else both as start/end.
+  function dateOf(u, half) {
+    if (u.how === "picker") return pickedOf(u.el, half);
     const parts = dateParts(u.el);
     if (!parts) return "";
     const n = (p) => {
@@ -883,6 +895,187 @@ var RepriseDOM = (() => {
       if ((roleOf(a) === "group" || tag(a) === "fieldset") && dateParts(a)) return roleOf(el) === "button" || tag(el) === "button";
     }
     return false;
+  }
+
+  // ---- Dates picked in a calendar -----------------------------------------
+
+  // Month names as a page may write them, folded: English's and the
+  // page's own language's (Intl), long and short.
+  let months = null;
+  function monthNames() {
+    const lang = (document.documentElement && document.documentElement.lang) || navigator.language || "en";
+    if (months && months.lang === lang) return months.names;
+    const names = new Map();
+    for (const l of ["en", lang]) {
+      for (const style of ["long", "short"]) {
+        let f = null;
+        try { f = new Intl.DateTimeFormat(l, { month: style, timeZone: "UTC" }); } catch (_) { continue; }
+        for (let m = 0; m < 12; m++) {
+          const w = fold(f.format(new Date(Date.UTC(2000, m, 1)))).replace(/\.$/, "");
+          if (w && !/\d/.test(w) && !names.has(w)) names.set(w, m + 1);
+        }
+      }
+    }
+    if (!names.has("sept")) names.set("sept", 9);
+    months = { lang, names };
+    return names;
+  }
+  // y, m, d as ISO 8601, "" for a day that is no day of that month.
+  function isoDay(y, m, d) {
+    if (!(y >= 1 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= 31)) return "";
+    const t = new Date(Date.UTC(2000, m - 1, d));
+    t.setUTCFullYear(y);
+    if (t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return "";
+    return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  }
+  // The one date a text writes, as ISO 8601, or "" when it writes none or
+  // writes it so that its reading is not certain: an ISO date
+  // ("2027-03-05"), a date with its month named ("March 5, 2027",
+  // "Friday, 5 March 2027", "5. März 2027", words around it allowed), or
+  // digits in an order that leaves no doubt ("2027/03/05", "05.03.2027",
+  // "13/03/2027"; never "03/04/2027", nor a year in two digits).
+  function dateIn(s) {
+    s = norm(s);
+    let m = /(?:^|[^\d])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/.exec(s);
+    if (m) return /\d{4}-\d{1,2}-\d{1,2}[\s\S]*\d{4}-\d{1,2}-\d{1,2}/.test(s) ? "" : isoDay(+m[1], +m[2], +m[3]);
+    if ((m = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(s))) return isoDay(+m[1], +m[2], +m[3]);
+    if ((m = /^(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})$/.exec(s))) return isoDay(+m[3], +m[2], +m[1]);
+    if ((m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/.exec(s))) {
+      const a = +m[1], b = +m[2];
+      if (a > 12 && b <= 12) return isoDay(+m[3], b, a);
+      if (b > 12 && a <= 12) return isoDay(+m[3], a, b);
+      return a === b ? isoDay(+m[3], a, b) : "";
+    }
+    const names = monthNames();
+    let month = 0, year = 0;
+    const days = [];
+    for (const w of fold(s).match(/\p{L}+|\d+/gu) || []) {
+      if (/^\d+$/.test(w)) {
+        if (w.length === 4) {
+          if (year) return "";
+          year = +w;
+        } else if (w.length <= 2) days.push(+w);
+        else return "";
+        continue;
+      }
+      const k = names.get(w.replace(/\.$/, ""));
+      if (!k) continue;
+      if (month) return "";
+      month = k;
+    }
+    return month && year && days.length === 1 ? isoDay(year, month, days[0]) : "";
+  }
+  // The two ends of a range a text writes ("March 5, 2027 – March 12,
+  // 2027"; "March 5, 2027 –" while only its start is picked), each ISO,
+  // or null when it writes no range whose ends all read as dates.
+  function rangeIn(s) {
+    const parts = norm(s).split(/\s+-(?:\s+|$)|\s*[–—~]\s*|\s+to(?:\s+|$)/i);
+    if (parts.length !== 2) return null;
+    const start = dateIn(parts[0]), end = parts[1] ? dateIn(parts[1]) : "";
+    return start && (end || !parts[1]) ? { start, end } : null;
+  }
+  // What a picker's control shows of its date: its text, without what it
+  // hides from assistive technology (an icon).
+  function pickedText(el) {
+    const t = shownText(el);
+    return t.length <= 120 ? t : "";
+  }
+  function pickedOf(el, half) {
+    const t = pickedText(el), r = rangeIn(t);
+    if (r) return half === "start" ? r.start : half === "end" ? r.end : r.start + "/" + r.end;
+    // A range that shows its start alone until its end is picked.
+    return half === "end" ? "" : dateIn(t);
+  }
+
+  // The calendar under root: a grid of days (a table or role=grid) shown.
+  function calendarIn(root) {
+    if (!root || !root.querySelectorAll) return null;
+    if (root.matches && root.matches("table,[role=grid]") && isCalendar(root)) return root;
+    return Array.from(root.querySelectorAll("table,[role=grid]")).find((t) => visible(t) && isCalendar(t)) || null;
+  }
+  // The popup a picker's control opened that holds a calendar: the one it
+  // names (aria-controls), or a dialog it labels, else null.
+  const PICKER_POPUP = /^(dialog|grid|true)$/;
+  function pickerPopup(el) {
+    for (const id of ids(attr(el, "aria-controls"))) {
+      const p = byId(el, id);
+      if (p && visible(p) && calendarIn(p)) return p;
+    }
+    if (el.id && el.ownerDocument) {
+      for (const d of el.ownerDocument.querySelectorAll(`[aria-labelledby~="${CSS.escape(el.id)}"]`)) {
+        if (d !== el && visible(d) && calendarIn(d)) return d;
+      }
+    }
+    return null;
+  }
+  // A date picked only in a calendar: a button that opens a popup (a
+  // dialog, a grid) and shows the date picked, or a range of two, as its
+  // text. Known as one while it shows a date, or while its popup shows a
+  // calendar; an empty picker whose calendar is closed is only a button.
+  function pickerUnit(el) {
+    if (!PICKER_POPUP.test(attr(el, "aria-haspopup") || "")) return null;
+    const popup = pickerPopup(el);
+    const t = pickedText(el);
+    if (!popup && !rangeIn(t) && !dateIn(t)) return null;
+    return { kind: "date", how: "picker", el, role: roleOf(el), key: el, popup };
+  }
+  // The calendar a picker's control opened: its popup, or the only
+  // calendar shown in its document.
+  function calendarOf(u) {
+    const p = pickerPopup(u.el);
+    if (p) return p;
+    const doc = u.el.ownerDocument;
+    const cals = Array.from(doc.querySelectorAll("table,[role=grid]")).filter((t) => visible(t) && isCalendar(t));
+    if (cals.length !== 1) return null;
+    // Its popup: the calendar's nearest ancestor that holds its pagers.
+    let c = cals[0];
+    for (let a = up(c), i = 0; a && a !== doc.body && i < 6; a = up(a), i++) {
+      c = a;
+      if (attr(a, "role") === "dialog" || a.querySelector("button:not(table button):not([role=grid] button)")) break;
+    }
+    return c;
+  }
+  // The days a calendar shows: each clickable day with its date, read
+  // from its own name (aria-label "10 December 2026"), a data attribute
+  // or title that writes it; never from its place in the grid. outside
+  // marks a day the calendar shows from a month next to its own.
+  const DAY_ATTRS = ["aria-label", "data-date", "data-value", "data-day", "datetime", "title"];
+  function calendarDays(root) {
+    const out = [];
+    for (const el of root.querySelectorAll("button,[role=button],[role=gridcell],td,[data-date],[data-value],[data-day]")) {
+      let iso = "";
+      for (const a of DAY_ATTRS) if (!iso && attr(el, a)) iso = dateIn(attr(el, a));
+      if (!iso) continue;
+      // The innermost element that names the day is the one clicked.
+      if (out.length && contains(out[out.length - 1].el, el) && out[out.length - 1].iso === iso) out.pop();
+      const outside = ["data-outside", "data-outside-month", "data-outside-visible-range"].some((a) => el.hasAttribute(a) && attr(el, a) !== "false") ||
+        /(^|[-_\s])(outside|adjacent|other-month|not-current)([-_\s]|$)/i.test(typeof el.className === "string" ? el.className : "");
+      const disabled = el.disabled || attr(el, "aria-disabled") === "true" || el.hasAttribute("data-disabled");
+      out.push({ el, iso, outside, disabled });
+    }
+    // A month the calendar shows is one most of whose days it shows; a
+    // day of another month is outside, whatever it says of itself.
+    const count = new Map();
+    for (const d of out) count.set(d.iso.slice(0, 7), (count.get(d.iso.slice(0, 7)) || 0) + 1);
+    for (const d of out) if (count.get(d.iso.slice(0, 7)) < 20) d.outside = true;
+    return out;
+  }
+  // The months a calendar shows, "YYYY-MM", in order.
+  const shownMonths = (days) => Array.from(new Set(days.filter((d) => !d.outside).map((d) => d.iso.slice(0, 7)))).sort();
+  // A calendar's button that pages to the next or previous month, by what
+  // names it (its name, title, a direction or slot attribute, a class
+  // word), never by where it is: null unless exactly one shown says so.
+  function pagerOf(root, dir) {
+    const want = dir === "next" ? /(^|[^a-z])(next|forward|later)([^a-z]|$)/i : /(^|[^a-z])(prev|previous|back|earlier)([^a-z]|$)/i;
+    const year = /(^|[^a-z])(super|year|decade|fast)([^a-z]|$)/i;
+    const days = new Set(calendarDays(root).map((d) => d.el));
+    const hits = Array.from(root.querySelectorAll("button,[role=button]")).filter((b) => {
+      if (days.has(b) || !visible(b) || b.disabled || attr(b, "aria-disabled") === "true") return false;
+      const says = [attr(b, "aria-label"), attr(b, "title"), attr(b, "data-direction"), attr(b, "slot"), attr(b, "data-action"),
+        typeof b.className === "string" ? b.className : "", text(b)].filter(Boolean);
+      return says.some((x) => want.test(x)) && !says.some((x) => year.test(x));
+    });
+    return hits.length === 1 ? hits[0] : null;
   }
 
   // ---- Containers ---------------------------------------------------------
@@ -949,6 +1142,7 @@ var RepriseDOM = (() => {
     unitOf, unitFor, labelOf, opener, unitVisible, unitContains, popupOf, openerOf,
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
     isMulti, chosenSet, chipsOf, chipOwner, mirror, dateOf, dateSections, inCalendar,
+    dateIn, rangeIn, calendarOf, calendarDays, shownMonths, pagerOf,
     unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
   };
 })();

@@ -194,7 +194,8 @@ func merge(cols []column, steps []events.Step, match, inOrder []int, k, n int) [
 // 0 to 1: the same action on the same element (by id or name, else label
 // and role, else role+text or xpath), or for navigation the same page.
 func similarity(a, b *events.Step) float64 {
-	if a == nil || b == nil || a.Action != b.Action {
+	// A range's start and its end are two steps on one control.
+	if a == nil || b == nil || a.Action != b.Action || halfOf(a) != halfOf(b) {
 		return 0
 	}
 	if a.Action == events.ActionNavigate {

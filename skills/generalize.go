@@ -310,6 +310,9 @@ func (g *builder) revealedBy(c column) *candidate {
 func (g *builder) add(rep *events.Step, at int, vals []string, typ, readBack string) {
 	label := labelOf(rep)
 	name := nameFor(label, selectorsOf(rep))
+	if h := halfOf(rep); h != "" {
+		name += "_" + h // a range's two dates: period_start, period_end
+	}
 	var prefix, suffix string
 	if rep.Action == events.ActionNavigate {
 		name = "url"
@@ -480,6 +483,14 @@ func labelOf(s *events.Step) string {
 	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s.Enrichment.Label), ":*"))
 }
 
+// halfOf is the end of a range a step sets, "" for a whole value.
+func halfOf(s *events.Step) string {
+	if s.Enrichment == nil {
+		return ""
+	}
+	return s.Enrichment.Half
+}
+
 func roleOf(s *events.Step) string {
 	if s.Enrichment == nil {
 		return ""
@@ -510,6 +521,7 @@ func stepFrom(s *events.Step) Step {
 			st.AXPath = &p
 		}
 		st.Role, st.Label, st.URL = e.Role, e.Label, e.URL
+		st.Half = e.Half
 	}
 	return st
 }

@@ -117,6 +117,11 @@ type Step struct {
 	// parameter, and replay makes the control hold exactly the row's
 	// items, adding what is missing and removing what is not wanted.
 	Multiple bool `yaml:"multiple,omitempty"`
+	// Half is the end of a range a fill step sets ("start" or "end"), on
+	// a control that shows two dates picked in one calendar: replay picks
+	// the start, then in the same calendar the end, and reads back the
+	// end the step set.
+	Half string `yaml:"half,omitempty"`
 	// Keys says a demonstration's field reacted to keys (its script
 	// rewrote what was typed, or refused a key): replay types the value
 	// key by key. Without it replay may set a field's value whole, with

@@ -232,6 +232,9 @@ func (st *Step) validate(at string, declared, used map[string]bool) error {
 	if st.Dialog != "" && st.Dialog != DialogAccept && st.Dialog != DialogDismiss {
 		return fieldErr(at+".dialog", "unknown answer %s (accept, dismiss)", quoteShort(st.Dialog))
 	}
+	if st.Half != "" && (st.Action != events.ActionFill || st.Half != events.HalfStart && st.Half != events.HalfEnd) {
+		return fieldErr(at+".half", "is start or end, on a fill step that sets one end of a range")
+	}
 	if st.Action == events.ActionUpload && st.Value == "" {
 		return fieldErr(at+".value", "an upload step needs its files: a %%column%% of paths or globs, one per line, or a constant")
 	}

@@ -40,7 +40,7 @@ func TestParseErrors(t *testing.T) {
 		{"malformed yaml", "    label: First Name\n", "    label: First Name\n     role: textbox\n",
 			"line 15: malformed YAML: mapping values are not allowed in this context"},
 		{"unknown field", "    label: First Name\n", "    colour: blue\n",
-			"line 14: steps[1].colour: unknown field; known fields are action, target, selectors, ax_path, role, label, url, value, options, multiple, keys, secret, floor, read_back, wait, destructive, assert, echo, expect, when, prompt, as, timeout, dialog, output, if, ai, recorded"},
+			"line 14: steps[1].colour: unknown field; known fields are action, target, selectors, ax_path, role, label, url, value, options, multiple, half, keys, secret, floor, read_back, wait, destructive, assert, echo, expect, when, prompt, as, timeout, dialog, output, if, ai, recorded"},
 		{"unknown top field", "name: new customer\n", "nmae: new customer\n",
 			"line 2: nmae: unknown field; known fields are version, name, source_recordings, parameters, dedupe_key, ignore, ai, browser, steps, verify"},
 		{"skill ai", "name: new customer\n", "name: new customer\nai: sometimes\n",

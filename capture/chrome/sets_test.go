@@ -74,6 +74,9 @@ func TestSetsAndDatesRecordedAsIntended(t *testing.T) {
 	if err != nil {
 		t.Fatalf("play the person: %v", err)
 	}
+	// The date's step leaves the page with Save's: on a busy machine it
+	// may reach the daemon after a stop sent at once.
+	waitFills(ctx, t, home, started, 1)
 	rec := stopAndFetch(ctx, t, home, started)
 	var got []string
 	for _, s := range rec.Steps {

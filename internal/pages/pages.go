@@ -12,3 +12,12 @@ import _ "embed"
 //
 //go:embed sets.html
 var Sets string
+
+// Calendar has date buttons written by hand whose date is picked only in
+// the calendar each opens: one date, a range ("5 Mar 2027 to 12 Mar
+// 2027") and one that shows its date in digits whose order is not certain
+// ("03/04/2027"), beside a plain button; window.state() returns what each
+// holds, as JSON (ISO dates).
+//
+//go:embed calendar.html
+var Calendar string

@@ -215,6 +215,9 @@ func (e *Executor) act(ctx context.Context, st replay.Step, f found) error {
 		return e.chooseMany(ctx, st)
 	case f.Kind == "choice" && (st.Action == "select" || st.Action == "fill" && f.How != "autocomplete"):
 		return e.choose(ctx, st)
+	case st.Action == "fill" && (f.How == "picker" || f.Kind == "action" && f.Tag != "input" && pickerPopup.MatchString(f.Popup)):
+		// A date picked only in a calendar: its control is a button.
+		return e.pickDate(ctx, st)
 	case f.Kind == "date" && st.Action == "fill":
 		return e.fillDate(ctx, st)
 	case st.Action == "select":

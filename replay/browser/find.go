@@ -27,6 +27,8 @@ type found struct {
 	Editable bool   `json:"editable"`
 	Kind     string `json:"kind"`
 	How      string `json:"how"`
+	// Popup is the element's aria-haspopup: what a button opens.
+	Popup string `json:"popup"`
 	// Unproven are the candidates refused as not the step's element.
 	Unproven []unproven `json:"unproven"`
 }

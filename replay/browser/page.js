@@ -171,7 +171,7 @@
     return {
       ready: true, counts, hit: counts.length - 1, unproven: unproven || [],
       tag: el.tagName.toLowerCase(), type: (el.getAttribute("type") || "").toLowerCase(), editable: !!el.isContentEditable,
-      kind: u.kind || "", how: u.how || "",
+      kind: u.kind || "", how: u.how || "", popup: el.getAttribute("aria-haspopup") || "",
     };
   }
 
@@ -426,6 +426,89 @@
     return { sections: D.dateSections(u).map((x, i) => ({ index: i, keys: digits[x.part], ...point(x.el) })) };
   }
 
+  // ---- Dates picked in a calendar -----------------------------------
+
+  // pickDate plans one move of a person picking the ISO date want in the
+  // calendar the control found opens; half, for a range, says which end
+  // ("start" or "end"). A move is {open} (click the control), {click} on
+  // the calendar's own previous or next button, found by what names it
+  // (phase "paged:<months away>"), {click} on the day whose own name or
+  // data says it is want, in a month the calendar shows: never a day shown
+  // from the month next to it, never a day counted by its place (phase
+  // "clicked"), {close} (Escape: the date shows and the calendar is still
+  // open), {wait} while the calendar answers, {done}, or {fail}. phase is
+  // what the previous move was. Every click waits until its target is
+  // still. Reasons never quote the date.
+  function pickDate(want, half, phase) {
+    const el = target();
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(want)) return { fail: "the value is not a date written YYYY-MM-DD" };
+    if (el.disabled || el.getAttribute("aria-disabled") === "true") return { fail: "the date's control is disabled" };
+    const u = D.unitOf(el) || {};
+    const picker = u.how === "picker";
+    // Only a calendar this control opened: another on the page is not its.
+    const mine = el.hasAttribute("aria-expanded") ? el.getAttribute("aria-expanded") === "true" : S.openedPicker === el;
+    const cal = picker && u.popup ? u.popup : mine ? D.calendarOf({ el }) : null;
+    const shows = (h) => (picker ? D.dateOf(u, h) : "");
+    // What the control shows once the move is made.
+    let held;
+    if (half === "start") held = shows("start") === want && shows("end") === "";
+    else if (half === "end") held = shows("start") !== "" && shows("end") === want;
+    else held = shows() === want;
+    if (held) {
+      // A range's start is picked in a calendar that stays open for its end.
+      if (half === "start" || !cal) return { done: true };
+      return phase === "closed" ? { wait: true, fail: "the calendar did not close" } : { close: true };
+    }
+    if (phase === "clicked") return { wait: true, fail: "the control does not show the date picked" };
+    if (half === "end" && !(shows("start") !== "" && shows("end") === "")) {
+      return { fail: "the range's first day is not picked: its start step must come first" };
+    }
+    if (!cal) {
+      if (phase === "opened") return { wait: true, fail: "the control opened no calendar" };
+      S.openedPicker = el;
+      return { open: point(el) };
+    }
+    const days = D.calendarDays(cal), months = D.shownMonths(days);
+    if (!months.length) return { wait: true, fail: "the calendar's days do not say their dates" };
+    const month = want.slice(0, 7);
+    const away = (m) => Math.abs((+m.slice(0, 4) * 12 + +m.slice(5, 7)) - (+month.slice(0, 4) * 12 + +month.slice(5, 7)));
+    const dist = Math.min(...months.map(away));
+    if (dist === 0) {
+      const day = days.find((d) => d.iso === want && !d.outside);
+      if (!day) return { fail: "the calendar shows the month but not the day" };
+      if (day.disabled) return { fail: "the day is disabled in the calendar" };
+      return still(day.el) ? { click: point(day.el), phase: "clicked" } : { wait: true, fail: "the calendar kept moving" };
+    }
+    const was = /^paged:(\d+)$/.exec(phase || "");
+    if (was && +was[1] === dist) return { wait: true, fail: "the calendar did not turn its month" };
+    if (was && +was[1] < dist) return { fail: "the calendar's button turned its month away from the date" };
+    // The month turned: the calendar may change its height, and its popup
+    // move, a frame later; the next point is read once it is still.
+    if (was) {
+      S.pickEl = null;
+      return { wait: true, phase: "turned", fail: "the calendar kept moving" };
+    }
+    const dir = month < months[0] ? "previous" : "next";
+    const pager = D.pagerOf(cal, dir);
+    if (!pager) return { fail: `the calendar has no one button that says ${dir}` };
+    return still(pager) ? { click: point(pager), phase: "paged:" + dist } : { wait: true, fail: "the calendar kept moving" };
+  }
+  // still says whether el, in view, is where it was at the previous look:
+  // a popup places itself, and moves, after it shows and after a scroll,
+  // so a point read while it moves is not where it will be when clicked.
+  function still(el) {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const at = [r.left, r.top, r.width, r.height].map(Math.round).join(","), now = performance.now();
+    if (S.pickEl !== el || S.pickAt !== at) {
+      S.pickEl = el;
+      S.pickAt = at;
+      S.pickSince = now;
+    }
+    // Unmoved over a few frames, not only between two quick looks.
+    return now - S.pickSince >= 100;
+  }
+
   // settledList says whether the list lb is as it was at the previous
   // look: a list seen for the first time, or that changed since (options
   // added, removed, re-rendered, relabelled), is not settled yet. No list
@@ -502,8 +585,15 @@
     const after = /^\p{N}*/u.exec(s.slice(last.index + 2))[0];
     return last[1] + after.length;
   }
-  function readBack(kind, want, known) {
+  function readBack(kind, want, known, half) {
     const u = S.unit, el = S.target;
+    if (kind === "value" && el && el.isConnected) {
+      // A date picked in a calendar: the date its control shows now, read
+      // as a date (an empty picker was a plain button when found).
+      const pu = D.roleOf(el) === "button" ? D.unitOf(el) : null;
+      if (pu && pu.how === "picker") return D.dateOf(pu, half || undefined) === want.slice(0, 10);
+      if (half) return false;
+    }
     if (u && u.kind === "date" && kind === "value") return D.dateOf(u) === want.slice(0, 10);
     switch (kind) {
       case "set": return !!u && u.kind === "choice" && sameSet(D.chosenSet(u), items(want));
@@ -551,7 +641,7 @@
       else if (it.files) res = sameFiles(el, it.files) ? "held" : "changed";
       else {
         S.target = el; S.unit = u;
-        res = readBack(it.kind, it.expect, it.known || []) ? "held" : "changed";
+        res = readBack(it.kind, it.expect, it.known || [], it.half) ? "held" : "changed";
       }
       out.push({ index: it.index, what: it.what, res });
     }
@@ -828,6 +918,8 @@
     case "choose": return choose(a.value, a.known || [], a.phase || "");
     case "choosemany": return chooseMany(a.value, a.phase || "");
     case "datesections": return dateSections(a.value);
+    case "pickdate": return pickDate(a.value, a.half || "", a.phase || "");
+    case "clickpicked": if (!S.pickEl || !S.pickEl.isConnected) throw new Error("stale"); S.pickEl.click(); return true;
     case "focussection": {
       const x = D.dateSections(S.unit)[a.index];
       if (!x) throw new Error("stale");
@@ -847,7 +939,7 @@
       // it again and asks once more.
       const el = S.target;
       if (!el || !el.isConnected) return "stale";
-      if (!readBack(a.kind, a.expect, a.known || [])) return "failed";
+      if (!readBack(a.kind, a.expect, a.known || [], a.half)) return "failed";
       if (a.keep) keep(el, S.unit, { ...a.keep, kind: a.kind, expect: a.expect, known: a.known || [] });
       return "held";
     }

@@ -25,7 +25,7 @@ func (e *Executor) readBack(ctx context.Context, st replay.Step) error {
 		return failure(fmt.Sprintf("%s: unknown read-back kind %q", stepRef(st), rb.Kind))
 	}
 	group := st.Action == "select" || st.Action != "click" && choiceRoles[st.Role]
-	args := map[string]any{"kind": rb.Kind, "expect": rb.Expect, "known": known(st.Options), "keep": keepOf(st, group)}
+	args := map[string]any{"kind": rb.Kind, "expect": rb.Expect, "known": known(st.Options), "keep": keepOf(st, group), "half": st.Half}
 	got, err := chromedp.Run(ctx, pageOp[string](e.world, "readback", args))
 	if err == nil && got == "stale" {
 		var again replay.Outcome

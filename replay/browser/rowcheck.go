@@ -24,6 +24,8 @@ type kept struct {
 	Proof proof        `json:"proof"`
 	// Files are an upload's files, by name and size.
 	Files []keptFile `json:"files,omitempty"`
+	// Half is the end of a range the step set (start or end).
+	Half string `json:"half,omitempty"`
 }
 
 type keptFile struct {
@@ -32,7 +34,7 @@ type keptFile struct {
 }
 
 func keepOf(st replay.Step, group bool) kept {
-	return kept{Row: st.Row, Index: st.Index, What: stepRef(st), Sels: jsSelectors(st.Selectors), Group: group, Proof: proofOf(st)}
+	return kept{Row: st.Row, Index: st.Index, What: stepRef(st), Sels: jsSelectors(st.Selectors), Group: group, Proof: proofOf(st), Half: st.Half}
 }
 
 // keepFiles remembers the files an upload gave its input, by name and
