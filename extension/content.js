@@ -447,8 +447,21 @@
   function activate(ctl, pre) {
     lastActivated = { el: ctl, t: performance.now() };
     // A day clicked in a calendar, its month turned, the calendar opened:
-    // the date field's own step says what was picked.
-    if (D.inCalendar(ctl)) return;
+    // the date field's own step says what was picked. A field the page
+    // set from the calendar fires no input event (antd's DatePicker): it
+    // is the step, in its place, if the focus stayed in it.
+    if (D.inCalendar(ctl)) {
+      const set = () => {
+        const a = D.deepActive(document), au = a && D.unitOf(a);
+        if (au && (au.kind === "text" || au.kind === "date") && D.stateOf(au, known(au)) !== explained.get(au.key)) pend(au, "fill");
+      };
+      // Once the page's own handlers ran: as the click leaves the window
+      // (a timer could come after the person's next click, which the
+      // browser serves first), or later if the page stopped it.
+      addEventListener("click", set, { once: true });
+      setTimeout(set, 0);
+      return;
+    }
     const u = D.unitOf(ctl);
     if (!u) return;
     if (u.kind === "choice") {

@@ -370,7 +370,10 @@
         const o = match(opts, extra[0] || missing[0]);
         if (!o) return { fail: "no option of the list has that label or value" };
         if (o.disabled) return { fail: "the option is disabled" };
-        return { click: optionPoint(o) };
+        // Something lies over it (a list or a calendar still closing): a
+        // person waits for it to go rather than click what covers it.
+        const pt = optionPoint(o);
+        return pt.lands ? { click: pt } : { wait: true, fail: "another element lies over the option" };
       }
       case "combo": case "autocomplete": {
         if (extra.length) {

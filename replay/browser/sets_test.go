@@ -83,3 +83,36 @@ func TestSetsAndSectionedDates(t *testing.T) {
 		t.Errorf("a tag the picker does not offer: %+v; want a failure that names no item", out)
 	}
 }
+
+// A box under a list still closing (a popup of the field before it, on
+// its way out) is clicked once the list has gone, never through it: a
+// click on what covers it would pick in that list instead.
+func TestSetWaitsForWhatCoversIt(t *testing.T) {
+	ex, _ := browser(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(pages.Sets))
+	}))
+	defer srv.Close()
+	open(t, ex, srv.URL)
+	eval[bool](t, ex, `(() => {
+		const r = document.querySelector("fieldset").getBoundingClientRect();
+		const cover = document.createElement("div");
+		cover.style.cssText = "position:fixed;background:#fff;left:" + r.left + "px;top:" + r.top + "px;width:" + r.width + "px;height:" + r.height + "px";
+		window.coverClicks = 0;
+		cover.addEventListener("click", () => window.coverClicks++);
+		document.body.appendChild(cover);
+		setTimeout(() => cover.remove(), 400);
+		return true; })()`)
+	mustOK(t, ex, setStep(1, "group", "Services", "Wash\nDry", sel("role+text", "group[name='Services']")))
+	if n := eval[int](t, ex, "coverClicks"); n != 0 {
+		t.Errorf("%d clicks landed on what covered the boxes; want none", n)
+	}
+	var got struct{ Services []string }
+	if err := json.Unmarshal([]byte(eval[string](t, ex, "state()")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if g := slices.Sorted(slices.Values(got.Services)); !slices.Equal(g, []string{"dry", "wash"}) {
+		t.Errorf("services hold %q; want wash and dry", got.Services)
+	}
+}
