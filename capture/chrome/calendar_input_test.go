@@ -1,13 +1,8 @@
 package chrome_test
 
 import (
-	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -48,19 +43,9 @@ pop.addEventListener("click", (e) => {
 // clicked after it (it used to come only from the submit's safety net,
 // after the box, and replay then filled the box under an open calendar).
 func TestCalendarSetFieldKeepsItsPlace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real browser skipped in -short mode")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	home := startDaemon(ctx, t)
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, calendarInputPage) }))
-	defer site.Close()
-	bctx := pairedBrowser(ctx, t, home)
-	started := startBrowserRecording(ctx, t, home)
-	waitRecording(t, bctx)
-	err := playLogged(bctx, t,
-		chromedp.Navigate(site.URL),
+	d := demonstrate(t, calendarInputPage)
+	err := playLogged(d.tab, t,
+		chromedp.Navigate(d.url),
 		chromedp.WaitVisible(chromedp.CSS("#arrive")),
 		chromedp.Click(chromedp.CSS("#arrive")),
 		clickText("#days button", "15"),
@@ -70,7 +55,7 @@ func TestCalendarSetFieldKeepsItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatalf("play the person: %v", err)
 	}
-	rec := stopAndFetch(ctx, t, home, started)
+	rec := d.stop(t)
 	var got []string
 	for _, s := range rec.Steps {
 		if s.Enrichment == nil || s.Action == events.ActionNavigate || s.Action == events.ActionSubmit || s.Enrichment.Label == "Save" {

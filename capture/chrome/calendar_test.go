@@ -3,8 +3,6 @@ package chrome_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -22,17 +20,7 @@ import (
 // one fill, its label the field's name and its value ISO, and a range is
 // two, its start's and its end's, each marked with its half.
 func TestCalendarDatesRecordedAsIntended(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real browser skipped in -short mode")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	home := startDaemon(ctx, t)
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, pages.Calendar) }))
-	defer site.Close()
-	bctx := pairedBrowser(ctx, t, home)
-	started := startBrowserRecording(ctx, t, home)
-	waitRecording(t, bctx)
+	d := demonstrate(t, pages.Calendar)
 
 	click := func(css string) chromedp.Action[chromedp.Void] {
 		return chromedp.Steps(chromedp.WaitVisible(chromedp.CSS(css)), chromedp.Click(chromedp.CSS(css)))
@@ -43,8 +31,8 @@ func TestCalendarDatesRecordedAsIntended(t *testing.T) {
 			return err
 		})
 	}
-	err := playLogged(bctx, t,
-		chromedp.Navigate(site.URL),
+	err := playLogged(d.tab, t,
+		chromedp.Navigate(d.url),
 		click("#due"), click("#due-pop [aria-label='Next month']"), click("#due-pop [data-iso='2027-04-02']"),
 		shows("due", "2 Apr 2027"), chromedp.KeyEvent(kb.Escape),
 		click("#stay"), click("#stay-pop [data-iso='2027-03-05']"), click("#stay-pop [aria-label='Next month']"),
@@ -57,8 +45,8 @@ func TestCalendarDatesRecordedAsIntended(t *testing.T) {
 	// The range's steps leave the page as its calendar closes, just
 	// before Save: on a busy machine they may reach the daemon after a
 	// stop sent at once.
-	waitFills(ctx, t, home, started, 3)
-	rec := stopAndFetch(ctx, t, home, started)
+	d.waitFills(t, 3)
+	rec := d.stop(t)
 	var got []string
 	for _, s := range rec.Steps {
 		if s.Action == events.ActionNavigate || s.Action == events.ActionSubmit || s.Enrichment == nil || s.Enrichment.Label == "Save" {

@@ -3,8 +3,6 @@ package chrome_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -41,20 +39,10 @@ func clickWith(css, text string, mods chromedp.Modifier) chromedp.Action[chromed
 // what it holds after the person's clicks and keys (a set one item per
 // line, marked multiple; the date as ISO), whatever it held by default.
 func TestSetsAndDatesRecordedAsIntended(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real browser skipped in -short mode")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	home := startDaemon(ctx, t)
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, pages.Sets) }))
-	defer site.Close()
-	bctx := pairedBrowser(ctx, t, home)
-	started := startBrowserRecording(ctx, t, home)
-	waitRecording(t, bctx)
+	d := demonstrate(t, pages.Sets)
 
-	err := playLogged(bctx, t,
-		chromedp.Navigate(site.URL),
+	err := playLogged(d.tab, t,
+		chromedp.Navigate(d.url),
 		chromedp.WaitVisible(chromedp.CSS("#colors")),
 		clickText("#colors option", "Red"), clickWith("#colors option", "Blue", chromedp.ModifierCtrl),
 		clickText("[role=option]", "Mon"), clickText("[role=option]", "Tue"), clickText("[role=option]", "Thu"),
@@ -76,8 +64,8 @@ func TestSetsAndDatesRecordedAsIntended(t *testing.T) {
 	}
 	// The date's step leaves the page with Save's: on a busy machine it
 	// may reach the daemon after a stop sent at once.
-	waitFills(ctx, t, home, started, 1)
-	rec := stopAndFetch(ctx, t, home, started)
+	d.waitFills(t, 1)
+	rec := d.stop(t)
 	var got []string
 	for _, s := range rec.Steps {
 		if s.Action == events.ActionNavigate || s.Action == events.ActionSubmit || s.Action == events.ActionClick || s.Enrichment == nil {

@@ -1,10 +1,6 @@
 package chrome_test
 
 import (
-	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -18,21 +14,9 @@ import (
 // person is still in a field they typed into keeps that field's step (it
 // is sent when focus leaves the field, which it never did).
 func TestStopTakesTheFieldBeingTyped(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real browser skipped in -short mode")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	home := startDaemon(ctx, t)
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, `<!doctype html><title>Note</title><form><label>Name <input id="name"></label> <label>Note <input id="note"></label></form>`)
-	}))
-	defer site.Close()
-	bctx := pairedBrowser(ctx, t, home)
-	started := startBrowserRecording(ctx, t, home)
-	waitRecording(t, bctx)
-	err := playLogged(bctx, t,
-		chromedp.Navigate(site.URL),
+	d := demonstrate(t, `<!doctype html><title>Note</title><form><label>Name <input id="name"></label> <label>Note <input id="note"></label></form>`)
+	err := playLogged(d.tab, t,
+		chromedp.Navigate(d.url),
 		chromedp.WaitVisible(chromedp.CSS("#name")),
 		chromedp.Click(chromedp.CSS("#name")), chromedp.KeyEvent("Ada"),
 		chromedp.Click(chromedp.CSS("#note")), chromedp.KeyEvent("call back"),
@@ -42,7 +26,7 @@ func TestStopTakesTheFieldBeingTyped(t *testing.T) {
 	}
 	// A person stops later than the worker hears of the step.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		st, err := paired.WorkerState(bctx)
+		st, err := paired.WorkerState(d.tab)
 		if err == nil && st["held"] == float64(1) {
 			break
 		}
@@ -50,7 +34,7 @@ func TestStopTakesTheFieldBeingTyped(t *testing.T) {
 			t.Fatalf("the worker never said it holds the field's step: %v %v", st, err)
 		}
 	}
-	rec := stopAndFetch(ctx, t, home, started)
+	rec := d.stop(t)
 	var fills []string
 	for _, s := range rec.Steps {
 		if s.Action == events.ActionFill && s.Enrichment != nil {

@@ -214,7 +214,10 @@ func (e *Executor) act(ctx context.Context, st replay.Step, f found) error {
 	case f.Kind == "choice" && st.Multiple:
 		return e.chooseMany(ctx, st)
 	case f.Kind == "choice" && (st.Action == "select" || st.Action == "fill" && f.How != "autocomplete"):
-		return e.choose(ctx, st)
+		if err := e.choose(ctx, st); err != nil {
+			return err
+		}
+		return e.listShut(ctx)
 	case st.Action == "fill" && (f.How == "picker" || f.Kind == "action" && f.Tag != "input" && pickerPopup.MatchString(f.Popup)):
 		// A date picked only in a calendar: its control is a button.
 		return e.pickDate(ctx, st)

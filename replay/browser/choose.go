@@ -207,3 +207,20 @@ func (e *Executor) choiceHeld(ctx context.Context, st replay.Step, wait time.Dur
 		}
 	}
 }
+
+// listShut waits, a moment, for a list still open after its choice to
+// close, as a person watches it go before the next field: a click there
+// meanwhile lands on the list (antd's Select, shut a few frames after its
+// Enter, took the click meant for the box below it). A list that stays
+// open is left so: closing it is no part of the choice.
+func (e *Executor) listShut(ctx context.Context) error {
+	for deadline := time.Now().Add(clickSettle); ; {
+		open, err := chromedp.Run(ctx, pageOp[bool](e.world, "listopen", nil))
+		if err != nil || !open || time.Now().After(deadline) {
+			return err
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}

@@ -918,6 +918,7 @@
     case "fileobj": return S.file;
     case "clickoption": if (!S.option || !S.option.isConnected) throw new Error("stale"); S.option.click(); return true;
     case "checked": return D.toggled(target());
+    case "listopen": return !!S.unit && S.unit.el.isConnected && S.unit.el.getAttribute("aria-expanded") === "true";
     case "choose": return choose(a.value, a.known || [], a.phase || "");
     case "choosemany": return chooseMany(a.value, a.phase || "");
     case "datesections": return dateSections(a.value);
