@@ -2,8 +2,6 @@ package browser
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -44,12 +42,7 @@ func calendarPage(t *testing.T, ex *Executor) calendarState {
 // eyes.
 func TestDatePickedInCalendar(t *testing.T) {
 	ex, _ := browser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(pages.Calendar))
-	}))
-	defer srv.Close()
-	open(t, ex, srv.URL)
+	openPage(t, ex, pages.Calendar)
 	// The calendar opens on March 2027, whose grid shows April 2 and 3 as
 	// well: April's own are the ones to click.
 	mustOK(t, ex, pickStep(1, "Due date", "2027-04-02", ""))

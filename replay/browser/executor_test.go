@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +56,18 @@ func mustOK(t testing.TB, ex *Executor, st replay.Step) replay.Outcome {
 func open(t testing.TB, ex *Executor, u string) {
 	t.Helper()
 	mustOK(t, ex, replay.Step{Step: skills.Step{Action: "navigate", Value: u}})
+}
+
+// openPage serves page for the test and opens it; it returns its address.
+func openPage(t testing.TB, ex *Executor, page string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	t.Cleanup(srv.Close)
+	open(t, ex, srv.URL)
+	return srv.URL
 }
 
 // eval reads the page directly, as the test's own eyes.

@@ -2,8 +2,6 @@ package browser
 
 import (
 	_ "embed"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -16,13 +14,9 @@ var remotePage string
 // showSearch: the walk ran out before the answer came, and the row failed).
 func TestChooseWaitsForARemoteSearch(t *testing.T) {
 	ex, _ := browser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(remotePage))
-	}))
-	defer srv.Close()
+	u := openPage(t, ex, remotePage)
 	for _, depot := range []string{"Cambridge North", "York"} {
-		open(t, ex, srv.URL)
+		open(t, ex, u)
 		mustOK(t, ex, choose(1, "combobox", "Depot", depot, sel("id", "#depot")))
 		if got := eval[string](t, ex, `document.getElementById("depot").value`); got != depot {
 			t.Errorf("the field holds %q; want %q", got, depot)

@@ -2,8 +2,6 @@ package browser
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -25,12 +23,7 @@ func setStep(i int, role, label, value string, sels ...skills.Selector) replay.S
 // by section. What the page holds is then read by the test's own eyes.
 func TestSetsAndSectionedDates(t *testing.T) {
 	ex, _ := browser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(pages.Sets))
-	}))
-	defer srv.Close()
-	open(t, ex, srv.URL)
+	openPage(t, ex, pages.Sets)
 	steps := []replay.Step{
 		setStep(1, "listbox", "Colors", "Red\nBlue", sel("id", "#colors")),
 		setStep(2, "listbox", "Days", "Mon\nThu", sel("label", "Days")),
@@ -89,12 +82,7 @@ func TestSetsAndSectionedDates(t *testing.T) {
 // click on what covers it would pick in that list instead.
 func TestSetWaitsForWhatCoversIt(t *testing.T) {
 	ex, _ := browser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(pages.Sets))
-	}))
-	defer srv.Close()
-	open(t, ex, srv.URL)
+	openPage(t, ex, pages.Sets)
 	eval[bool](t, ex, `(() => {
 		const r = document.querySelector("fieldset").getBoundingClientRect();
 		const cover = document.createElement("div");
