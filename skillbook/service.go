@@ -295,13 +295,13 @@ func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(con
 // replyOf is a draft's reply: its questions, notes and YAML. A draft too big
 // to be kept as a skill is refused here, before anyone answers its questions.
 func replyOf(draft *skills.Draft) (BuildReply, *ops.Error) {
-	doc, err := skills.Marshal(draft.Skill)
+	doc, err := skills.MarshalWithin(draft.Skill, MaxSkillSize)
+	if tooBig, ok := errors.AsType[*skills.TooBigError](err); ok {
+		return BuildReply{}, ops.Errorf(ops.CodeInvalidRequest, "the skill would be %d steps, and %s already take more than the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats with `reprise recordings review REC --remove SEQ,...`",
+			len(draft.Skill.Steps), tooBig.Part, MaxSkillSize>>10)
+	}
 	if err != nil {
 		return BuildReply{}, ops.Errorf(ops.CodeInternal, "write skill: %v", err)
-	}
-	if len(doc) > MaxSkillSize {
-		return BuildReply{}, ops.Errorf(ops.CodeInvalidRequest, "the skill would be %d steps, %.1f MB of YAML, over the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats with `reprise recordings review REC --remove SEQ,...`",
-			len(draft.Skill.Steps), float64(len(doc))/(1<<20), MaxSkillSize>>10)
 	}
 	reply := BuildReply{Notes: draft.Notes, YAML: string(doc)}
 	for _, q := range draft.Questions {

@@ -237,7 +237,7 @@ func TestMarshalInPartsIsWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		for chunk := 1; chunk <= 3; chunk++ {
-			got, err := marshalInParts(s, chunk)
+			got, err := marshalInParts(s, chunk, 0)
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
@@ -280,5 +280,32 @@ func TestTargetRoundTrip(t *testing.T) {
 	filled, err := tg.Fill(map[string]string{"first_name": "Ada"})
 	if err != nil || filled.Name != "Ada*" {
 		t.Errorf("Fill = %s, %v; want the row's value in the name", filled, err)
+	}
+}
+
+// TestMarshalWithin: a skill that fits is written as Marshal writes it; one
+// byte less room and it is refused with how far it got, not written.
+func TestMarshalWithin(t *testing.T) {
+	s, err := Parse([]byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(s.Steps) < 3*marshalChunk {
+		s.Steps = append(s.Steps, s.Steps...)
+	}
+	whole, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MarshalWithin(s, len(whole))
+	if err != nil || !bytes.Equal(got, whole) {
+		t.Fatalf("MarshalWithin(%d bytes) = %d bytes, %v; want the %d of Marshal", len(whole), len(got), err, len(whole))
+	}
+	for _, room := range []int{len(whole) - 1, len(whole) / 2, 10} {
+		got, err := MarshalWithin(s, room)
+		tooBig, ok := errors.AsType[*TooBigError](err)
+		if !ok || got != nil || tooBig.Max != room || !strings.HasPrefix(tooBig.Part, "its ") {
+			t.Errorf("MarshalWithin(%d of %d bytes) = %d bytes, %v; want refused with the steps it got to", room, len(whole), len(got), err)
+		}
 	}
 }
