@@ -287,10 +287,17 @@
   chrome.runtime.onMessage.addListener((msg) => { if (msg && msg.type === "flush") flushAll(); });
   // Flush what focus has left, once the page has handled the move (a
   // field may reformat itself on blur).
+  // A set whose chip the pointer went down on keeps its step: the focus
+  // left the picker's field for the chip's remove control, and the click
+  // that removes the tag is still to come.
   function flushLeft() {
+    const chip = gesture.el && performance.now() - gesture.t < GESTURE_MS ? D.chipOwner(gesture.el) : null;
     setTimeout(() => {
       const a = D.deepActive(document);
-      for (const [k, p] of Array.from(pending)) if (!D.unitContains(p.unit, a) && !picking(p.unit)) flush(k);
+      for (const [k, p] of Array.from(pending)) {
+        if (D.unitContains(p.unit, a) || picking(p.unit) || (chip && p.unit.el === chip)) continue;
+        flush(k);
+      }
     }, 0);
   }
   // Whether a date is still being picked in the calendar its control
