@@ -116,7 +116,7 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 		return nil, err
 	}
 	cfg := opts.Config
-	keys, keysKind := store.OpenKeyStore(filepath.Join(opts.Home, "keys"), log)
+	keys, keysKind := store.OpenKeyStore(filepath.Join(opts.Home, "keys"), KeyringService(opts.Home), log)
 	passwords, err := stableSecrets(keys)
 	if err != nil {
 		return nil, err

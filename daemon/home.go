@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/reprise-dev/reprise/store"
 )
 
 // HomeEnv overrides the data dir.
@@ -24,6 +26,17 @@ func Home() (string, error) {
 		return "", fmt.Errorf("find the data dir (set %s to choose one): %w", HomeEnv, err)
 	}
 	return filepath.Join(base, "reprise"), nil
+}
+
+// KeyringService is the keychain service the data dir home files its keys
+// under: store.KeyringService for the person's own data dir, and one named
+// after home for any other, so that two data dirs on one machine (a test's,
+// a second profile's) never read or overwrite each other's keys.
+func KeyringService(home string) string {
+	if base, err := userDataDir(); err == nil && filepath.Clean(home) == filepath.Join(base, "reprise") {
+		return store.KeyringService
+	}
+	return store.KeyringService + ":" + filepath.Clean(home)
 }
 
 // ensureHome creates the data dir readable by its owner only.

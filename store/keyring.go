@@ -13,7 +13,8 @@ import (
 	"github.com/zalando/go-keyring"
 )
 
-// KeyringService is the service every reprise keychain item is filed under.
+// KeyringService is the keychain service of the person's own data dir and of
+// the secrets skills name; another data dir files its keys under its own.
 const KeyringService = "reprise"
 
 // ProbeTimeout bounds Probe: a keychain that prompts, is locked, or whose
@@ -31,6 +32,10 @@ type KeyringKeyStore struct {
 	// Service files the items; empty means KeyringService. Tests use their
 	// own so they never touch a person's real keys.
 	Service string
+	// Shared is the service keys were filed under before each data dir had
+	// its own: a key not found under Service is read from it, and kept
+	// under Service from then on, so no key is lost to the move.
+	Shared string
 }
 
 var _ KeyStore = KeyringKeyStore{}
@@ -48,6 +53,13 @@ func (s KeyringKeyStore) Get(name string) ([]byte, error) {
 		return nil, err
 	}
 	v, err := keyring.Get(s.service(), name)
+	if errors.Is(err, keyring.ErrNotFound) && s.Shared != "" && s.Shared != s.service() {
+		if v, err = keyring.Get(s.Shared, name); err == nil {
+			if err := keyring.Set(s.service(), name, v); err != nil {
+				return nil, fmt.Errorf("move key %s to this data dir's keychain items: %w", name, err)
+			}
+		}
+	}
 	if errors.Is(err, keyring.ErrNotFound) {
 		return nil, fmt.Errorf("key %s: %w", name, ErrKeyNotFound)
 	}
@@ -137,11 +149,12 @@ const (
 	KeyStoreFile     = "file"
 )
 
-// OpenKeyStore returns the OS keychain when Probe passes, else a FileKeyStore
-// in dir, after a loud warning on log: SPEC section 7 wants the fallback said
-// at start, never silent. which is KeyStoreKeychain or KeyStoreFile.
-func OpenKeyStore(dir string, log *slog.Logger) (ks KeyStore, which string) {
-	kr := KeyringKeyStore{}
+// OpenKeyStore returns the OS keychain when Probe passes, its items filed
+// under service, else a FileKeyStore in dir, after a loud warning on log:
+// SPEC section 7 wants the fallback said at start, never silent. which is
+// KeyStoreKeychain or KeyStoreFile.
+func OpenKeyStore(dir, service string, log *slog.Logger) (ks KeyStore, which string) {
+	kr := KeyringKeyStore{Service: service, Shared: KeyringService}
 	ok, reason := kr.Probe()
 	if ok {
 		log.Info("keys are kept in the OS keychain", "service", kr.service())

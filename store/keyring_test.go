@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -62,11 +63,36 @@ func TestKeyringKeyStore(t *testing.T) {
 	}
 }
 
+// TestKeyringSharedKeysMove: a key filed under the shared service, as
+// every data dir's were, is read by a data dir's own store and kept under
+// its own service from then on; a key in neither is not found.
+func TestKeyringSharedKeysMove(t *testing.T) {
+	needSecretService(t)
+	shared := KeyringKeyStore{Service: testService + "-shared"}
+	own := KeyringKeyStore{Service: testService + "-own", Shared: shared.Service}
+	t.Cleanup(func() { _ = keyring.DeleteAll(shared.Service); _ = keyring.DeleteAll(own.Service) })
+	if err := shared.Put("skills-seal", []byte("k1")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := own.Get("skills-seal"); err != nil || string(got) != "k1" {
+		t.Fatalf("Get of a shared key = %q, %v; want it read through", got, err)
+	}
+	if err := shared.Delete("skills-seal"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := (KeyringKeyStore{Service: own.Service}).Get("skills-seal"); err != nil || string(got) != "k1" {
+		t.Fatalf("after the read, the data dir's own item = %q, %v; want the key kept there", got, err)
+	}
+	if _, err := own.Get("replay-dedupe"); !errors.Is(err, ErrKeyNotFound) {
+		t.Fatalf("Get of a key in neither service = %v; want ErrKeyNotFound", err)
+	}
+}
+
 func TestOpenKeyStoreKeychain(t *testing.T) {
 	needSecretService(t)
 	var logs bytes.Buffer
 	dir := t.TempDir()
-	ks, which := OpenKeyStore(dir, slog.New(slog.NewTextHandler(&logs, nil)))
+	ks, which := OpenKeyStore(dir, testService+"-open", slog.New(slog.NewTextHandler(&logs, nil)))
 	if _, ok := ks.(KeyringKeyStore); !ok || which != KeyStoreKeychain {
 		t.Fatalf("OpenKeyStore with a Secret Service = %T, %q; want KeyringKeyStore, %q", ks, which, KeyStoreKeychain)
 	}
@@ -146,7 +172,7 @@ func checkFallback(t *testing.T, dir string) {
 		t.Fatalf("Probe() = %v, %q; want false and a reason", ok, reason)
 	}
 	var logs bytes.Buffer
-	ks, which := OpenKeyStore(dir, slog.New(slog.NewTextHandler(&logs, nil)))
+	ks, which := OpenKeyStore(dir, testService+"-open", slog.New(slog.NewTextHandler(&logs, nil)))
 	if fks, ok := ks.(FileKeyStore); !ok || fks.Dir != dir || which != KeyStoreFile {
 		t.Fatalf("OpenKeyStore without a keychain = %#v, %q; want FileKeyStore{Dir: %q}, %q", ks, which, dir, KeyStoreFile)
 	}

@@ -41,7 +41,7 @@ func cacheKey(home string, log *slog.Logger) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	ks, _ := store.OpenKeyStore(filepath.Join(home, "keys"), log)
+	ks, _ := store.OpenKeyStore(filepath.Join(home, "keys"), daemon.KeyringService(home), log)
 	return heal.CacheKey(ks, id)
 }
 
