@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -91,26 +92,45 @@ var Rules = []Rule{
 	},
 }
 
-// Load lists reprise's packages for goos and their direct imports.
+// Tree is the module's import graph as one OS builds it: each package's
+// imports from its code, and from its tests (in-package and external _test
+// files alike, the package itself left out).
+type Tree struct {
+	Code, Tests Graph
+}
+
+// Load lists reprise's packages for goos and their direct imports (non-test).
 func Load(dir, goos string) (Graph, error) {
-	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	t, err := LoadTree(dir, goos)
+	return t.Code, err
+}
+
+// LoadTree lists reprise's packages for goos with their code's and their
+// tests' direct imports.
+func LoadTree(dir, goos string) (Tree, error) {
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list for %s: %w: %s", goos, err, stderr.Bytes())
+		return Tree{}, fmt.Errorf("go list for %s: %w: %s", goos, err, stderr.Bytes())
 	}
-	g := Graph{}
+	t := Tree{Code: Graph{}, Tests: Graph{}}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) > 0 {
-			g[f[0]] = f[1:]
+		pkg, rest, _ := strings.Cut(sc.Text(), "|")
+		code, tests, _ := strings.Cut(rest, "|")
+		if pkg == "" {
+			continue
 		}
+		t.Code[pkg] = strings.Fields(code)
+		t.Tests[pkg] = slices.DeleteFunc(strings.Fields(tests), func(imp string) bool { return imp == pkg })
+		slices.Sort(t.Tests[pkg])
+		t.Tests[pkg] = slices.Compact(t.Tests[pkg])
 	}
-	return g, sc.Err()
+	return t, sc.Err()
 }
 
 // Check returns every dependency g has that rules deny, each naming the
@@ -203,11 +223,7 @@ func relAll(pkgs []string) []string {
 	return out
 }
 
-func sortedKeys(g Graph) []string {
-	keys := make([]string, 0, len(g))
-	for k := range g {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+// sortedKeys is m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
