@@ -21,7 +21,7 @@ func TestLayers(t *testing.T) {
 		if len(tree.Code) < 40 {
 			t.Fatalf("%s: go list found %d packages; want the whole module", goos, len(tree.Code))
 		}
-		for _, v := range breaks(Reprise, tree) {
+		for _, v := range allBreaks(Reprise, tree) {
 			t.Errorf("%s: %s", goos, v)
 		}
 		trees = append(trees, tree)
@@ -31,28 +31,28 @@ func TestLayers(t *testing.T) {
 	}
 }
 
-// breaks is every break of p and of Rules in tree.
-func breaks(p Picture, tree Tree) []string {
+// allBreaks is every break of p and of Rules in tree.
+func allBreaks(p Picture, tree Tree) []string {
 	return append(p.Check(tree), Check(tree.Code, Rules)...)
 }
 
-var linux = sync.OnceValues(func() (Tree, error) { return LoadTree("../..", "linux") })
+var linuxTree = sync.OnceValues(func() (Tree, error) { return LoadTree("../..", "linux") })
 
-// edge is an import added to the real graph: by a package's code, or by
+// added is an import added to the real graph: by a package's code, or by
 // its tests.
-type edge struct {
+type added struct {
 	from, to string
 	test     bool
 }
 
-// with is the linux tree with edges added, on a copy.
-func with(t *testing.T, edges ...edge) Tree {
+// withAdded is the linux tree with edges added, on a copy.
+func withAdded(t *testing.T, edges ...added) Tree {
 	t.Helper()
-	tree, err := linux()
+	tree, err := linuxTree()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := breaks(Reprise, tree); len(v) != 0 {
+	if v := allBreaks(Reprise, tree); len(v) != 0 {
 		t.Fatalf("the tree breaks the picture already: %v", v)
 	}
 	bad := Tree{Code: maps.Clone(tree.Code), Tests: maps.Clone(tree.Tests)}
@@ -61,15 +61,16 @@ func with(t *testing.T, edges ...edge) Tree {
 		if e.test {
 			g = bad.Tests
 		}
-		g[full(e.from)] = append(slices.Clone(g[full(e.from)]), full(e.to))
-		if _, ok := bad.Code[full(e.to)]; !ok && strings.HasPrefix(full(e.to), Module) {
-			bad.Code[full(e.to)] = nil // a package new to the tree
+		g[abs(e.from)] = append(slices.Clone(g[abs(e.from)]), abs(e.to))
+		if _, ok := bad.Code[abs(e.to)]; !ok && strings.HasPrefix(abs(e.to), Module) {
+			bad.Code[abs(e.to)] = nil // a package new to the tree
 		}
 	}
 	return bad
 }
 
-func full(pkg string) string {
+// abs is pkg's full import path: a name without a domain is under Module.
+func abs(pkg string) string {
 	if strings.Contains(strings.SplitN(pkg, "/", 2)[0], ".") {
 		return pkg
 	}
@@ -80,27 +81,27 @@ func full(pkg string) string {
 // it, and names it; Check still follows a deny rule through a chain.
 func TestCheckNamesABadImport(t *testing.T) {
 	for _, tc := range []struct {
-		edges []edge
+		edges []added
 		want  string
 	}{
-		{[]edge{{"events", "embedded", false}}, "events imports embedded (layer server)"},
-		{[]edge{{"skills", "recorder", false}}, "skills imports recorder (layer services)"},
-		{[]edge{{"skills", "internal/progress", false}, {"internal/progress", "capture", false}}, "internal/progress imports capture (layer sources)"},
-		{[]edge{{"capture/x11", "store", false}}, "capture/x11 imports store (layer domain)"},
-		{[]edge{{"recorder", "github.com/nats-io/nats-server/v2/server", false}}, "recorder depends on github.com/nats-io/nats-server/v2/server"},
-		{[]edge{{"skillbook", "recorder", false}}, "skillbook imports recorder (layer services)"},
-		{[]edge{{"replay/desktop", "capture/frames", false}}, "replay/desktop imports capture/frames (layer sources)"},
-		{[]edge{{"platform/ax/atspi", "capture", false}}, "platform/ax/atspi imports capture (layer sources)"},
-		{[]edge{{"platform/input", "internal/progress", false}}, "platform/input imports internal/progress (layer leaves)"},
-		{[]edge{{"client", "daemon", false}}, "client imports daemon (layer daemon)"},
-		{[]edge{{"skillbook", "embedded", false}}, "skillbook imports embedded (layer server)"},
+		{[]added{{"events", "embedded", false}}, "events imports embedded (layer server)"},
+		{[]added{{"skills", "recorder", false}}, "skills imports recorder (layer services)"},
+		{[]added{{"skills", "internal/progress", false}, {"internal/progress", "capture", false}}, "internal/progress imports capture (layer sources)"},
+		{[]added{{"capture/x11", "store", false}}, "capture/x11 imports store (layer domain)"},
+		{[]added{{"recorder", "github.com/nats-io/nats-server/v2/server", false}}, "recorder depends on github.com/nats-io/nats-server/v2/server"},
+		{[]added{{"skillbook", "recorder", false}}, "skillbook imports recorder (layer services)"},
+		{[]added{{"replay/desktop", "capture/frames", false}}, "replay/desktop imports capture/frames (layer sources)"},
+		{[]added{{"platform/ax/atspi", "capture", false}}, "platform/ax/atspi imports capture (layer sources)"},
+		{[]added{{"platform/input", "internal/progress", false}}, "platform/input imports internal/progress (layer leaves)"},
+		{[]added{{"client", "daemon", false}}, "client imports daemon (layer daemon)"},
+		{[]added{{"skillbook", "embedded", false}}, "skillbook imports embedded (layer server)"},
 	} {
-		if v := breaks(Reprise, with(t, tc.edges...)); !slices.ContainsFunc(v, func(s string) bool { return strings.HasPrefix(s, tc.want) }) {
+		if v := allBreaks(Reprise, withAdded(t, tc.edges...)); !slices.ContainsFunc(v, func(s string) bool { return strings.HasPrefix(s, tc.want) }) {
 			t.Errorf("with %v added: %v; want %q", tc.edges, v, tc.want)
 		}
 	}
 
-	bad := with(t, edge{"skills", "internal/progress", false}, edge{"internal/progress", "capture", false})
+	bad := withAdded(t, added{"skills", "internal/progress", false}, added{"internal/progress", "capture", false})
 	rule := Rule{From: []string{"skills"}, Deny: []string{"capture/..."}, Why: "a skill knows nothing of how it was recorded"}
 	want := "skills depends on capture (skills -> internal/progress -> capture)"
 	if v := Check(bad.Code, []Rule{rule}); len(v) != 1 || !strings.HasPrefix(v[0], want) {

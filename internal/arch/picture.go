@@ -103,12 +103,12 @@ func (p Picture) edge(from, to string, test bool) string {
 	switch {
 	case test:
 		return fmt.Sprintf("%s's tests import %s (layer %s); tests of layer %s may import only %s, and %s (anything, in an EndToEnd suite)",
-			rel(from), rel(to), tt.Name, f.Name, names(f.May), strings.Join(p.TestsMay, ", "))
+			rel(from), rel(to), tt.Name, f.Name, mayList(f.May), strings.Join(p.TestsMay, ", "))
 	case tt.TestOnly && !f.TestOnly:
 		return fmt.Sprintf("%s imports %s, a test helper (layer %s): only tests may import it", rel(from), rel(to), tt.Name)
 	}
 	return fmt.Sprintf("%s imports %s (layer %s); layer %s may import only %s: %s",
-		rel(from), rel(to), tt.Name, f.Name, names(f.May), f.Why)
+		rel(from), rel(to), tt.Name, f.Name, mayList(f.May), f.Why)
 }
 
 // may reports whether the layer at index at may import pkg by names.
@@ -170,8 +170,8 @@ func (p Picture) layerOf(pkg string) (int, error) {
 	return best, nil
 }
 
-// names lists a layer's May for a message.
-func names(may []string) string {
+// mayList lists a layer's May for a message.
+func mayList(may []string) string {
 	if len(may) == 0 {
 		return "nothing of reprise"
 	}
