@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -34,87 +35,52 @@ type Rule struct {
 	Why    string
 }
 
-// Rules are reprise's layers, top to bottom: cmd and daemon compose; the
-// services (recorder, skillbook, replay, ...) sit on events, skills and the
-// capture sources; events is at the bottom and knows no other layer.
-var Rules = []Rule{
-	{
-		From:  []string{"events"},
-		Deny:  []string{"..."},
-		Allow: map[string][]string{"events": {"internal/mpack"}},
-		Why:   "events owns the schema and the subjects, and every other package is built on it",
-	},
-	{
-		From: []string{"events", "skills", "replay/..."},
-		Deny: []string{"capture/...", "embedded", "daemon", "recorder", "cmd/..."},
-		Why:  "a skill and its replay know nothing of how steps were recorded or stored",
-	},
-	{
-		From: []string{"interop"},
-		Deny: []string{"capture/...", "replay/...", "store", "embedded", "daemon", "recorder", "skillbook", "client", "cmd/..."},
-		Why:  "interop translates files to and from the trajectory schema and skills: pure logic that the CLI carries to the daemon",
-	},
-	{
-		From: []string{"recordings", "skillbook", "review"},
-		Deny: []string{"recorder", "daemon", "cmd/..."},
-		Why:  "recordings are read through the read model (recordings), not through the recorder's lifecycle",
-	},
-	{
-		From: []string{"client"},
-		Deny: []string{"embedded", "github.com/nats-io/nats-server/v2/...", "daemon", "recorder", "capture/...", "cmd/..."},
-		Why:  "the CLI's client talks to the daemon over NATS only: it links neither the server nor the daemon's parts",
-	},
-	{
-		From:  []string{"platform/..."},
-		Deny:  []string{"..."},
-		Allow: map[string][]string{"platform/...": {"events", "platform/..."}},
-		Why:   "the OS bindings are the bottom layer recording and replay share: they know events' vocabulary and each other, nothing above",
-	},
-	{
-		From: []string{"capture/..."},
-		Deny: []string{"replay/...", "skills", "skillbook", "store", "embedded", "daemon", "recorder", "cmd/..."},
-		Why:  "a capture source emits steps; where they are kept and what is made of them is not its business",
-	},
-	{
-		From:   []string{"..."},
-		Deny:   []string{"github.com/nats-io/nats-server/v2/..."},
-		Allow:  map[string][]string{"embedded": {"github.com/nats-io/nats-server/v2/server"}},
-		Direct: true,
-		Why:    "the NATS server runs in embedded only; everything else is a client",
-	},
-	{
-		From:   []string{"embedded"},
-		Deny:   []string{"..."},
-		Allow:  map[string][]string{"embedded": {"events", "extension"}},
-		Direct: true,
-		Why:    "embedded builds the server's permissions from events' subjects, and trusts the extension's origin",
-	},
+// Tree is the module's import graph as one OS builds it: each package's
+// imports from its code, and from its tests (in-package and external _test
+// files alike, the package itself left out).
+type Tree struct {
+	Code, Tests Graph
 }
 
-// Load lists reprise's packages for goos and their direct imports.
+// Load lists reprise's packages for goos and their direct imports (non-test).
 func Load(dir, goos string) (Graph, error) {
-	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	t, err := LoadTree(dir, goos)
+	return t.Code, err
+}
+
+// LoadTree lists reprise's packages for goos with their code's and their
+// tests' direct imports.
+func LoadTree(dir, goos string) (Tree, error) {
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list for %s: %w: %s", goos, err, stderr.Bytes())
+		return Tree{}, fmt.Errorf("go list for %s: %w: %s", goos, err, stderr.Bytes())
 	}
-	g := Graph{}
+	t := Tree{Code: Graph{}, Tests: Graph{}}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) > 0 {
-			g[f[0]] = f[1:]
+		pkg, rest, _ := strings.Cut(sc.Text(), "|")
+		code, tests, _ := strings.Cut(rest, "|")
+		if pkg == "" {
+			continue
 		}
+		t.Code[pkg] = strings.Fields(code)
+		t.Tests[pkg] = slices.DeleteFunc(strings.Fields(tests), func(imp string) bool { return imp == pkg })
+		slices.Sort(t.Tests[pkg])
+		t.Tests[pkg] = slices.Compact(t.Tests[pkg])
 	}
-	return g, sc.Err()
+	return t, sc.Err()
 }
 
 // Check returns every dependency g has that rules deny, each naming the
-// package, the denied one and the chain of imports between them.
+// package, the denied one and the chain of imports between them. The
+// layers (Picture) are the main check; deny rules say what an allow-list
+// of layers cannot, such as which package alone may import one from
+// outside the module.
 func Check(g Graph, rules []Rule) []string {
 	var out []string
 	for _, r := range rules {
@@ -203,11 +169,7 @@ func relAll(pkgs []string) []string {
 	return out
 }
 
-func sortedKeys(g Graph) []string {
-	keys := make([]string, 0, len(g))
-	for k := range g {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+// sortedKeys is m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -1,73 +1,110 @@
 package arch
 
 import (
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// TestLayers holds the rules on the tree as each OS builds it: the
-// darwin and windows files import what the linux ones do not.
+// TestLayers holds the picture on the tree as each OS builds it: the
+// darwin and windows files import what the linux ones do not, and
+// internal/wine's programs build for windows only.
 func TestLayers(t *testing.T) {
+	var trees []Tree
 	for _, goos := range []string{"linux", "darwin", "windows"} {
-		g, err := Load("../..", goos)
+		tree, err := LoadTree("../..", goos)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(g) < 40 {
-			t.Fatalf("%s: go list found %d packages; want the whole module", goos, len(g))
+		if len(tree.Code) < 40 {
+			t.Fatalf("%s: go list found %d packages; want the whole module", goos, len(tree.Code))
 		}
-		for _, r := range Rules {
-			for _, p := range r.From {
-				if !slices.ContainsFunc(sortedKeys(g), func(pkg string) bool { return match(pkg, p) }) {
-					t.Errorf("rule %q names %s, which is no package: the rule checks nothing", r.Why, p)
-				}
-			}
-		}
-		for _, v := range Check(g, Rules) {
+		for _, v := range allBreaks(Reprise, tree) {
 			t.Errorf("%s: %s", goos, v)
 		}
+		trees = append(trees, tree)
+	}
+	for _, v := range Reprise.Lint(trees...) {
+		t.Error(v)
 	}
 }
 
-// TestCheckNamesABadImport: the rules fail on an import added against
-// them, direct or through another package, and name it.
-func TestCheckNamesABadImport(t *testing.T) {
-	g, err := Load("../..", "linux")
+// allBreaks is every break of p and of Rules in tree.
+func allBreaks(p Picture, tree Tree) []string {
+	return append(p.Check(tree), Check(tree.Code, Rules)...)
+}
+
+var linuxTree = sync.OnceValues(func() (Tree, error) { return LoadTree("../..", "linux") })
+
+// added is an import added to the real graph: by a package's code, or by
+// its tests.
+type added struct {
+	from, to string
+	test     bool
+}
+
+// withAdded is the linux tree with edges added, on a copy.
+func withAdded(t *testing.T, edges ...added) Tree {
+	t.Helper()
+	tree, err := linuxTree()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := Check(g, Rules); len(v) != 0 {
-		t.Fatalf("the tree breaks the rules already: %v", v)
+	if v := allBreaks(Reprise, tree); len(v) != 0 {
+		t.Fatalf("the tree breaks the picture already: %v", v)
 	}
-	const m = Module + "/"
+	bad := Tree{Code: maps.Clone(tree.Code), Tests: maps.Clone(tree.Tests)}
+	for _, e := range edges {
+		g := bad.Code
+		if e.test {
+			g = bad.Tests
+		}
+		g[abs(e.from)] = append(slices.Clone(g[abs(e.from)]), abs(e.to))
+		if _, ok := bad.Code[abs(e.to)]; !ok && strings.HasPrefix(abs(e.to), Module) {
+			bad.Code[abs(e.to)] = nil // a package new to the tree
+		}
+	}
+	return bad
+}
+
+// abs is pkg's full import path: a name without a domain is under Module.
+func abs(pkg string) string {
+	if strings.Contains(strings.SplitN(pkg, "/", 2)[0], ".") {
+		return pkg
+	}
+	return Module + "/" + pkg
+}
+
+// TestCheckNamesABadImport: the picture fails on an import added against
+// it, and names it; Check still follows a deny rule through a chain.
+func TestCheckNamesABadImport(t *testing.T) {
 	for _, tc := range []struct {
-		edges [][2]string // imports added to the real graph
+		edges []added
 		want  string
 	}{
-		{[][2]string{{m + "events", m + "embedded"}}, "events depends on embedded (events -> embedded)"},
-		{[][2]string{{m + "skills", m + "recorder"}}, "skills depends on recorder (skills -> recorder)"},
-		{[][2]string{{m + "skills", m + "internal/progress"}, {m + "internal/progress", m + "capture"}},
-			"skills depends on capture (skills -> internal/progress -> capture)"},
-		{[][2]string{{m + "capture/x11", m + "store"}}, "capture/x11 depends on store (capture/x11 -> store)"},
-		{[][2]string{{m + "recorder", "github.com/nats-io/nats-server/v2/server"}}, "recorder depends on github.com/nats-io/nats-server/v2/server"},
-		{[][2]string{{m + "skillbook", m + "recorder"}}, "skillbook depends on recorder (skillbook -> recorder)"},
-		{[][2]string{{m + "replay/desktop", m + "capture/frames"}}, "replay/desktop depends on capture/frames (replay/desktop -> capture/frames)"},
-		{[][2]string{{m + "platform/ax/atspi", m + "capture"}}, "platform/ax/atspi depends on capture (platform/ax/atspi -> capture)"},
-		{[][2]string{{m + "platform/input", m + "internal/progress"}}, "platform/input depends on internal/progress (platform/input -> internal/progress)"},
-		{[][2]string{{m + "client", m + "daemon"}}, "client depends on daemon (client -> daemon)"},
-		{[][2]string{{m + "skillbook", m + "embedded"}}, "client depends on embedded (client -> skillbook -> embedded)"},
+		{[]added{{"events", "embedded", false}}, "events imports embedded (layer server)"},
+		{[]added{{"skills", "recorder", false}}, "skills imports recorder (layer services)"},
+		{[]added{{"skills", "internal/progress", false}, {"internal/progress", "capture", false}}, "internal/progress imports capture (layer sources)"},
+		{[]added{{"capture/x11", "store", false}}, "capture/x11 imports store (layer domain)"},
+		{[]added{{"recorder", "github.com/nats-io/nats-server/v2/server", false}}, "recorder depends on github.com/nats-io/nats-server/v2/server"},
+		{[]added{{"skillbook", "recorder", false}}, "skillbook imports recorder (layer services)"},
+		{[]added{{"replay/desktop", "capture/frames", false}}, "replay/desktop imports capture/frames (layer sources)"},
+		{[]added{{"platform/ax/atspi", "capture", false}}, "platform/ax/atspi imports capture (layer sources)"},
+		{[]added{{"platform/input", "internal/progress", false}}, "platform/input imports internal/progress (layer leaves)"},
+		{[]added{{"client", "daemon", false}}, "client imports daemon (layer daemon)"},
+		{[]added{{"skillbook", "embedded", false}}, "skillbook imports embedded (layer server)"},
 	} {
-		bad := Graph{}
-		for k, v := range g {
-			bad[k] = slices.Clone(v)
-		}
-		for _, e := range tc.edges {
-			bad[e[0]] = append(bad[e[0]], e[1])
-		}
-		v := Check(bad, Rules)
-		if !slices.ContainsFunc(v, func(s string) bool { return strings.HasPrefix(s, tc.want) }) {
+		if v := allBreaks(Reprise, withAdded(t, tc.edges...)); !slices.ContainsFunc(v, func(s string) bool { return strings.HasPrefix(s, tc.want) }) {
 			t.Errorf("with %v added: %v; want %q", tc.edges, v, tc.want)
 		}
+	}
+
+	bad := withAdded(t, added{"skills", "internal/progress", false}, added{"internal/progress", "capture", false})
+	rule := Rule{From: []string{"skills"}, Deny: []string{"capture/..."}, Why: "a skill knows nothing of how it was recorded"}
+	want := "skills depends on capture (skills -> internal/progress -> capture)"
+	if v := Check(bad.Code, []Rule{rule}); len(v) != 1 || !strings.HasPrefix(v[0], want) {
+		t.Errorf("Check(skills -> internal/progress -> capture) = %v; want %q", v, want)
 	}
 }
