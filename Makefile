@@ -6,7 +6,7 @@ TOOLS   := $(CURDIR)/.tools/bin
 export PATH := $(TOOLS):$(PATH)
 
 # Chromium's sandbox cannot start as root (a container): a host running
-# the tests or the demo as root turns it off, as the README says.
+# the tests or the demo as root turns it off, as docs/browser.md says.
 ifeq ($(shell id -u 2>/dev/null),0)
 export REPRISE_BROWSER_SANDBOX ?= false
 endif

@@ -369,8 +369,8 @@ const evicted = audit.KindRecordingEvicted
 // by the high-water mark in the key store, and said in the chain for good;
 // an entry the stream could not take is kept, across a restart, and written
 // in order before any later one; a kept-entries file that is damaged,
-// forged, deleted or replayed loses nothing silently. The README's security
-// section names this test.
+// forged, deleted or replayed loses nothing silently. The attack table in
+// docs/security.md, "Threat model", names this test.
 func TestAuditHoldsAgainstRollbackAndLoss(t *testing.T) {
 	tests := []struct {
 		name   string

@@ -8,24 +8,28 @@ import (
 	"testing"
 )
 
-// TestHandEditedSkillReplays files rows with the skill the README shows a
-// person writing by hand: every element named by a target, an expect before
-// the save, a when on a step. Each row is filed once with its values, and
-// the report says the save was found by its target.
+// editedSkillDoc is the doc that shows testdata/edited-skill.yaml, from
+// the repository's root.
+const editedSkillDoc = "docs/skills.md"
+
+// TestHandEditedSkillReplays files rows with the skill docs/skills.md shows
+// a person writing by hand: every element named by a target, an expect
+// before the save, a when on a step. Each row is filed once with its
+// values, and the report says the save was found by its target.
 func TestHandEditedSkillReplays(t *testing.T) {
-	r := newReplayRig(t)
 	tmpl, err := os.ReadFile(filepath.Join("testdata", "edited-skill.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(editedSkillDoc)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := string(tmpl[strings.Index(string(tmpl), "version: 1"):])
-	if !strings.Contains(string(readme), body) {
-		t.Fatal("README.md does not show testdata/edited-skill.yaml as it is (from `version: 1` on): show the skill this test replays")
+	if !strings.Contains(string(doc), body) {
+		t.Fatalf("%s does not show testdata/edited-skill.yaml as it is (from `version: 1` on): show the skill this test replays", editedSkillDoc)
 	}
+	r := newReplayRig(t)
 	r.skill = r.write("edited-skill.yaml", r.site.skill(string(tmpl)))
 	sample, _ := r.customers("sample.csv", 2)
 	if out, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil || r.site.postCount() != 0 {

@@ -27,7 +27,7 @@ func newWorkerCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker --hub nats://...",
 		Short: "File rows of runs started on a hub, with this machine's browser",
-		Long: `Join a hub (a NATS JetStream cluster; see the README's "More than one machine") and file
+		Long: `Join a hub (a NATS JetStream cluster; see docs/scale-out.md, "More than one machine") and file
 the rows that ` + "`reprise replay --hub`" + ` runs put on it, with a Chromium of its own, each row
 exactly once across every worker: the run's coordinator grants each row to one worker,
 and a row's record is claimed on the hub before it is filed. Rows and skills arrive

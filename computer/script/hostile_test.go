@@ -14,10 +14,10 @@ import (
 )
 
 // TestScriptsHoldAgainstAHostileScript: what a script may not do to the
-// daemon that runs it (README, "Scripting the desktop"): read the
-// daemon's environment, hold its memory, keep a core after Stop or after
-// its caller left, keep other callers from an answer, or take the daemon
-// down with one call the engine cannot interrupt.
+// daemon that runs it: read the daemon's environment, hold its memory,
+// keep a core after Stop or after its caller left, keep other callers from
+// an answer, or take the daemon down with one call the engine cannot
+// interrupt. The rules are in docs/desktop.md, "Scripting the desktop".
 func TestScriptsHoldAgainstAHostileScript(t *testing.T) {
 	for _, c := range []struct {
 		name string

@@ -25,8 +25,9 @@ import (
 
 const hubPassword = "hub-password-not-the-key"
 
-// TestHubHoldsAgainstAUserWithoutTheKey is the README's threat model for a
-// hub, case by case: a hostile client of the real nats-server with the
+// TestHubHoldsAgainstAUserWithoutTheKey is the threat model for a hub in
+// docs/scale-out.md, "What a hub user without the key can and cannot do",
+// case by case: a hostile client of the real nats-server with the
 // hub's user and password, everything NATS lets that user do, and no hub
 // key. It can delay a run and drop its rows (reported not run or
 // unknown); it cannot make a row reported committed, nor a row filed

@@ -50,7 +50,7 @@ type Row struct {
 	Tokens     int `json:"tokens,omitempty"`
 	// Proofs say what proves a committed row filed as the CSV says: the
 	// row read back whole right before its destructive step, the site's
-	// success signal after it. README "What committed proves".
+	// success signal after it: docs/replay.md, "What committed proves".
 	Proofs []string `json:"proofs,omitempty"`
 }
 
