@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -95,17 +96,9 @@ func (c *Client) call(ctx context.Context, typ string, payload, out any, timeout
 	return c.ops.Call(ctx, typ, payload, out)
 }
 
-// Pairing is what the browser extension connects with: the daemon's
-// WebSocket URL and the extension's credentials.
-type Pairing struct {
-	URL      string `json:"url"`
-	User     string `json:"user"`
-	Password string `json:"password"`
-}
-
 // Pairing asks the daemon for the extension's connection details.
-func (c *Client) Pairing(ctx context.Context) (Pairing, error) {
-	var p Pairing
+func (c *Client) Pairing(ctx context.Context) (api.Pairing, error) {
+	var p api.Pairing
 	ctx, cancel := context.WithTimeout(ctx, pairingTimeout)
 	defer cancel()
 	b, err := ops.Ask(ctx, c.nc, events.LocalPair, nil)

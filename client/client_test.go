@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/client"
@@ -176,7 +177,7 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 	}
 
 	// The credentials file is the daemon's: a copy others can read is refused.
-	if err := os.Chmod(filepath.Join(home, client.File), 0o644); err != nil {
+	if err := os.Chmod(filepath.Join(home, api.ClientFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Dial(home); err == nil || !strings.Contains(err.Error(), "readable by other users") {
@@ -193,13 +194,13 @@ func TestDialWithoutADaemon(t *testing.T) {
 	}
 	home := t.TempDir()
 	// A daemon that wrote its file and died: nothing answers at the URL.
-	if err := os.WriteFile(filepath.Join(home, client.File), []byte(`{"url":"nats://127.0.0.1:1","user":"cli","password":"p"}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, api.ClientFile), []byte(`{"url":"nats://127.0.0.1:1","user":"cli","password":"p"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Dial(home); !errors.Is(err, client.ErrNotRunning) {
 		t.Errorf("Dial(stale credentials) = %v; want ErrNotRunning", err)
 	}
-	if err := os.WriteFile(filepath.Join(home, client.File), []byte(`{"url":"nats://127.0.0.1:1","user":"extension","password":"p"}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, api.ClientFile), []byte(`{"url":"nats://127.0.0.1:1","user":"extension","password":"p"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Dial(home); err == nil || !strings.Contains(err.Error(), "not the CLI's") {

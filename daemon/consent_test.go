@@ -13,6 +13,7 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -152,7 +153,7 @@ func scriptedDaemon(t *testing.T) (*Daemon, *nats.Conn, *ops.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Close)
-	nc, _, err := Connect(home)
+	nc, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

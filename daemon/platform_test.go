@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
@@ -82,7 +83,7 @@ func TestPlatformCannotApproveConsent(t *testing.T) {
 		}
 		results <- r
 	}()
-	local, _, err := Connect(home)
+	local, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
@@ -40,7 +41,7 @@ func TestLocalModelRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	nc, _, err := Connect(home)
+	nc, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

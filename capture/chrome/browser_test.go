@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
@@ -372,7 +373,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 
 func startBrowserRecording(ctx context.Context, t testing.TB, home string) ops.Started {
 	t.Helper()
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +400,7 @@ func waitFills(ctx context.Context, t testing.TB, home string, started ops.Start
 	t.Helper()
 	var fills int
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		nc, ci, err := daemon.Connect(home)
+		nc, ci, err := client.Connect(home)
 		if err != nil {
 			continue
 		}
@@ -424,7 +425,7 @@ func waitFills(ctx context.Context, t testing.TB, home string, started ops.Start
 
 func stopAndFetch(ctx context.Context, t testing.TB, home string, started ops.Started) events.Recording {
 	t.Helper()
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
@@ -62,7 +62,7 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 		recIDs = append(recIDs, started.RecordingID)
 	}
 
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
