@@ -19,7 +19,6 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/rows"
-	"github.com/reprise-dev/reprise/skillbook"
 )
 
 // startDaemon runs the real daemon on a temp data dir, capturing the
@@ -138,7 +137,7 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 	if err != nil || applied.StepCount != sum.StepCount-1 {
 		t.Errorf("Review(remove one) = %+v, %v; want %d steps kept", applied, err, sum.StepCount-1)
 	}
-	draft, err := c.DraftSkill(ctx, skillbook.BuildRequest{Recordings: []string{started.RecordingID}})
+	draft, err := c.DraftSkill(ctx, api.SkillBuildRequest{Recordings: []string{started.RecordingID}})
 	if err != nil || draft.Saved {
 		t.Errorf("DraftSkill() = %+v, %v; want a draft, not saved", draft, err)
 	}
@@ -171,7 +170,7 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 	if !errors.As(err, &refused) {
 		t.Errorf("Skill(missing) = %v; want a refusal", err)
 	}
-	_, err = c.BuildSkill(ctx, skillbook.BuildRequest{Name: "x"})
+	_, err = c.BuildSkill(ctx, api.SkillBuildRequest{Name: "x"})
 	if !errors.As(err, &refused) {
 		t.Errorf("BuildSkill(no recordings) = %v; want a refusal", err)
 	}
