@@ -19,7 +19,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/reprise-dev/reprise/api"
-	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -67,9 +66,6 @@ func (c *Client) Close() { c.nc.Close() }
 // Conn is the connection, for what runs in the CLI on the daemon's
 // streams (a replay run, the audit log) and for watching the daemon go.
 func (c *Client) Conn() *nats.Conn { return c.nc }
-
-// Consent is the client of the daemon's consent queue.
-func (c *Client) Consent() *consent.Client { return consent.NewClient(c.nc) }
 
 // local asks the local service on subject, req sent as JSON and the reply
 // decoded into reply, within timeout. A refusal is returned as the

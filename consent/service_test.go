@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 
 	"github.com/reprise-dev/reprise/ops"
@@ -23,7 +25,7 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 	}
 	defer stop()
 	a := &Approver{Choices: choices, Prompters: []Prompter{pending}}
-	c := NewClient(s.cli(t))
+	c := client.NewConsent(s.cli(t))
 	ctx := context.Background()
 
 	if ps, err := c.List(ctx); err != nil || len(ps) != 0 {
@@ -41,7 +43,7 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 		}()
 		return ch
 	}
-	waitPrompt := func() Prompt {
+	waitPrompt := func() api.ConsentPrompt {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
@@ -55,13 +57,13 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		t.Fatal("no prompt became pending")
-		return Prompt{}
+		return api.ConsentPrompt{}
 	}
 
 	// Deny.
 	ch := decide(cloudReq)
 	p := waitPrompt()
-	if !p.Calibrated || p.Kind != cloudReq.Kind() || p.Request.Route != RouteScreenshotsToCloud {
+	if !p.Calibrated || p.Kind != cloudReq.Kind() || p.Request.InterpretationRoute != RouteScreenshotsToCloud {
 		t.Fatalf("listed prompt = %+v; want the calibrated cloud prompt", p)
 	}
 	if err := c.Deny(ctx, p.ID); err != nil {
@@ -158,14 +160,14 @@ func TestServiceMalformedRequests(t *testing.T) {
 		if err != nil {
 			t.Fatalf("request %s %q: %v", tt.subject, tt.body, err)
 		}
-		var r Reply
+		var r api.ConsentReply
 		var e *ops.Error
 		if err := json.Unmarshal(m.Data, &r); err != nil || !errors.As(ops.ReplyError(m), &e) || e.Code != tt.code || e.Message == "" || r.OK {
 			t.Errorf("%s %q answered %s %v; want error code %s with a message", tt.subject, tt.body, m.Data, m.Header, tt.code)
 		}
 	}
 	// Still serving.
-	if _, err := NewClient(cli).List(context.Background()); err != nil {
+	if _, err := client.NewConsent(cli).List(context.Background()); err != nil {
 		t.Fatalf("List after malformed requests: %v", err)
 	}
 }
@@ -177,7 +179,7 @@ func TestServeWithoutChoices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	if _, err := NewClient(s.cli(t)).Choices(context.Background()); err == nil {
+	if _, err := client.NewConsent(s.cli(t)).Choices(context.Background()); err == nil {
 		t.Fatal("Choices with no store = nil; want an error")
 	}
 	if _, err := Serve(nil, NewPending(), nil); err == nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/audit"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/consent"
@@ -80,7 +81,7 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 // confirm asks the person, where only a person answers, to confirm what
 // they alone may do, and returns which prompter they answered.
 func (g *consentGate) confirm(ctx context.Context, title, body string) (string, error) {
-	return g.person.Confirm(ctx, consent.Prompt{Title: title, Body: body, Approve: "Allow", Deny: "Don't allow", Requester: "a program using the reprise CLI"})
+	return g.person.Confirm(ctx, api.ConsentPrompt{Title: title, Body: body, Approve: "Allow", Deny: "Don't allow", Requester: "a program using the reprise CLI"})
 }
 
 // osPrompters are the local person's ways to answer on this machine: the

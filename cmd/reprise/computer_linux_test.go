@@ -13,7 +13,6 @@ import (
 
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/computer"
-	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -219,7 +218,7 @@ func TestOnlyThePersonGrants(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: no confirmation dialog: %v", step, err)
 		}
-		prompts, err := consent.NewClient(hostile.Conn()).List(ctx)
+		prompts, err := client.NewConsent(hostile.Conn()).List(ctx)
 		if err != nil || len(prompts) != 0 {
 			t.Errorf("%s: a program with the CLI's credentials sees prompts it could answer: %v, %v", step, prompts, err)
 		}
