@@ -11,7 +11,6 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/audit"
-	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -74,7 +73,7 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 	// What the person alone may do is confirmed only where a person
 	// answers: never through the pending prompts, which any program
 	// holding the CLI's credentials can answer.
-	person := &consent.Approver{Prompters: personal, Timeout: computer.ConfirmWait, Logger: d.log}
+	person := &consent.Approver{Prompters: personal, Timeout: api.GrantConfirmWait, Logger: d.log}
 	return &consentGate{issuer: issuer, approver: approver, person: person, audit: d.audit, log: d.log, stop: stop}, nil
 }
 

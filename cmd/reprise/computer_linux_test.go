@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/xvfb"
@@ -213,7 +214,7 @@ func TestOnlyThePersonGrants(t *testing.T) {
 	grantHostile := func(step string) {
 		t.Helper()
 		done := make(chan error, 1)
-		go func() { _, err := hostile.Grant(ctx, computer.CreateRequest{}); done <- err }()
+		go func() { _, err := hostile.Grant(ctx, api.CreateGrantRequest{}); done <- err }()
 		w, err := d.Window(ctx, confirmTitle)
 		if err != nil {
 			t.Fatalf("%s: no confirmation dialog: %v", step, err)
@@ -250,7 +251,7 @@ func TestOnlyThePersonGrants(t *testing.T) {
 	}
 	grantHostile("a grant right after Stop")
 	var refused *ops.Error
-	if _, err := hostile.HoldGrant(ctx, computer.HoldRequest{}); !errors.As(err, &refused) || refused.Code != computer.CodeStoppedByUser {
+	if _, err := hostile.HoldGrant(ctx, api.HoldRequest{}); !errors.As(err, &refused) || refused.Code != computer.CodeStoppedByUser {
 		t.Errorf("a program's grant after Stop and a denied confirmation: %v; want %s", err, computer.CodeStoppedByUser)
 	}
 
