@@ -155,6 +155,19 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 		t.Errorf("Pairing() = %v; want the extension's details", err)
 	}
 
+	// The consent queue: nothing remembered, and a prompt answered twice
+	// is refused.
+	if cs, err := c.Consent().Choices(ctx); err != nil || len(cs) != 0 {
+		t.Errorf("Consent().Choices() = %+v, %v; want none remembered", cs, err)
+	}
+	if n, err := c.Consent().ForgetAll(ctx); err != nil || n != 0 {
+		t.Errorf("Consent().ForgetAll() = %d, %v; want 0", n, err)
+	}
+	var refusedConsent *ops.Error
+	if err := c.Consent().Deny(ctx, "nope"); !errors.As(err, &refusedConsent) {
+		t.Errorf("Consent().Deny(no such prompt) = %v; want the service's refusal", err)
+	}
+
 	// Refusals come back as the service's *ops.Error.
 	missing := "rec_00000000-0000-4000-8000-000000000000"
 	_, err = c.Fetch(ctx, missing)

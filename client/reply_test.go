@@ -78,6 +78,10 @@ func TestMalformedAndRefusedReplies(t *testing.T) {
 	if _, err := c.DraftSkill(ctx, api.SkillBuildRequest{}); !errors.Is(err, nats.ErrNoResponders) {
 		t.Errorf("DraftSkill(no service) = %v; want no responders", err)
 	}
+	// Nor the consent queue: the error says what to do.
+	if _, err := c.Consent().List(ctx); err == nil || !strings.Contains(err.Error(), "does not answer consent requests") {
+		t.Errorf("Consent().List(no service) = %v; want a no-responders explanation", err)
+	}
 	// Wire ops: nothing serves them here either.
 	if _, err := c.Fetch(ctx, "rec_x"); !errors.Is(err, nats.ErrNoResponders) {
 		t.Errorf("Fetch(no shim) = %v; want no responders", err)
