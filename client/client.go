@@ -18,7 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -67,9 +67,6 @@ func (c *Client) Close() { c.nc.Close() }
 // streams (a replay run, the audit log) and for watching the daemon go.
 func (c *Client) Conn() *nats.Conn { return c.nc }
 
-// Consent is the client of the daemon's consent queue.
-func (c *Client) Consent() *consent.Client { return consent.NewClient(c.nc) }
-
 // local asks the local service on subject, req sent as JSON and the reply
 // decoded into reply, within timeout. A refusal is returned as the
 // service's *ops.Error, anything else says which service did not answer.
@@ -95,17 +92,9 @@ func (c *Client) call(ctx context.Context, typ string, payload, out any, timeout
 	return c.ops.Call(ctx, typ, payload, out)
 }
 
-// Pairing is what the browser extension connects with: the daemon's
-// WebSocket URL and the extension's credentials.
-type Pairing struct {
-	URL      string `json:"url"`
-	User     string `json:"user"`
-	Password string `json:"password"`
-}
-
 // Pairing asks the daemon for the extension's connection details.
-func (c *Client) Pairing(ctx context.Context) (Pairing, error) {
-	var p Pairing
+func (c *Client) Pairing(ctx context.Context) (api.Pairing, error) {
+	var p api.Pairing
 	ctx, cancel := context.WithTimeout(ctx, pairingTimeout)
 	defer cancel()
 	b, err := ops.Ask(ctx, c.nc, events.LocalPair, nil)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
 	"github.com/reprise-dev/reprise/client"
@@ -18,7 +19,6 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/rows"
-	"github.com/reprise-dev/reprise/skillbook"
 )
 
 // startDaemon runs the real daemon on a temp data dir, capturing the
@@ -137,7 +137,7 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 	if err != nil || applied.StepCount != sum.StepCount-1 {
 		t.Errorf("Review(remove one) = %+v, %v; want %d steps kept", applied, err, sum.StepCount-1)
 	}
-	draft, err := c.DraftSkill(ctx, skillbook.BuildRequest{Recordings: []string{started.RecordingID}})
+	draft, err := c.DraftSkill(ctx, api.SkillBuildRequest{Recordings: []string{started.RecordingID}})
 	if err != nil || draft.Saved {
 		t.Errorf("DraftSkill() = %+v, %v; want a draft, not saved", draft, err)
 	}
@@ -155,6 +155,19 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 		t.Errorf("Pairing() = %v; want the extension's details", err)
 	}
 
+	// The consent queue: nothing remembered, and a prompt answered twice
+	// is refused.
+	if cs, err := c.Consent().Choices(ctx); err != nil || len(cs) != 0 {
+		t.Errorf("Consent().Choices() = %+v, %v; want none remembered", cs, err)
+	}
+	if n, err := c.Consent().ForgetAll(ctx); err != nil || n != 0 {
+		t.Errorf("Consent().ForgetAll() = %d, %v; want 0", n, err)
+	}
+	var refusedConsent *ops.Error
+	if err := c.Consent().Deny(ctx, "nope"); !errors.As(err, &refusedConsent) {
+		t.Errorf("Consent().Deny(no such prompt) = %v; want the service's refusal", err)
+	}
+
 	// Refusals come back as the service's *ops.Error.
 	missing := "rec_00000000-0000-4000-8000-000000000000"
 	_, err = c.Fetch(ctx, missing)
@@ -170,13 +183,13 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 	if !errors.As(err, &refused) {
 		t.Errorf("Skill(missing) = %v; want a refusal", err)
 	}
-	_, err = c.BuildSkill(ctx, skillbook.BuildRequest{Name: "x"})
+	_, err = c.BuildSkill(ctx, api.SkillBuildRequest{Name: "x"})
 	if !errors.As(err, &refused) {
 		t.Errorf("BuildSkill(no recordings) = %v; want a refusal", err)
 	}
 
 	// The credentials file is the daemon's: a copy others can read is refused.
-	if err := os.Chmod(filepath.Join(home, client.File), 0o644); err != nil {
+	if err := os.Chmod(filepath.Join(home, api.ClientFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Dial(home); err == nil || !strings.Contains(err.Error(), "readable by other users") {
@@ -193,13 +206,13 @@ func TestDialWithoutADaemon(t *testing.T) {
 	}
 	home := t.TempDir()
 	// A daemon that wrote its file and died: nothing answers at the URL.
-	if err := os.WriteFile(filepath.Join(home, client.File), []byte(`{"url":"nats://127.0.0.1:1","user":"cli","password":"p"}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, api.ClientFile), []byte(`{"url":"nats://127.0.0.1:1","user":"cli","password":"p"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Dial(home); !errors.Is(err, client.ErrNotRunning) {
 		t.Errorf("Dial(stale credentials) = %v; want ErrNotRunning", err)
 	}
-	if err := os.WriteFile(filepath.Join(home, client.File), []byte(`{"url":"nats://127.0.0.1:1","user":"extension","password":"p"}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, api.ClientFile), []byte(`{"url":"nats://127.0.0.1:1","user":"extension","password":"p"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Dial(home); err == nil || !strings.Contains(err.Error(), "not the CLI's") {

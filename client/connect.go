@@ -12,33 +12,19 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 )
-
-// File is where a running daemon tells the local CLI how to reach it, in
-// its data dir.
-const File = "client.json"
 
 // ErrNotRunning means no daemon is serving this data dir.
 var ErrNotRunning = errors.New("the reprise daemon is not running (start it with `reprise daemon`)")
 
-// Info is the content of File: the CLI's URL and credentials. The file is
-// readable by its owner only.
-type Info struct {
-	URL          string `json:"url"`
-	User         string `json:"user"`
-	Password     string `json:"password"`
-	MachineID    string `json:"machine_id"`
-	WebSocketURL string `json:"websocket_url"`
-	PID          int    `json:"pid"`
-}
-
-// ReadInfo reads the running daemon's File from home. It refuses a file
+// ReadInfo reads the running daemon's api.ClientFile from home. It refuses a file
 // that others can read: the credentials in it would not be the user's
 // alone.
-func ReadInfo(home string) (Info, error) {
-	var ci Info
-	path := filepath.Join(home, File)
+func ReadInfo(home string) (api.ClientInfo, error) {
+	var ci api.ClientInfo
+	path := filepath.Join(home, api.ClientFile)
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ci, ErrNotRunning
@@ -61,7 +47,7 @@ func ReadInfo(home string) (Info, error) {
 
 // Connect reaches the daemon serving home as the local CLI (the user and
 // inbox of events.CLIOptions); opts come after those.
-func Connect(home string, opts ...nats.Option) (*nats.Conn, Info, error) {
+func Connect(home string, opts ...nats.Option) (*nats.Conn, api.ClientInfo, error) {
 	ci, err := ReadInfo(home)
 	if err != nil {
 		return nil, ci, err

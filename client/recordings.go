@@ -10,21 +10,19 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recordings"
 )
 
 // ErrNoRecording is returned by ActiveRecording when none is running.
 var ErrNoRecording = errors.New("no recording is running; `reprise recordings list` shows the kept ones")
 
 // List returns the recordings the daemon keeps, oldest first.
-func (c *Client) List(ctx context.Context) ([]recordings.Listing, error) {
+func (c *Client) List(ctx context.Context) ([]api.RecordingListing, error) {
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
-	var reply struct {
-		Recordings []recordings.Listing `json:"recordings"`
-	}
+	var reply api.RecordingListReply
 	if err := ops.AskJSON(ctx, c.nc, events.LocalRecordingsList, nil, &reply); err != nil {
 		return nil, fmt.Errorf("list recordings: %w", err)
 	}
@@ -57,7 +55,7 @@ func (c *Client) Fetch(ctx context.Context, id string) (*events.Recording, error
 
 // Frame returns the frame ref (a PNG) of recording recID.
 func (c *Client) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
-	b, err := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
+	b, err := json.Marshal(api.FrameRequest{RecordingID: recID, Ref: ref})
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +160,7 @@ func (c *Client) Follow(ctx context.Context, id string, f Follower) (*events.Rec
 		if err != nil {
 			return nil, err
 		}
-		i := slices.IndexFunc(l, func(x recordings.Listing) bool { return x.RecordingID == id })
+		i := slices.IndexFunc(l, func(x api.RecordingListing) bool { return x.RecordingID == id })
 		if i >= 0 && l[i].State == "recording" {
 			continue
 		}

@@ -10,12 +10,12 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skillbook"
 )
 
 // TestMalformedAndRefusedReplies: a service that answers garbage, refuses,
@@ -75,8 +75,12 @@ func TestMalformedAndRefusedReplies(t *testing.T) {
 	if _, err := c.ReplayKey(ctx); !errors.Is(err, nats.ErrNoResponders) || errors.As(err, &e) {
 		t.Errorf("ReplayKey(no service) = %v; want no responders", err)
 	}
-	if _, err := c.DraftSkill(ctx, skillbook.BuildRequest{}); !errors.Is(err, nats.ErrNoResponders) {
+	if _, err := c.DraftSkill(ctx, api.SkillBuildRequest{}); !errors.Is(err, nats.ErrNoResponders) {
 		t.Errorf("DraftSkill(no service) = %v; want no responders", err)
+	}
+	// Nor the consent queue: the error says what to do.
+	if _, err := c.Consent().List(ctx); err == nil || !strings.Contains(err.Error(), "does not answer consent requests") {
+		t.Errorf("Consent().List(no service) = %v; want a no-responders explanation", err)
 	}
 	// Wire ops: nothing serves them here either.
 	if _, err := c.Fetch(ctx, "rec_x"); !errors.Is(err, nats.ErrNoResponders) {

@@ -9,58 +9,10 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recordings"
 )
-
-// Status is what a running daemon reports about itself.
-type Status struct {
-	MachineID     string    `json:"machine_id"`
-	Version       string    `json:"version"`
-	PID           int       `json:"pid"`
-	StartedAt     time.Time `json:"started_at"`
-	UptimeSeconds float64   `json:"uptime_seconds"`
-	ClientURL     string    `json:"client_url"`
-	WebSocketURL  string    `json:"websocket_url"`
-	Platform      string    `json:"platform"`
-	// Keys says where keys live: "keychain", or "file" where no OS keychain is reachable.
-	Keys    string         `json:"keys"`
-	Streams []StreamStatus `json:"streams"`
-	// BrowserConnected says the paired browser extension said hello in
-	// the last two minutes: the browser channel can record.
-	BrowserConnected bool `json:"browser_connected"`
-	// Recording is the recording now running, if one is.
-	Recording *RecordingStatus `json:"recording,omitempty"`
-	// StoreChecked says the start-up read-back of every recording is
-	// done; Damaged are the recordings it could not read back whole.
-	StoreChecked bool                `json:"store_checked"`
-	Damaged      []recordings.Damage `json:"damaged,omitempty"`
-	// FreeBytes is the space free on the store's disk; MinFreeBytes is
-	// the floor below which a recording does not start.
-	FreeBytes    uint64 `json:"free_bytes"`
-	MinFreeBytes uint64 `json:"min_free_bytes"`
-}
-
-// RecordingStatus is the running recording, and whether the browser
-// extension knows of it: until it does, what the person does in the
-// browser is not recorded.
-type RecordingStatus struct {
-	ID            string `json:"id"`
-	BrowserJoined bool   `json:"browser_joined"`
-	// Steps were written so far; Lost were dropped or could not be written.
-	Steps uint64 `json:"steps"`
-	Lost  uint64 `json:"lost,omitempty"`
-}
-
-// StreamStatus is one stream's size.
-type StreamStatus struct {
-	Name     string `json:"name"`
-	Messages uint64 `json:"messages"`
-	Bytes    uint64 `json:"bytes"`
-	// Lost counts messages the store found unreadable on disk and dropped.
-	Lost int `json:"lost,omitempty"`
-}
 
 // statusTimeout bounds the status question: a daemon that does not
 // answer in it is taken for not running.
@@ -68,8 +20,8 @@ const statusTimeout = 3 * time.Second
 
 // Status asks the daemon how it is. A server that answers while the shim
 // does not is ErrNotRunning.
-func (c *Client) Status(ctx context.Context) (Status, error) {
-	var st Status
+func (c *Client) Status(ctx context.Context) (api.Status, error) {
+	var st api.Status
 	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
 	defer cancel()
 	b, err := ops.Ask(ctx, c.nc, events.LocalStatus, nil)
@@ -87,10 +39,10 @@ func (c *Client) Status(ctx context.Context) (Status, error) {
 
 // QueryStatus asks the daemon serving home for its status, on a
 // connection of its own that does not wait for a daemon to come back.
-func QueryStatus(home string) (Status, error) {
+func QueryStatus(home string) (api.Status, error) {
 	c, err := Dial(home, nats.NoReconnect())
 	if err != nil {
-		return Status{}, err
+		return api.Status{}, err
 	}
 	defer c.Close()
 	return c.Status(context.Background())

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // StopCooldown is how long after Stop a program may not issue itself a
@@ -100,7 +102,7 @@ func NewBroker(d Desktop, p Policy, a Auditor, now func() time.Time) *Broker {
 }
 
 // Targets lists every window, the refused ones with their reason.
-func (b *Broker) Targets(ctx context.Context) ([]Target, error) {
+func (b *Broker) Targets(ctx context.Context) ([]api.Target, error) {
 	ws, err := b.desktop.Windows(ctx)
 	if err != nil {
 		return nil, err
@@ -113,7 +115,7 @@ func (b *Broker) Targets(ctx context.Context) ([]Target, error) {
 	if b.policy.Callers != nil {
 		callers = b.policy.Callers()
 	}
-	out := make([]Target, len(ws))
+	out := make([]api.Target, len(ws))
 	for i, w := range ws {
 		out[i].Window = w
 		out[i].Refused, out[i].Reason = b.policy.Refuse(w)

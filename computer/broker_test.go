@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/audit"
 )
 
@@ -456,14 +457,14 @@ func TestAReplayGrantFollowsAReusedID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Allow(t.Context(), g.ID, Intent{Kind: "click", Window: "notes.txt", Point: &image.Point{X: 200, Y: 100}}); err != nil {
+	if err := b.Allow(t.Context(), g.ID, api.Intent{Kind: "click", Window: "notes.txt", Point: &image.Point{X: 200, Y: 100}}); err != nil {
 		t.Fatal(err)
 	}
 	d.set(func(ws []Window) []Window {
 		ws[4].Identity = identity(501, "77", "/usr/bin/gedit", "")
 		return ws
 	})
-	if err := b.Allow(t.Context(), g.ID, Intent{Kind: "click", Window: "notes.txt", Point: &image.Point{X: 200, Y: 100}}); err != nil {
+	if err := b.Allow(t.Context(), g.ID, api.Intent{Kind: "click", Window: "notes.txt", Point: &image.Point{X: 200, Y: 100}}); err != nil {
 		t.Errorf("the next row's window under the same id: %v", err)
 	}
 	select {

@@ -14,8 +14,9 @@ package computer
 import (
 	"context"
 	"fmt"
-	"image"
 	"strconv"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // Scopes of a grant.
@@ -78,26 +79,10 @@ func refuse(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Window is a top-level window as the OS lists it.
-type Window struct {
-	// ID is the OS's handle, as text: an X11 window id, an HWND, a
-	// CGWindowID. It names the window for the grant's lifetime only.
-	ID     string
-	App    string // the process image name without its extension
-	Title  string
-	PID    int
-	Bounds image.Rectangle // screen pixels
-	// Focused says it has the keyboard focus.
-	Focused bool
-	// Identity is who owns the window, as the OS tells it: its process
-	// (pid, start time, executable) and its class. A window id the OS
-	// reuses for another application's window has another Identity, and
-	// ends a grant bound to the first.
-	Identity string
-	// Integrity is the owning process's Windows integrity level (0
-	// elsewhere); above reprise's own, the window is refused.
-	Integrity int
-}
+// Window is a top-level window as the OS lists it. It travels to the CLI
+// in each api.Target, so api owns it; the alias spares a rename of its
+// hundred uses across the broker, each OS's desktop and package script.
+type Window = api.Window
 
 // Desktop is what the broker needs of the OS.
 type Desktop interface {
@@ -106,14 +91,6 @@ type Desktop interface {
 	// SecureInput says the OS reports secure input (macOS), or the focus
 	// is in a password field: no capture, no input, anywhere.
 	SecureInput(ctx context.Context) (bool, error)
-}
-
-// Target is a window listTargets reports: refused ones with their code
-// and reason, never dropped.
-type Target struct {
-	Window
-	Refused string `json:"refused,omitempty"` // an error code, "" when reprise may operate it
-	Reason  string `json:"reason,omitempty"`
 }
 
 // identity is a window's Identity from what the OS says of its owner.

@@ -12,6 +12,7 @@ import (
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
@@ -83,12 +84,12 @@ func TestGrantsUnderXvfb(t *testing.T) {
 	b := NewBroker(desk, Policy{Self: []int{os.Getpid()}}, audit, nil)
 	ctx := t.Context()
 
-	var ts []Target
+	var ts []api.Target
 	waitFor(t, "three windows listed", func() bool {
 		ts, err = b.Targets(ctx)
 		return err == nil && len(ts) >= 3
 	})
-	byTitle := map[string]Target{}
+	byTitle := map[string]api.Target{}
 	for _, tg := range ts {
 		byTitle[tg.Title] = tg
 	}
@@ -200,8 +201,8 @@ func TestConnectedProgramsAreNotTargets(t *testing.T) {
 		}
 		return pids
 	}}, &auditLog{}, nil)
-	listed := func() map[string]Target {
-		byTitle := map[string]Target{}
+	listed := func() map[string]api.Target {
+		byTitle := map[string]api.Target{}
 		waitFor(t, "two windows listed", func() bool {
 			ts, err := b.Targets(t.Context())
 			for _, tg := range ts {

@@ -2,21 +2,10 @@ package computer
 
 import (
 	"context"
-	"image"
 	"strings"
-)
 
-// Intent is an input a replay is about to send, addressed as its executor
-// addresses it: to the window its step names (by title), at a screen
-// point, to the keyboard focus, or to an element its own tree resolved.
-type Intent struct {
-	Kind     string       `json:"kind"`
-	Window   string       `json:"window,omitempty"`
-	Point    *image.Point `json:"point,omitempty"`
-	Keyboard bool         `json:"keyboard,omitempty"`
-	TextLen  int          `json:"text_length,omitempty"`
-	Role     string       `json:"role,omitempty"`
-}
+	"github.com/reprise-dev/reprise/api"
+)
 
 // Allow authorizes in under grant id right before the input is sent: the
 // window it lands in is found on a fresh listing (by title, else the front
@@ -25,7 +14,7 @@ type Intent struct {
 // window), and the action spends the budget and is audited. No basis is
 // checked: the executor's own look (the screen still as recorded) guards
 // the layout, and a window still settling must not fail the row.
-func (b *Broker) Allow(ctx context.Context, id string, in Intent) error {
+func (b *Broker) Allow(ctx context.Context, id string, in api.Intent) error {
 	if in.Kind == "" {
 		return refuse(CodeInvalid, "an intent needs a kind")
 	}
@@ -74,7 +63,7 @@ func (b *Broker) auditRefusal(ctx context.Context, id string, act Action, err er
 // landing is the window in lands in: the one its step names (by title,
 // exactly, else containing it), else the front one under its point, else
 // the focused one, where keys and a resolved element's action go.
-func landing(ts []Target, in Intent) (Target, error) {
+func landing(ts []api.Target, in api.Intent) (api.Target, error) {
 	if in.Window != "" {
 		for _, match := range []func(string) bool{
 			func(t string) bool { return t == in.Window },
@@ -99,5 +88,5 @@ func landing(ts []Target, in Intent) (Target, error) {
 			return t, nil
 		}
 	}
-	return Target{}, refuse(CodeNoTarget, "no window would take the input")
+	return api.Target{}, refuse(CodeNoTarget, "no window would take the input")
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"image"
 	"testing"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // TestReplayGrantAllowsWhereInputLands: a replay's unbound grant binds the
@@ -22,18 +24,18 @@ func TestReplayGrantAllowsWhereInputLands(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		in   Intent
+		in   api.Intent
 		want string // a code, or "" for allowed
 		to   string // the window then bound
 	}{
-		{"a fill in the step's window, by title", Intent{Kind: "fill", Window: "notes.txt - gedit", TextLen: 4, Role: "textbox"}, "", "0x5"},
-		{"a title the step recorded in part", Intent{Kind: "click", Window: "Calculator"}, "", "0x6"},
-		{"a click under a point", Intent{Kind: "click", Point: &image.Point{X: 850, Y: 620}}, "", "0x5"},
-		{"reprise's own terminal", Intent{Kind: "click", Window: "reprise replay"}, CodeSelfTarget, "0x5"},
-		{"a keychain prompt", Intent{Kind: "fill", Window: "Unlock Keyring", TextLen: 8}, CodeDenyListed, "0x5"},
-		{"an elevated installer", Intent{Kind: "click", Window: "Installer"}, CodeElevated, "0x5"},
-		{"keys to the focused window, which is reprise's terminal", Intent{Kind: "press_keys", Keyboard: true}, CodeSelfTarget, "0x5"},
-		{"an intent without a kind", Intent{Window: "Calculator"}, CodeInvalid, "0x5"},
+		{"a fill in the step's window, by title", api.Intent{Kind: "fill", Window: "notes.txt - gedit", TextLen: 4, Role: "textbox"}, "", "0x5"},
+		{"a title the step recorded in part", api.Intent{Kind: "click", Window: "Calculator"}, "", "0x6"},
+		{"a click under a point", api.Intent{Kind: "click", Point: &image.Point{X: 850, Y: 620}}, "", "0x5"},
+		{"reprise's own terminal", api.Intent{Kind: "click", Window: "reprise replay"}, CodeSelfTarget, "0x5"},
+		{"a keychain prompt", api.Intent{Kind: "fill", Window: "Unlock Keyring", TextLen: 8}, CodeDenyListed, "0x5"},
+		{"an elevated installer", api.Intent{Kind: "click", Window: "Installer"}, CodeElevated, "0x5"},
+		{"keys to the focused window, which is reprise's terminal", api.Intent{Kind: "press_keys", Keyboard: true}, CodeSelfTarget, "0x5"},
+		{"an intent without a kind", api.Intent{Window: "Calculator"}, CodeInvalid, "0x5"},
 	} {
 		err := b.Allow(ctx, g.ID, tc.in)
 		if code(err) != tc.want && !(tc.want == "" && err == nil) {
@@ -47,14 +49,14 @@ func TestReplayGrantAllowsWhereInputLands(t *testing.T) {
 	d.mu.Lock()
 	d.secure = true
 	d.mu.Unlock()
-	if err := b.Allow(ctx, g.ID, Intent{Kind: "click", Window: "Calculator"}); code(err) != CodeSecureInput {
+	if err := b.Allow(ctx, g.ID, api.Intent{Kind: "click", Window: "Calculator"}); code(err) != CodeSecureInput {
 		t.Errorf("input while a password is typed: %v", err)
 	}
 	d.mu.Lock()
 	d.secure = false
 	d.mu.Unlock()
 	b.Stop(ctx)
-	if err := b.Allow(ctx, g.ID, Intent{Kind: "click", Window: "Calculator"}); code(err) != CodeNoGrant {
+	if err := b.Allow(ctx, g.ID, api.Intent{Kind: "click", Window: "Calculator"}); code(err) != CodeNoGrant {
 		t.Errorf("input after Stop: %v; want %s", err, CodeNoGrant)
 	}
 	if _, _, err := b.Create(ctx, GrantRequest{Issuer: IssuerAgent, Unbound: true}); code(err) != CodeStoppedByUser {

@@ -11,36 +11,13 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
 
 // ServiceName is the grant service's name in `nats micro ls`.
 const ServiceName = "reprise-computer"
-
-// GrantReply is a grant as the CLI sees it.
-type GrantReply struct {
-	Active bool   `json:"active"`
-	ID     string `json:"grant_id,omitempty"`
-	Scope  string `json:"scope,omitempty"`
-	Issuer string `json:"issuer,omitempty"`
-	// Target is the bound window's app and title.
-	App      string `json:"app,omitempty"`
-	Title    string `json:"title,omitempty"`
-	WindowID string `json:"window_id,omitempty"`
-	Revision uint64 `json:"revision,omitempty"`
-	Capture  string `json:"capture,omitempty"`
-	Budget   int    `json:"budget_left,omitempty"`
-}
-
-// CreateRequest is a grant the person issues from the CLI.
-type CreateRequest struct {
-	Scope    string `json:"scope,omitempty"`
-	WindowID string `json:"window_id,omitempty"`
-	Capture  string `json:"capture,omitempty"`
-	Budget   int    `json:"budget,omitempty"`
-	Idle     string `json:"idle_expiry,omitempty"` // a Go duration
-}
 
 // Service serves the broker to the local CLI. The desktop is opened at the
 // first request that needs it: a daemon without a display still starts.
@@ -136,14 +113,10 @@ func (s *Service) timeout(endpoint string) time.Duration {
 	case "run":
 		return s.RunTimeout
 	case "grant":
-		return ConfirmWait + 15*time.Second
+		return api.GrantConfirmWait + 15*time.Second
 	}
 	return 0
 }
-
-// ConfirmWait is how long the person has to confirm a grant issued as
-// theirs; no answer in that time is a no.
-const ConfirmWait = 2 * time.Minute
 
 func (s *Service) run(ctx context.Context, body []byte) (any, error) {
 	b, err := s.Broker()
@@ -163,13 +136,13 @@ func (s *Service) targets(ctx context.Context, body []byte) (any, error) {
 	}
 	ts, err := b.Targets(ctx)
 	if ts == nil {
-		ts = []Target{}
+		ts = []api.Target{}
 	}
-	return map[string]any{"targets": ts}, err
+	return api.TargetListReply{Targets: ts}, err
 }
 
 func (s *Service) create(ctx context.Context, body []byte) (any, error) {
-	var req CreateRequest
+	var req api.CreateGrantRequest
 	if err := ops.DecodeLocal("computer grant", body, &req); err != nil {
 		return nil, err
 	}
@@ -207,14 +180,6 @@ func (s *Service) create(ctx context.Context, body []byte) (any, error) {
 	return view(g), nil
 }
 
-// HoldRequest is a program's grant for a replay: desktop scope, bound to
-// whichever window each step lands in.
-type HoldRequest struct {
-	Budget int    `json:"budget,omitempty"`
-	Idle   string `json:"idle_expiry,omitempty"` // a Go duration
-	Pixels bool   `json:"pixels,omitempty"`
-}
-
 // ReplayBudget and ReplayIdle are a replay's grant when it asks for no
 // other: a replay waits for the person to leave the machine alone, so its
 // idle expiry is longer than a person's grant.
@@ -226,7 +191,7 @@ const (
 // hold issues a program's grant: refused during Stop's cooldown and while
 // another grant is active.
 func (s *Service) hold(ctx context.Context, body []byte) (any, error) {
-	var req HoldRequest
+	var req api.HoldRequest
 	if err := ops.DecodeLocal("computer hold", body, &req); err != nil {
 		return nil, err
 	}
@@ -252,14 +217,8 @@ func (s *Service) hold(ctx context.Context, body []byte) (any, error) {
 	return view(g), nil
 }
 
-// AllowRequest asks for one input under a held grant.
-type AllowRequest struct {
-	GrantID string `json:"grant_id"`
-	Intent
-}
-
 func (s *Service) allow(ctx context.Context, body []byte) (any, error) {
-	var req AllowRequest
+	var req api.AllowRequest
 	if err := ops.DecodeLocal("computer allow", body, &req); err != nil {
 		return nil, err
 	}
@@ -280,15 +239,13 @@ func (s *Service) describe(_ context.Context, body []byte) (any, error) {
 	}
 	g, ok := b.Describe()
 	if !ok {
-		return GrantReply{}, nil
+		return api.GrantReply{}, nil
 	}
 	return view(g), nil
 }
 
 func (s *Service) revoke(ctx context.Context, body []byte) (any, error) {
-	var req struct {
-		ID string `json:"grant_id"`
-	}
+	var req api.RevokeRequest
 	if err := ops.DecodeLocal("computer revoke", body, &req); err != nil {
 		return nil, err
 	}
@@ -296,7 +253,7 @@ func (s *Service) revoke(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct{}{}, b.Revoke(ctx, req.ID)
+	return struct{}{}, b.Revoke(ctx, req.GrantID)
 }
 
 // stop is the person's Stop: it needs no desktop open, so it always works.
@@ -306,18 +263,18 @@ func (s *Service) stop(ctx context.Context, body []byte) (any, error) {
 	}
 	b, err := s.Broker()
 	if err != nil {
-		return GrantReply{}, nil // no desktop, no grant: nothing to stop
+		return api.GrantReply{}, nil // no desktop, no grant: nothing to stop
 	}
 	g, ok := b.Describe()
 	b.Stop(ctx)
 	if !ok {
-		return GrantReply{}, nil
+		return api.GrantReply{}, nil
 	}
 	return view(g), nil
 }
 
-func view(g Grant) GrantReply {
-	return GrantReply{Active: true, ID: g.ID, Scope: g.Scope, Issuer: g.Issuer, App: g.Target.App, Title: g.Target.Title,
+func view(g Grant) api.GrantReply {
+	return api.GrantReply{Active: true, ID: g.ID, Scope: g.Scope, Issuer: g.Issuer, App: g.Target.App, Title: g.Target.Title,
 		WindowID: g.Target.ID, Revision: g.Revision, Capture: g.Capture, Budget: g.Budget}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // DefaultApprovalTimeout is how long the Approver waits for a person; no
@@ -133,7 +135,7 @@ type answer struct {
 // ask runs every prompter at once and returns the first decision and who
 // gave it, or by == ByTimeout. It returns only after every prompter has
 // stopped, so no dialog outlives the decision.
-func (a *Approver) ask(parent context.Context, ps []Prompter, p Prompt) (Decision, string, error) {
+func (a *Approver) ask(parent context.Context, ps []Prompter, p api.ConsentPrompt) (Decision, string, error) {
 	ctx, cancel := context.WithTimeout(parent, a.timeout())
 	answers := make(chan answer, len(ps))
 	var wg sync.WaitGroup

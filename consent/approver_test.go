@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // scripted is a prompter that answers after a delay, fails, or waits for
@@ -26,7 +28,7 @@ func (s *scripted) Name() string { return s.name }
 
 func (s *scripted) Available() (bool, string) { return s.off == "", s.off }
 
-func (s *scripted) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (s *scripted) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	s.asked.Add(1)
 	if p.ID == "" || p.Body == "" {
 		return Decision{}, errors.New("empty prompt")

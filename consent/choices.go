@@ -9,27 +9,19 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // BucketChoices is the KV bucket of remembered answers, one key per Kind.
 const BucketChoices = "CONSENT_CHOICES"
-
-// Choice is a remembered answer for one kind of recording.
-type Choice struct {
-	// Kind is the Request.Kind the answer covers.
-	Kind string `json:"kind"`
-	// Approved is the answer.
-	Approved bool `json:"approved"`
-	// DecidedAt is when the person gave it.
-	DecidedAt time.Time `json:"decided_at"`
-}
 
 // Choices keeps remembered answers per kind of recording, until the person
 // forgets them. Implementations must be safe for concurrent use.
 type Choices interface {
 	// Get returns the answer remembered for kind; ok is false when there
 	// is none.
-	Get(ctx context.Context, kind string) (c Choice, ok bool, err error)
+	Get(ctx context.Context, kind string) (c api.ConsentChoice, ok bool, err error)
 	// Set remembers approved for kind, replacing any earlier answer.
 	Set(ctx context.Context, kind string, approved bool) error
 	// Forget drops kind's answer; forgetting one that is not kept is not an
@@ -38,7 +30,7 @@ type Choices interface {
 	// ForgetAll drops every answer and says how many there were.
 	ForgetAll(ctx context.Context) (int, error)
 	// List returns every remembered answer, by kind.
-	List(ctx context.Context) ([]Choice, error)
+	List(ctx context.Context) ([]api.ConsentChoice, error)
 }
 
 // KVChoices keeps Choices in the CONSENT_CHOICES bucket.
@@ -65,25 +57,25 @@ func OpenChoices(ctx context.Context, js jetstream.JetStream) (*KVChoices, error
 }
 
 // Get implements Choices.
-func (s *KVChoices) Get(ctx context.Context, kind string) (Choice, bool, error) {
+func (s *KVChoices) Get(ctx context.Context, kind string) (api.ConsentChoice, bool, error) {
 	if _, err := ParseKind(kind); err != nil {
-		return Choice{}, false, err
+		return api.ConsentChoice{}, false, err
 	}
 	return s.get(ctx, kind)
 }
 
-func (s *KVChoices) get(ctx context.Context, kind string) (Choice, bool, error) {
+func (s *KVChoices) get(ctx context.Context, kind string) (api.ConsentChoice, bool, error) {
 	e, err := s.kv.Get(ctx, kind)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return Choice{}, false, nil
+		return api.ConsentChoice{}, false, nil
 	}
 	if err != nil {
-		return Choice{}, false, fmt.Errorf("remembered consent for %s: %w", kind, err)
+		return api.ConsentChoice{}, false, fmt.Errorf("remembered consent for %s: %w", kind, err)
 	}
-	var c Choice
+	var c api.ConsentChoice
 	if err := json.Unmarshal(e.Value(), &c); err != nil || c.Kind != kind {
 		// Treat a damaged entry as none: the person is asked again.
-		return Choice{}, false, nil
+		return api.ConsentChoice{}, false, nil
 	}
 	return c, true, nil
 }
@@ -93,7 +85,7 @@ func (s *KVChoices) Set(ctx context.Context, kind string, approved bool) error {
 	if _, err := ParseKind(kind); err != nil {
 		return err
 	}
-	b, err := json.Marshal(Choice{Kind: kind, Approved: approved, DecidedAt: s.now().UTC()})
+	b, err := json.Marshal(api.ConsentChoice{Kind: kind, Approved: approved, DecidedAt: s.now().UTC()})
 	if err != nil {
 		return fmt.Errorf("remember consent for %s: %w", kind, err)
 	}
@@ -130,12 +122,12 @@ func (s *KVChoices) ForgetAll(ctx context.Context) (int, error) {
 }
 
 // List implements Choices.
-func (s *KVChoices) List(ctx context.Context) ([]Choice, error) {
+func (s *KVChoices) List(ctx context.Context) ([]api.ConsentChoice, error) {
 	keys, err := s.keys(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := []Choice{}
+	out := []api.ConsentChoice{}
 	for _, k := range keys {
 		c, ok, err := s.get(ctx, k)
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // ErrNotConfirmed is returned by Confirm when the person said no or did not
@@ -20,7 +22,7 @@ var ErrNotConfirmed = errors.New("the person did not confirm")
 // Only prompters a person answers belong here (a dialog on the desktop,
 // the daemon's own terminal): the Pending prompter, which any program with
 // the CLI's credentials can answer, must not be among a.Prompters.
-func (a *Approver) Confirm(ctx context.Context, p Prompt) (string, error) {
+func (a *Approver) Confirm(ctx context.Context, p api.ConsentPrompt) (string, error) {
 	p.Once = true
 	var ready []Prompter
 	var reasons []string

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // Zenity asks with GTK dialogs through the zenity command (Linux desktops).
@@ -35,7 +37,7 @@ func (z *Zenity) Available() (bool, string) {
 }
 
 // Ask implements Prompter.
-func (z *Zenity) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (z *Zenity) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	return askTwice(ctx, orDefault(z.Path, "zenity"), z.Env, zenityArgs(p.Title, p.Body, p.Approve, p.Deny), remembering(p, zenityArgs(rememberTitle, rememberText, RememberYes, RememberNo)))
 }
 
@@ -104,7 +106,7 @@ func (k *KDialog) Available() (bool, string) {
 }
 
 // Ask implements Prompter.
-func (k *KDialog) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (k *KDialog) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	return askTwice(ctx, orDefault(k.Path, "kdialog"), k.Env, kdialogArgs(p.Title, p.Body, p.Approve, p.Deny), remembering(p, kdialogArgs(rememberTitle, rememberText, RememberYes, RememberNo)))
 }
 
@@ -152,7 +154,7 @@ func lookupEnv(env []string, key string) string {
 
 // remembering is the remember question's dialog, or nil for a prompt
 // answered once.
-func remembering(p Prompt, args []string) []string {
+func remembering(p api.ConsentPrompt, args []string) []string {
 	if p.Once {
 		return nil
 	}

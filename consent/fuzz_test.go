@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // FuzzVerify: no token string panics the decoder, a refusal is always
@@ -67,9 +69,9 @@ func FuzzDecodeBody(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var a AnswerRequest
+		var a api.ConsentAnswerRequest
 		_ = decodeBody(body, &a, false)
-		var fr ForgetRequest
+		var fr api.ConsentForgetRequest
 		_ = decodeBody(body, &fr, true)
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"runtime"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // Available implements Prompter: never, off Windows.
@@ -14,6 +16,6 @@ func (m *MessageBox) Available() (bool, string) {
 }
 
 // Ask implements Prompter: it always fails, off Windows.
-func (m *MessageBox) Ask(context.Context, Prompt) (Decision, error) {
+func (m *MessageBox) Ask(context.Context, api.ConsentPrompt) (Decision, error) {
 	return Decision{}, errors.New("message boxes are not supported on " + runtime.GOOS)
 }

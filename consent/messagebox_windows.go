@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/platform/win32"
 
 	"golang.org/x/sys/windows"
@@ -46,7 +47,7 @@ func (m *MessageBox) Available() (bool, string) {
 }
 
 // Ask implements Prompter.
-func (m *MessageBox) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (m *MessageBox) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	yes, err := messageBox(ctx, p.Title, messageBoxText(p.Body, p.Approve, p.Deny))
 	if err != nil {
 		return Decision{}, err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os/exec"
 	"time"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 func (o *OSAScript) path() string { return orDefault(o.Path, "/usr/bin/osascript") }
@@ -18,7 +20,7 @@ func (o *OSAScript) Available() (bool, string) {
 }
 
 // Ask implements Prompter.
-func (o *OSAScript) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (o *OSAScript) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	yes, err := o.dialog(ctx, p.Title, p.Body, p.Approve, p.Deny)
 	if err != nil {
 		return Decision{}, err

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"runtime"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // Available implements Prompter: never, off macOS.
@@ -14,6 +16,6 @@ func (o *OSAScript) Available() (bool, string) {
 }
 
 // Ask implements Prompter: it always fails, off macOS.
-func (o *OSAScript) Ask(context.Context, Prompt) (Decision, error) {
+func (o *OSAScript) Ask(context.Context, api.ConsentPrompt) (Decision, error) {
 	return Decision{}, errors.New("osascript dialogs are not supported on " + runtime.GOOS)
 }

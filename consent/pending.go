@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // ErrNoSuchPrompt means no prompt with that id is waiting: it was answered,
@@ -23,7 +25,7 @@ type Pending struct {
 }
 
 type waiter struct {
-	prompt Prompt
+	prompt api.ConsentPrompt
 	seq    uint64
 	answer chan Decision // buffered 1; written once, under mu
 }
@@ -41,7 +43,7 @@ func (q *Pending) Name() string { return "pending" }
 func (q *Pending) Available() (bool, string) { return true, "" }
 
 // Ask implements Prompter. p.ID must not be waiting already.
-func (q *Pending) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (q *Pending) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	w := &waiter{prompt: p, answer: make(chan Decision, 1)}
 	q.mu.Lock()
 	if _, dup := q.waiting[p.ID]; dup || p.ID == "" {
@@ -90,7 +92,7 @@ func (q *Pending) answer(id string, d Decision) error {
 }
 
 // List returns the waiting prompts, oldest first.
-func (q *Pending) List() []Prompt {
+func (q *Pending) List() []api.ConsentPrompt {
 	q.mu.Lock()
 	ws := make([]*waiter, 0, len(q.waiting))
 	for _, w := range q.waiting {
@@ -98,7 +100,7 @@ func (q *Pending) List() []Prompt {
 	}
 	q.mu.Unlock()
 	slices.SortFunc(ws, func(a, b *waiter) int { return cmp.Compare(a.seq, b.seq) })
-	out := make([]Prompt, len(ws))
+	out := make([]api.ConsentPrompt, len(ws))
 	for i, w := range ws {
 		out[i] = w.prompt
 	}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // waitListed waits until n prompts are pending.
-func waitListed(t *testing.T, q *Pending, n int) []Prompt {
+func waitListed(t *testing.T, q *Pending, n int) []api.ConsentPrompt {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -31,7 +33,7 @@ func TestPending(t *testing.T) {
 		d   Decision
 		err error
 	}
-	prompts := []Prompt{NewPrompt(extractReq, "a"), NewPrompt(cloudReq, "b"), NewPrompt(extractReq, "c")}
+	prompts := []api.ConsentPrompt{NewPrompt(extractReq, "a"), NewPrompt(cloudReq, "b"), NewPrompt(extractReq, "c")}
 	results := make([]chan result, len(prompts))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

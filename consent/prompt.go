@@ -6,40 +6,18 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/ops"
 )
 
-// Decision is a person's answer to a Prompt.
+// Decision is a person's answer to an api.ConsentPrompt.
 type Decision struct {
 	// Approved is true only for an explicit yes.
 	Approved bool `json:"approved"`
 	// Remember asks that this answer stand for every recording of the same
 	// Kind until the person forgets it.
 	Remember bool `json:"remember"`
-}
-
-// Prompt is the confirmation shown to the person for one Request, with its
-// copy already written. The JSON form is what `reprise consent list` shows.
-type Prompt struct {
-	// ID names the prompt for `reprise consent approve ID`.
-	ID string `json:"id"`
-	// Request is what would be recorded.
-	Request Request `json:"request"`
-	// Kind is Request.Kind(), what a remembered answer is kept under.
-	Kind string `json:"kind"`
-	// Requester is who asks, in words: "the platform", "reprise record".
-	Requester string `json:"requester"`
-	// Title and Body are the copy; Body is plain text with blank lines
-	// between paragraphs and "• " list items.
-	Title string `json:"title"`
-	Body  string `json:"body"`
-	// Calibrated is true for the screenshots_to_cloud prompt (SPEC section 6).
-	Calibrated bool `json:"calibrated"`
-	// Approve and Deny are the button labels.
-	Approve string `json:"approve"`
-	Deny    string `json:"deny"`
-	// Once says the answer is for this time only: no "remember this
-	// choice?" follows (a grant of the desktop is never remembered).
-	Once bool `json:"once,omitempty"`
 }
 
 // RememberQuestion is asked after the answer, by prompters that ask it as a
@@ -59,12 +37,12 @@ const DefaultRequester = "the platform"
 // route gets a plain, short confirmation; screenshots_to_cloud, the only one
 // that sends screen images off the machine, gets the calibrated copy instead.
 // req should be valid.
-func NewPrompt(req Request, requester string) Prompt {
+func NewPrompt(req Request, requester string) api.ConsentPrompt {
 	req.Normalize()
 	if requester == "" {
 		requester = DefaultRequester
 	}
-	p := Prompt{ID: newPromptID(), Request: req, Kind: req.Kind(), Requester: requester}
+	p := api.ConsentPrompt{ID: newPromptID(), Request: ops.ConsentRequest{Mode: req.Mode, InterpretationRoute: req.Route, Channels: req.Channels}, Kind: req.Kind(), Requester: requester}
 	if req.Route == RouteScreenshotsToCloud {
 		p.Title = "Build this skill using the cloud?"
 		p.Body = calibratedBody(req, requester)

@@ -9,11 +9,13 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
-// Prompter shows a Prompt to the person at this machine and returns their
-// answer. Ask blocks until the person answers or ctx ends; when ctx ends it
-// closes whatever it showed and returns ctx's error. A Prompter's Ask may be
+// Prompter shows an api.ConsentPrompt to the person at this machine and
+// returns their answer. Ask blocks until the person answers or ctx ends;
+// when ctx ends it closes whatever it showed and returns ctx's error. A Prompter's Ask may be
 // called from several goroutines, one prompt each.
 type Prompter interface {
 	// Name names the prompter in logs: "terminal", "zenity".
@@ -21,7 +23,7 @@ type Prompter interface {
 	// Available reports whether Ask can reach a person here, and if not, why.
 	Available() (bool, string)
 	// Ask shows p and waits for the answer.
-	Ask(ctx context.Context, p Prompt) (Decision, error)
+	Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error)
 }
 
 // Terminal asks on a terminal: y or n, then whether to remember.
@@ -79,7 +81,7 @@ func (t *Terminal) read() <-chan string {
 }
 
 // Ask implements Prompter.
-func (t *Terminal) Ask(ctx context.Context, p Prompt) (Decision, error) {
+func (t *Terminal) Ask(ctx context.Context, p api.ConsentPrompt) (Decision, error) {
 	lines := t.read()
 	// Wait for a prompt already on the terminal, unless this one is
 	// answered elsewhere first.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -25,28 +26,6 @@ const (
 // ServiceName is the approval service's name in `nats micro ls`.
 const ServiceName = "reprise-consent"
 
-// AnswerRequest is the body of events.LocalConsentApprove ({id, remember}) and
-// events.LocalConsentDeny ({id}).
-type AnswerRequest struct {
-	ID       string `json:"id"`
-	Remember bool   `json:"remember,omitempty"`
-}
-
-// ForgetRequest is the body of events.LocalConsentForget: one kind, or all.
-type ForgetRequest struct {
-	Kind string `json:"kind,omitempty"`
-	All  bool   `json:"all,omitempty"`
-}
-
-// Reply is every reply of the service; each subject fills its own field.
-// A refusal is the local services' one envelope, ops.ErrorReply.
-type Reply struct {
-	Prompts   []Prompt `json:"prompts,omitempty"`
-	Choices   []Choice `json:"choices,omitempty"`
-	OK        bool     `json:"ok,omitempty"`
-	Forgotten int      `json:"forgotten,omitempty"`
-}
-
 // serviceTimeout bounds the KV work behind one request.
 const serviceTimeout = 5 * time.Second
 
@@ -59,7 +38,7 @@ func Serve(nc *nats.Conn, pending *Pending, choices Choices) (stop func(), err e
 		return nil, errors.New("consent service: a connection and a Pending queue are required")
 	}
 	s := &service{pending: pending, choices: choices}
-	ep := func(name, subject string, h func(context.Context, []byte) (Reply, error)) ops.Endpoint {
+	ep := func(name, subject string, h func(context.Context, []byte) (api.ConsentReply, error)) ops.Endpoint {
 		return ops.Endpoint{Name: name, Subject: subject, Timeout: serviceTimeout, Handle: func(ctx context.Context, body []byte) ([]byte, error) {
 			return ops.JSON(h(ctx, body))
 		}}
@@ -84,86 +63,90 @@ type service struct {
 	choices Choices
 }
 
-func (s *service) list(_ context.Context, body []byte) (Reply, error) {
+func (s *service) list(_ context.Context, body []byte) (api.ConsentReply, error) {
 	if err := decodeBody(body, &struct{}{}, true); err != nil {
-		return Reply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
 	}
-	return Reply{OK: true, Prompts: s.pending.List()}, nil
+	return api.ConsentReply{OK: true, Prompts: s.pending.List()}, nil
 }
 
-func (s *service) approve(_ context.Context, body []byte) (Reply, error) { return s.answer(body, true) }
+func (s *service) approve(_ context.Context, body []byte) (api.ConsentReply, error) {
+	return s.answer(body, true)
+}
 
-func (s *service) deny(_ context.Context, body []byte) (Reply, error) { return s.answer(body, false) }
+func (s *service) deny(_ context.Context, body []byte) (api.ConsentReply, error) {
+	return s.answer(body, false)
+}
 
-func (s *service) answer(body []byte, approve bool) (Reply, error) {
-	var req AnswerRequest
+func (s *service) answer(body []byte, approve bool) (api.ConsentReply, error) {
+	var req api.ConsentAnswerRequest
 	if err := decodeBody(body, &req, false); err != nil {
-		return Reply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
 	}
 	if req.ID == "" {
-		return Reply{}, failure(CodeInvalidRequest, `id is required: the prompt's id from "reprise consent list"`)
+		return api.ConsentReply{}, failure(CodeInvalidRequest, `id is required: the prompt's id from "reprise consent list"`)
 	}
 	var err error
 	switch {
 	case approve:
 		err = s.pending.Approve(req.ID, req.Remember)
 	case req.Remember:
-		return Reply{}, failure(CodeInvalidRequest, "remember goes with approve; a denial is remembered only when given in a dialog")
+		return api.ConsentReply{}, failure(CodeInvalidRequest, "remember goes with approve; a denial is remembered only when given in a dialog")
 	default:
 		err = s.pending.Deny(req.ID)
 	}
 	if err != nil {
-		return Reply{}, failure(CodeNotFound, err.Error())
+		return api.ConsentReply{}, failure(CodeNotFound, err.Error())
 	}
-	return Reply{OK: true}, nil
+	return api.ConsentReply{OK: true}, nil
 }
 
-func (s *service) listChoices(ctx context.Context, body []byte) (Reply, error) {
+func (s *service) listChoices(ctx context.Context, body []byte) (api.ConsentReply, error) {
 	if err := decodeBody(body, &struct{}{}, true); err != nil {
-		return Reply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
 	}
 	if s.choices == nil {
-		return Reply{}, failure(CodeInternal, "this daemon keeps no remembered choices")
+		return api.ConsentReply{}, failure(CodeInternal, "this daemon keeps no remembered choices")
 	}
 	cs, err := s.choices.List(ctx)
 	if err != nil {
-		return Reply{}, failure(CodeInternal, err.Error())
+		return api.ConsentReply{}, failure(CodeInternal, err.Error())
 	}
-	return Reply{OK: true, Choices: cs}, nil
+	return api.ConsentReply{OK: true, Choices: cs}, nil
 }
 
-func (s *service) forget(ctx context.Context, body []byte) (Reply, error) {
-	var req ForgetRequest
+func (s *service) forget(ctx context.Context, body []byte) (api.ConsentReply, error) {
+	var req api.ConsentForgetRequest
 	if err := decodeBody(body, &req, false); err != nil {
-		return Reply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
 	}
 	if (req.Kind == "") == !req.All {
-		return Reply{}, failure(CodeInvalidRequest, `give either a kind (see "reprise consent choices") or all, not both`)
+		return api.ConsentReply{}, failure(CodeInvalidRequest, `give either a kind (see "reprise consent choices") or all, not both`)
 	}
 	if s.choices == nil {
-		return Reply{}, failure(CodeInternal, "this daemon keeps no remembered choices")
+		return api.ConsentReply{}, failure(CodeInternal, "this daemon keeps no remembered choices")
 	}
 	if req.All {
 		n, err := s.choices.ForgetAll(ctx)
 		if err != nil {
-			return Reply{}, failure(CodeInternal, err.Error())
+			return api.ConsentReply{}, failure(CodeInternal, err.Error())
 		}
-		return Reply{OK: true, Forgotten: n}, nil
+		return api.ConsentReply{OK: true, Forgotten: n}, nil
 	}
 	if _, err := ParseKind(req.Kind); err != nil {
-		return Reply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
 	}
 	_, ok, err := s.choices.Get(ctx, req.Kind)
 	if err == nil {
 		err = s.choices.Forget(ctx, req.Kind)
 	}
 	if err != nil {
-		return Reply{}, failure(CodeInternal, err.Error())
+		return api.ConsentReply{}, failure(CodeInternal, err.Error())
 	}
 	if !ok {
-		return Reply{OK: true}, nil
+		return api.ConsentReply{OK: true}, nil
 	}
-	return Reply{OK: true, Forgotten: 1}, nil
+	return api.ConsentReply{OK: true, Forgotten: 1}, nil
 }
 
 // decodeBody decodes one JSON object into v, refusing unknown fields and

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/events"
+	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -23,10 +25,10 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 	}
 	defer stop()
 	a := &Approver{Choices: choices, Prompters: []Prompter{pending}}
-	c := NewClient(s.cli(t))
+	cli := s.cli(t)
 	ctx := context.Background()
 
-	if ps, err := c.List(ctx); err != nil || len(ps) != 0 {
+	if ps, err := list(ctx, cli); err != nil || len(ps) != 0 {
 		t.Fatalf("List with nothing waiting = %v, %v; want none", ps, err)
 	}
 	type verdict struct {
@@ -41,11 +43,11 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 		}()
 		return ch
 	}
-	waitPrompt := func() Prompt {
+	waitPrompt := func() api.ConsentPrompt {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
-			ps, err := c.List(ctx)
+			ps, err := list(ctx, cli)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,37 +57,37 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		t.Fatal("no prompt became pending")
-		return Prompt{}
+		return api.ConsentPrompt{}
 	}
 
 	// Deny.
 	ch := decide(cloudReq)
 	p := waitPrompt()
-	if !p.Calibrated || p.Kind != cloudReq.Kind() || p.Request.Route != RouteScreenshotsToCloud {
+	if !p.Calibrated || p.Kind != cloudReq.Kind() || p.Request.InterpretationRoute != RouteScreenshotsToCloud {
 		t.Fatalf("listed prompt = %+v; want the calibrated cloud prompt", p)
 	}
-	if err := c.Deny(ctx, p.ID); err != nil {
+	if _, err := ask(ctx, cli, events.LocalConsentDeny, api.ConsentAnswerRequest{ID: p.ID}); err != nil {
 		t.Fatalf("Deny: %v", err)
 	}
 	if r := <-ch; r.err != nil || r.v.Approved {
 		t.Fatalf("Decide after Deny = %+v, %v", r.v, r.err)
 	}
 	var se *ops.Error
-	if err := c.Deny(ctx, p.ID); !errors.As(err, &se) || se.Code != CodeNotFound || !strings.Contains(err.Error(), "reprise consent list") {
+	if _, err := ask(ctx, cli, events.LocalConsentDeny, api.ConsentAnswerRequest{ID: p.ID}); !errors.As(err, &se) || se.Code != CodeNotFound || !strings.Contains(err.Error(), "reprise consent list") {
 		t.Fatalf("Deny twice = %v; want NOT_FOUND that points to the list", err)
 	}
 
 	// Approve and remember.
 	ch = decide(cloudReq)
 	p = waitPrompt()
-	if err := c.Approve(ctx, p.ID, true); err != nil {
+	if _, err := ask(ctx, cli, events.LocalConsentApprove, api.ConsentAnswerRequest{ID: p.ID, Remember: true}); err != nil {
 		t.Fatalf("Approve: %v", err)
 	}
 	if r := <-ch; r.err != nil || !r.v.Approved || r.v.By != "pending" {
 		t.Fatalf("Decide after Approve = %+v, %v", r.v, r.err)
 	}
-	cs, err := c.Choices(ctx)
-	if err != nil || len(cs) != 1 || cs[0].Kind != cloudReq.Kind() || !cs[0].Approved {
+	r, err := ask(ctx, cli, events.LocalConsentChoices, nil)
+	if cs := r.Choices; err != nil || len(cs) != 1 || cs[0].Kind != cloudReq.Kind() || !cs[0].Approved {
 		t.Fatalf("Choices = %+v, %v; want the remembered approval", cs, err)
 	}
 	if v, err := a.Decide(ctx, cloudReq, ""); err != nil || v.By != ByRemembered {
@@ -93,10 +95,14 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 	}
 
 	// Forget one, then all.
-	if n, err := c.Forget(ctx, cloudReq.Kind()); err != nil || n != 1 {
+	forget := func(req api.ConsentForgetRequest) (int, error) {
+		r, err := ask(ctx, cli, events.LocalConsentForget, req)
+		return r.Forgotten, err
+	}
+	if n, err := forget(api.ConsentForgetRequest{Kind: cloudReq.Kind()}); err != nil || n != 1 {
 		t.Fatalf("Forget = %d, %v; want 1", n, err)
 	}
-	if n, err := c.Forget(ctx, cloudReq.Kind()); err != nil || n != 0 {
+	if n, err := forget(api.ConsentForgetRequest{Kind: cloudReq.Kind()}); err != nil || n != 0 {
 		t.Fatalf("Forget again = %d, %v; want 0", n, err)
 	}
 	for _, k := range []string{cloudReq.Kind(), extractReq.Kind()} {
@@ -104,20 +110,32 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n, err := c.ForgetAll(ctx); err != nil || n != 2 {
+	if n, err := forget(api.ConsentForgetRequest{All: true}); err != nil || n != 2 {
 		t.Fatalf("ForgetAll = %d, %v; want 2", n, err)
 	}
-	if cs, err := c.Choices(ctx); err != nil || len(cs) != 0 {
-		t.Fatalf("Choices after ForgetAll = %+v, %v; want none", cs, err)
+	if r, err := ask(ctx, cli, events.LocalConsentChoices, nil); err != nil || len(r.Choices) != 0 {
+		t.Fatalf("Choices after ForgetAll = %+v, %v; want none", r.Choices, err)
 	}
-	if _, err := c.Forget(ctx, "copilot.local_vlm.floor-browser"); !errors.As(err, &se) || se.Code != CodeInvalidRequest {
+	if _, err := forget(api.ConsentForgetRequest{Kind: "copilot.local_vlm.floor-browser"}); !errors.As(err, &se) || se.Code != CodeInvalidRequest {
 		t.Fatalf("Forget of a kind not in its written form = %v; want INVALID_REQUEST", err)
 	}
+}
 
-	stop()
-	if _, err := c.List(ctx); err == nil || !strings.Contains(err.Error(), "does not answer") {
-		t.Fatalf("List with the service stopped = %v; want a no-responders explanation", err)
-	}
+// ask sends body to the service on subject as the CLI's client does
+// (client.Consent), on the wire alone: the service is tested without the
+// client, which stands above it. A refusal is the *ops.Error.
+func ask(ctx context.Context, cli *nats.Conn, subject string, body any) (api.ConsentReply, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var r api.ConsentReply
+	err := ops.AskJSON(ctx, cli, subject, body, &r)
+	return r, err
+}
+
+// list returns the prompts waiting, as `reprise consent list` asks.
+func list(ctx context.Context, cli *nats.Conn) ([]api.ConsentPrompt, error) {
+	r, err := ask(ctx, cli, events.LocalConsentList, nil)
+	return r.Prompts, err
 }
 
 func TestServiceMalformedRequests(t *testing.T) {
@@ -158,14 +176,14 @@ func TestServiceMalformedRequests(t *testing.T) {
 		if err != nil {
 			t.Fatalf("request %s %q: %v", tt.subject, tt.body, err)
 		}
-		var r Reply
+		var r api.ConsentReply
 		var e *ops.Error
 		if err := json.Unmarshal(m.Data, &r); err != nil || !errors.As(ops.ReplyError(m), &e) || e.Code != tt.code || e.Message == "" || r.OK {
 			t.Errorf("%s %q answered %s %v; want error code %s with a message", tt.subject, tt.body, m.Data, m.Header, tt.code)
 		}
 	}
 	// Still serving.
-	if _, err := NewClient(cli).List(context.Background()); err != nil {
+	if _, err := list(context.Background(), cli); err != nil {
 		t.Fatalf("List after malformed requests: %v", err)
 	}
 }
@@ -177,7 +195,7 @@ func TestServeWithoutChoices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	if _, err := NewClient(s.cli(t)).Choices(context.Background()); err == nil {
+	if _, err := ask(context.Background(), s.cli(t), events.LocalConsentChoices, nil); err == nil {
 		t.Fatal("Choices with no store = nil; want an error")
 	}
 	if _, err := Serve(nil, NewPending(), nil); err == nil {

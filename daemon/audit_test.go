@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/audit"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
@@ -31,7 +32,7 @@ import (
 // as `reprise audit verify` does.
 func verifyAudit(t *testing.T, home string) audit.Report {
 	t.Helper()
-	nc, _, err := Connect(home)
+	nc, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

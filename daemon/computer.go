@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/computer/script"
 	"github.com/reprise-dev/reprise/ops"
@@ -34,13 +35,14 @@ func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script
 		Policy: policy,
 		Audit:  aud, Log: log, Notifier: computer.NewNotifier(),
 		Run: func(ctx context.Context, b *computer.Broker, body []byte) (any, error) {
-			var req script.RunRequest
+			var req api.ScriptRunRequest
 			if err := ops.DecodeLocal("computer run", body, &req); err != nil {
 				return nil, err
 			}
-			return runner.Run(ctx, b, req)
+			reply, err := runner.Run(ctx, b, req)
+			return reply.Wire(), err
 		},
-		RunTimeout: script.MaxTimeout + 10*time.Second,
+		RunTimeout: api.ScriptMaxTimeout + 10*time.Second,
 		Confirm:    d.consent.confirm,
 	}
 	// One grant per desktop, across daemons and data dirs: the seat is
@@ -61,14 +63,14 @@ func (d *Daemon) serveComputer(aud computer.Auditor) (*computer.Service, *script
 // ComputerRun implements COMPUTER_RUN: a platform's script, run through
 // the grant the person issued; without one it is refused.
 func (s *shim) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (ops.ComputerRunResult, error) {
-	if req.TimeoutSeconds < 0 || req.TimeoutSeconds > int(script.MaxTimeout/time.Second) {
-		return ops.ComputerRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "timeout_seconds must be 1 to %d, or 0 for %d", int(script.MaxTimeout/time.Second), int(script.DefaultTimeout/time.Second))
+	if req.TimeoutSeconds < 0 || req.TimeoutSeconds > int(api.ScriptMaxTimeout/time.Second) {
+		return ops.ComputerRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "timeout_seconds must be 1 to %d, or 0 for %d", int(api.ScriptMaxTimeout/time.Second), int(api.ScriptDefaultTimeout/time.Second))
 	}
 	b, err := s.grants.Broker()
 	if err != nil {
 		return ops.ComputerRunResult{}, ops.Errorf(computer.CodeUnsupported, "this shim has no desktop to run on: %v", err)
 	}
-	reply, err := s.runner.Run(ctx, b, script.RunRequest{GrantID: req.GrantID, Code: req.Code, ReadOnly: req.ReadOnly,
+	reply, err := s.runner.Run(ctx, b, api.ScriptRunRequest{GrantID: req.GrantID, Code: req.Code, ReadOnly: req.ReadOnly,
 		Timeout: time.Duration(req.TimeoutSeconds) * time.Second})
 	if err != nil {
 		var ce *computer.Error
@@ -77,14 +79,7 @@ func (s *shim) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (ops
 		}
 		return ops.ComputerRunResult{}, err
 	}
-	out := ops.ComputerRunResult{Output: reply.Output, Return: reply.Return, ReadOnly: reply.ReadOnly}
-	for _, sh := range reply.Screenshots {
-		out.Screenshots = append(out.Screenshots, ops.ComputerShot(sh))
-	}
-	if e := reply.Error; e != nil {
-		out.Error = &ops.ComputerRunError{Code: e.Code, GrantCode: e.GrantCode, Message: e.Message}
-	}
-	return out, nil
+	return reply.Wire(), nil
 }
 
 // callers returns the programs connected to the CLI's port and their

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -95,18 +98,18 @@ func TestMachineID(t *testing.T) {
 
 func TestReadClientInfo(t *testing.T) {
 	home := t.TempDir()
-	if _, err := ReadClientInfo(home); err != ErrNotRunning {
-		t.Fatalf("ReadClientInfo(no file) = %v; want ErrNotRunning", err)
+	if _, err := client.ReadInfo(home); err != client.ErrNotRunning {
+		t.Fatalf("client.ReadInfo(no file) = %v; want ErrNotRunning", err)
 	}
-	path := filepath.Join(home, ClientFile)
+	path := filepath.Join(home, api.ClientFile)
 	os.WriteFile(path, []byte(`{"url": "nats://127.0.0.1:1", "user": "cli", "password": "p"}`), 0o644)
-	if _, err := ReadClientInfo(home); err == nil || !strings.Contains(err.Error(), "readable by other users") {
-		t.Fatalf("ReadClientInfo(mode 0644) = %v; want refused", err)
+	if _, err := client.ReadInfo(home); err == nil || !strings.Contains(err.Error(), "readable by other users") {
+		t.Fatalf("client.ReadInfo(mode 0644) = %v; want refused", err)
 	}
 	for _, bad := range []string{`{`, `{"url": ""}`, `"x"`} {
 		os.WriteFile(path, []byte(bad), 0o600)
-		if _, err := ReadClientInfo(home); err == nil || strings.Contains(err.Error(), "password") {
-			t.Errorf("ReadClientInfo(%s) = %v; want a malformed error", bad, err)
+		if _, err := client.ReadInfo(home); err == nil || strings.Contains(err.Error(), "password") {
+			t.Errorf("client.ReadInfo(%s) = %v; want a malformed error", bad, err)
 		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/audit"
-	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -73,14 +73,14 @@ func newConsentGate(ctx context.Context, d *Daemon) (*consentGate, error) {
 	// What the person alone may do is confirmed only where a person
 	// answers: never through the pending prompts, which any program
 	// holding the CLI's credentials can answer.
-	person := &consent.Approver{Prompters: personal, Timeout: computer.ConfirmWait, Logger: d.log}
+	person := &consent.Approver{Prompters: personal, Timeout: api.GrantConfirmWait, Logger: d.log}
 	return &consentGate{issuer: issuer, approver: approver, person: person, audit: d.audit, log: d.log, stop: stop}, nil
 }
 
 // confirm asks the person, where only a person answers, to confirm what
 // they alone may do, and returns which prompter they answered.
 func (g *consentGate) confirm(ctx context.Context, title, body string) (string, error) {
-	return g.person.Confirm(ctx, consent.Prompt{Title: title, Body: body, Approve: "Allow", Deny: "Don't allow", Requester: "a program using the reprise CLI"})
+	return g.person.Confirm(ctx, api.ConsentPrompt{Title: title, Body: body, Approve: "Allow", Deny: "Don't allow", Requester: "a program using the reprise CLI"})
 }
 
 // osPrompters are the local person's ways to answer on this machine: the

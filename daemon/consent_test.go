@@ -13,14 +13,14 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
 
 // approvedToken asks for consent over the wire and approves it as the
 // person at another terminal would.
-func approvedToken(t *testing.T, c *ops.Client, cl *consent.Client, req ops.ConsentRequest) ops.ConsentResult {
+func approvedToken(t *testing.T, c *ops.Client, cl *client.Consent, req ops.ConsentRequest) ops.ConsentResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -57,7 +57,7 @@ func approvedToken(t *testing.T, c *ops.Client, cl *consent.Client, req ops.Cons
 // concurrent starts with one good token exactly one wins.
 func TestStartNeedsExactlyTheApprovedConsent(t *testing.T) {
 	_, nc, c := scriptedDaemon(t)
-	cl := consent.NewClient(nc)
+	cl := client.NewConsent(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
@@ -152,7 +152,7 @@ func scriptedDaemon(t *testing.T) (*Daemon, *nats.Conn, *ops.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Close)
-	nc, _, err := Connect(home)
+	nc, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/pick"
 	"github.com/reprise-dev/reprise/replay/rows"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -26,7 +26,7 @@ func (s *shim) ClarifyPrompt(ctx context.Context, req ops.ClarifyRequest) (ops.Q
 			return ops.Questions{}, err
 		}
 	}
-	draft := s.skills.Draft(ctx, skillbook.BuildRequest{Recordings: []string{req.RecordingID}, Header: req.Header})
+	draft := s.skills.Draft(ctx, api.SkillBuildRequest{Recordings: []string{req.RecordingID}, Header: req.Header})
 	if draft.Error != nil {
 		return ops.Questions{}, draft.Error
 	}
@@ -60,7 +60,7 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 		return ops.DryRunResult{}, ops.Errorf(ops.CodeInvalidRequest, "rows: give the CSV's first rows, in header's columns")
 	}
 	sample := req.Rows[:min(len(req.Rows), dryRunRows)]
-	draft := s.skills.Draft(ctx, skillbook.BuildRequest{Name: "dry run", Recordings: req.Recordings, Header: req.Header, SampleRows: sample})
+	draft := s.skills.Draft(ctx, api.SkillBuildRequest{Name: "dry run", Recordings: req.Recordings, Header: req.Header, SampleRows: sample})
 	if draft.Error != nil {
 		return ops.DryRunResult{}, draft.Error
 	}

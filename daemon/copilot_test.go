@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -19,7 +19,7 @@ func TestCopilotOps(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	asked := ops.ConsentRequest{Mode: "copilot", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser", "floor"}}
-	tok := approvedToken(t, c, consent.NewClient(nc), asked).ConsentToken
+	tok := approvedToken(t, c, client.NewConsent(nc), asked).ConsentToken
 	var started ops.Started
 	if err := c.Call(ctx, ops.TypeStart, ops.StartRequest{Mode: asked.Mode, InterpretationRoute: asked.InterpretationRoute, Channels: asked.Channels, ConsentToken: tok}, &started); err != nil {
 		t.Fatal(err)

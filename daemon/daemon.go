@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/chrome"
 	"github.com/reprise-dev/reprise/computer/script"
@@ -201,7 +202,7 @@ func (d *Daemon) init(ctx context.Context, opts Options) error {
 	if err := d.writePlatformFile(); err != nil {
 		return fmt.Errorf("platform credentials: %w", err)
 	}
-	return writeClientInfo(d.home, ClientInfo{
+	return writeClientInfo(d.home, api.ClientInfo{
 		URL:          d.srv.ClientURL(),
 		User:         string(embedded.RoleCLI),
 		Password:     d.srv.Password(embedded.RoleCLI),
@@ -240,7 +241,7 @@ func (d *Daemon) Close() {
 		if d.stopClosing != nil {
 			d.stopClosing()
 		}
-		if err := os.Remove(filepath.Join(d.home, ClientFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(filepath.Join(d.home, api.ClientFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			d.log.Warn("remove cli credentials", "err", err)
 		}
 		if d.ops != nil {

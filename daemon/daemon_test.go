@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
@@ -32,7 +34,7 @@ func TestDaemonLifecycle(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	d := startDaemon(t, home)
 
-	fi, err := os.Stat(filepath.Join(home, ClientFile))
+	fi, err := os.Stat(filepath.Join(home, api.ClientFile))
 	if err != nil {
 		t.Fatalf("client file: %v", err)
 	}
@@ -43,7 +45,7 @@ func TestDaemonLifecycle(t *testing.T) {
 		t.Errorf("data dir mode %v; want 0700", fi.Mode().Perm())
 	}
 
-	st, err := QueryStatus(home)
+	st, err := client.QueryStatus(home)
 	if err != nil {
 		t.Fatalf("QueryStatus: %v", err)
 	}
@@ -64,10 +66,10 @@ func TestDaemonLifecycle(t *testing.T) {
 
 	d.Close()
 	d.Close() // twice is fine
-	if _, err := os.Stat(filepath.Join(home, ClientFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(home, api.ClientFile)); !os.IsNotExist(err) {
 		t.Errorf("client file after Close: %v; want removed", err)
 	}
-	if _, err := QueryStatus(home); err != ErrNotRunning {
+	if _, err := client.QueryStatus(home); err != client.ErrNotRunning {
 		t.Errorf("QueryStatus after Close = %v; want ErrNotRunning", err)
 	}
 }
@@ -109,9 +111,9 @@ func TestDaemonRestartKeepsStoreAndIdentity(t *testing.T) {
 func TestStaleClientFileDoesNotBlockStart(t *testing.T) {
 	home := t.TempDir()
 	// What a SIGKILLed daemon leaves behind: a file naming a dead port.
-	writeClientInfo(home, ClientInfo{URL: "nats://127.0.0.1:1", User: "cli", Password: "x", PID: 1})
+	writeClientInfo(home, api.ClientInfo{URL: "nats://127.0.0.1:1", User: "cli", Password: "x", PID: 1})
 	startDaemon(t, home)
-	if _, err := QueryStatus(home); err != nil {
+	if _, err := client.QueryStatus(home); err != nil {
 		t.Fatalf("QueryStatus after start over a stale file: %v", err)
 	}
 }
@@ -155,7 +157,7 @@ func TestOneDaemonPerHome(t *testing.T) {
 	if len(up) != 1 {
 		t.Fatalf("%d daemons came up on one home at once; want 1", len(up))
 	}
-	if err := os.Remove(filepath.Join(home, ClientFile)); err != nil {
+	if err := os.Remove(filepath.Join(home, api.ClientFile)); err != nil {
 		t.Fatal(err)
 	}
 	if d, err := Start(ctx, Options{Home: home}); err == nil {

@@ -13,7 +13,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
@@ -82,13 +83,13 @@ func TestPlatformCannotApproveConsent(t *testing.T) {
 		}
 		results <- r
 	}()
-	local, _, err := Connect(home)
+	local, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer local.Close()
-	cl := consent.NewClient(local)
-	var prompt consent.Prompt
+	cl := client.NewConsent(local)
+	var prompt api.ConsentPrompt
 	for deadline := time.Now().Add(20 * time.Second); prompt.ID == ""; time.Sleep(20 * time.Millisecond) {
 		ps, err := cl.List(ctx)
 		if err == nil && len(ps) == 1 {
@@ -100,8 +101,8 @@ func TestPlatformCannotApproveConsent(t *testing.T) {
 	}
 
 	// Everything the platform might try, knowing even the prompt's id.
-	approve, _ := json.Marshal(consent.AnswerRequest{ID: prompt.ID, Remember: true})
-	forged, _ := json.Marshal(consent.Choice{Kind: prompt.Kind, Approved: true})
+	approve, _ := json.Marshal(api.ConsentAnswerRequest{ID: prompt.ID, Remember: true})
+	forged, _ := json.Marshal(api.ConsentChoice{Kind: prompt.Kind, Approved: true})
 	attempts := map[string][]byte{
 		events.LocalConsentApprove: approve, "local.>": approve, "local.consent.*": approve,
 		"$KV.CONSENT_CHOICES.x": forged, "$KV.CONSENT.x": forged, "$KV.>": forged,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/capture/scripted"
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
@@ -40,7 +40,7 @@ func TestLocalModelRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	nc, _, err := Connect(home)
+	nc, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestLocalModelRoute(t *testing.T) {
 	}
 
 	up.Store(false)
-	token := approvedToken(t, c, consent.NewClient(nc), asked).ConsentToken
+	token := approvedToken(t, c, client.NewConsent(nc), asked).ConsentToken
 	_, err = start(token)
 	var e *ops.Error
 	if !errors.As(err, &e) || e.Code != ops.CodeInterpretationMissing {

@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/store"
@@ -29,17 +29,8 @@ func BuildVersion() string {
 	return "dev"
 }
 
-// Status is what a running daemon reports about itself (client.Status).
-type Status = client.Status
-
-// RecordingStatus is the running recording (client.RecordingStatus).
-type RecordingStatus = client.RecordingStatus
-
-// StreamStatus is one stream's size (client.StreamStatus).
-type StreamStatus = client.StreamStatus
-
-func (d *Daemon) status(ctx context.Context) Status {
-	st := Status{
+func (d *Daemon) status(ctx context.Context) api.Status {
+	st := api.Status{
 		MachineID:     d.srv.MachineID(),
 		Version:       BuildVersion(),
 		PID:           os.Getpid(),
@@ -55,7 +46,7 @@ func (d *Daemon) status(ctx context.Context) Status {
 	}
 	if d.rec != nil {
 		if id, written, lost, ok := d.rec.Progress(); ok {
-			st.Recording = &RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id), Steps: written, Lost: lost}
+			st.Recording = &api.RecordingStatus{ID: id, BrowserJoined: d.browser != nil && d.browser.Joined(id), Steps: written, Lost: lost}
 		}
 		st.Damaged, st.StoreChecked = d.recs.Damaged()
 	}
@@ -70,7 +61,7 @@ func (d *Daemon) status(ctx context.Context) Status {
 			continue
 		}
 		info := s.CachedInfo()
-		ss := StreamStatus{Name: cfg.Name, Messages: info.State.Msgs, Bytes: info.State.Bytes}
+		ss := api.StreamStatus{Name: cfg.Name, Messages: info.State.Msgs, Bytes: info.State.Bytes}
 		if info.State.Lost != nil {
 			ss.Lost = len(info.State.Lost.Msgs)
 		}
@@ -150,7 +141,3 @@ func (d *Daemon) serveLocal() error {
 	})
 	return err
 }
-
-// QueryStatus asks the daemon serving home for its status
-// (client.QueryStatus).
-func QueryStatus(home string) (Status, error) { return client.QueryStatus(home) }

@@ -268,3 +268,12 @@ type ComputerRunError struct {
 	GrantCode string `json:"grant_code,omitempty"`
 	Message   string `json:"message"`
 }
+
+// Error says the code, the message and the broker's code, so a run's
+// failure reads the same in the CLI as in the script that threw it.
+func (e *ComputerRunError) Error() string {
+	if e.GrantCode != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.GrantCode)
+	}
+	return e.Code + ": " + e.Message
+}

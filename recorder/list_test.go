@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/recordings"
 )
 
 // framer is a source that stores one frame and emits its steps.
@@ -53,14 +53,12 @@ func TestLocalService(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var list struct {
-		Recordings []recordings.Listing `json:"recordings"`
-	}
+	var list api.RecordingListReply
 	if err := ops.AskJSON(ctx, r.nc, events.LocalRecordingsList, nil, &list); err != nil || len(list.Recordings) != 1 || list.Recordings[0].RecordingID != started.RecordingID {
 		t.Fatalf("list = %+v, %v; want the one recording", list, err)
 	}
 	frame := func(recID, ref string) ([]byte, error) {
-		b, _ := json.Marshal(map[string]string{"recording_id": recID, "ref": ref})
+		b, _ := json.Marshal(api.FrameRequest{RecordingID: recID, Ref: ref})
 		return ops.Ask(ctx, r.nc, events.LocalRecordingsFrame, b)
 	}
 	if got, err := frame(started.RecordingID, "f1"); err != nil || !bytes.Equal(got, image) {

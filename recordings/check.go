@@ -8,14 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/ops"
 )
-
-// Damage is a recording the store can no longer give back whole, and why.
-type Damage struct {
-	RecordingID string `json:"recording_id"`
-	Problem     string `json:"problem"`
-}
 
 // damagedError is a recording whose stored messages do not all read back:
 // a block changed on disk, a lost key. It names messages, never content.
@@ -60,7 +55,7 @@ func (f *Folded) MissingSteps() string {
 type storeCheck struct {
 	mu      sync.Mutex
 	done    bool
-	damaged []Damage
+	damaged []api.RecordingDamage
 }
 
 // CheckStore reads every kept recording back, as a fetch would, and keeps
@@ -71,7 +66,7 @@ func (r *Reader) CheckStore(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("check the store: %w", err)
 	}
-	var found []Damage
+	var found []api.RecordingDamage
 	for _, l := range list {
 		if l.State != "stopped" {
 			continue // still recording, or left open: its stop says
@@ -80,14 +75,14 @@ func (r *Reader) CheckStore(ctx context.Context) error {
 		var de *damagedError
 		switch {
 		case errors.As(err, &de):
-			found = append(found, Damage{RecordingID: l.RecordingID, Problem: de.detail})
+			found = append(found, api.RecordingDamage{RecordingID: l.RecordingID, Problem: de.detail})
 		case ctx.Err() != nil:
 			return fmt.Errorf("check the store: %w", ctx.Err())
 		case err != nil:
 			r.log.Warn("could not check a recording", "recording_id", l.RecordingID, "err", err)
 		default:
 			if gap := f.MissingSteps(); gap != "" {
-				found = append(found, Damage{RecordingID: l.RecordingID, Problem: gap})
+				found = append(found, api.RecordingDamage{RecordingID: l.RecordingID, Problem: gap})
 			}
 		}
 	}
@@ -102,7 +97,7 @@ func (r *Reader) CheckStore(ctx context.Context) error {
 
 // Damaged returns the recordings the start-up check found damaged, and
 // whether that check has finished.
-func (r *Reader) Damaged() ([]Damage, bool) {
+func (r *Reader) Damaged() ([]api.RecordingDamage, bool) {
 	r.check.mu.Lock()
 	defer r.check.mu.Unlock()
 	return slices.Clone(r.check.damaged), r.check.done

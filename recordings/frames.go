@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -65,10 +66,7 @@ const maxFrameRef = 128
 
 // serveFrame answers events.LocalRecordingsFrame.
 func (r *Reader) serveFrame(ctx context.Context, body []byte) ([]byte, error) {
-	var req struct {
-		RecordingID string `json:"recording_id"`
-		Ref         string `json:"ref"`
-	}
+	var req api.FrameRequest
 	if err := json.Unmarshal(body, &req); err != nil || req.Ref == "" || len(req.Ref) > maxFrameRef {
 		return nil, ops.Errorf(ops.CodeInvalidRequest, "malformed request: want {recording_id, ref}")
 	}

@@ -9,27 +9,14 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 )
 
-// Listing is one kept recording, as `reprise recordings list` shows it.
-type Listing struct {
-	RecordingID         string   `json:"recording_id"`
-	CreatedAt           float64  `json:"created_at"`
-	Mode                string   `json:"mode"`
-	InterpretationRoute string   `json:"interpretation_route"`
-	Channels            []string `json:"channels"`
-	State               string   `json:"state"` // recording, stopped
-	StepsStored         uint64   `json:"steps_stored"`
-	// LostSteps counts steps captured but never stored: an incomplete
-	// recording.
-	LostSteps uint64 `json:"lost_steps,omitempty"`
-}
-
 // List returns the recordings kept on this shim, oldest first.
-func (r *Reader) List(ctx context.Context) ([]Listing, error) {
-	var out []Listing
+func (r *Reader) List(ctx context.Context) ([]api.RecordingListing, error) {
+	var out []api.RecordingListing
 	index := map[string]int{}
 	evicted := map[string]bool{}
 	err := r.readAll(ctx, []string{events.RecordingsFilter(events.RecStarted), events.RecordingsFilter(events.RecStopped), events.RecordingsFilter(events.RecEvicted)}, func(m jetstream.Msg) error {
@@ -42,7 +29,7 @@ func (r *Reader) List(ctx context.Context) ([]Listing, error) {
 				return err
 			}
 			index[id] = len(out)
-			out = append(out, Listing{RecordingID: id, CreatedAt: s.CreatedAt, Mode: s.Mode, InterpretationRoute: s.InterpretationRoute, Channels: s.Channels, State: "recording"})
+			out = append(out, api.RecordingListing{RecordingID: id, CreatedAt: s.CreatedAt, Mode: s.Mode, InterpretationRoute: s.InterpretationRoute, Channels: s.Channels, State: "recording"})
 		case events.RecStopped:
 			var st events.RecordingStopped
 			if err := events.Decode(m.Data(), &st); err != nil {
@@ -95,7 +82,7 @@ func (r *Reader) Serve(nc *nats.Conn) (*ops.Local, error) {
 	})
 }
 
-// serveList answers events.LocalRecordingsList: {"recordings": [...]}. A failure is
+// serveList answers events.LocalRecordingsList (api.RecordingListReply). A failure is
 // logged and refused INTERNAL, pointing to the daemon's log.
 func (r *Reader) serveList(ctx context.Context, body []byte) ([]byte, error) {
 	if err := ops.DecodeLocal("recordings list", body, &struct{}{}); err != nil {
@@ -105,12 +92,12 @@ func (r *Reader) serveList(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list recordings: %w", err)
 	}
-	return json.Marshal(map[string]any{"recordings": nonNilList(list)})
+	return json.Marshal(api.RecordingListReply{Recordings: nonNilList(list)})
 }
 
-func nonNilList(l []Listing) []Listing {
+func nonNilList(l []api.RecordingListing) []api.RecordingListing {
 	if l == nil {
-		return []Listing{}
+		return []api.RecordingListing{}
 	}
 	return l
 }

@@ -10,19 +10,18 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 )
 
-// Entry is one saved version of a skill document.
+// Entry is one saved version of a skill document: what the local CLI is
+// told of it (api.SkillVersion), and the document.
 type Entry struct {
-	ID       string    `json:"skill_id"`
-	Revision uint64    `json:"revision"`
-	Saved    time.Time `json:"saved"`
-	Doc      []byte    `json:"-"`
+	api.SkillVersion
+	Doc []byte `json:"-"`
 }
 
 // ErrNotFound is returned for a skill, or a version of one, not in the book.
@@ -174,5 +173,5 @@ func (b *Book) entry(e jetstream.KeyValueEntry) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	return Entry{ID: e.Key(), Revision: e.Revision(), Saved: e.Created(), Doc: doc}, nil
+	return Entry{SkillVersion: api.SkillVersion{ID: e.Key(), Revision: e.Revision(), Saved: e.Created()}, Doc: doc}, nil
 }

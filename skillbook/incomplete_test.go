@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
@@ -30,8 +31,8 @@ func TestIncompleteRecordingIsBuiltOnlyAfterYes(t *testing.T) {
 			}
 			return 0, nil
 		}}
-	build := func(confirm map[string]string) BuildReply {
-		return svc.Build(ctx, BuildRequest{Name: "Order a plan", Recordings: []string{"rec_a", "rec_b"}, Confirm: confirm})
+	build := func(confirm map[string]string) api.SkillBuildReply {
+		return svc.Build(ctx, api.SkillBuildRequest{Name: "Order a plan", Recordings: []string{"rec_a", "rec_b"}, Confirm: confirm})
 	}
 	for _, tc := range []struct {
 		name    string

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/reprise-dev/reprise/api"
 )
 
 // pendingSuffix keys a skill's proposed revision: a key no skill id can
@@ -65,7 +67,7 @@ func (b *Book) Pending(ctx context.Context, id string) (Pending, error) {
 	if !ok || perr != nil {
 		return Pending{}, fmt.Errorf("the proposed revision of skill %s is damaged", id)
 	}
-	return Pending{Entry: Entry{ID: id, Revision: e.Revision(), Saved: e.Created(), Doc: []byte(doc)}, Base: base}, nil
+	return Pending{Entry: Entry{SkillVersion: api.SkillVersion{ID: id, Revision: e.Revision(), Saved: e.Created()}, Doc: []byte(doc)}, Base: base}, nil
 }
 
 // Accept saves skill id's proposed revision as its newest version and

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
@@ -39,19 +40,19 @@ func TestPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ask := func(req PendingRequest) (PendingReply, error) {
-		var r PendingReply
+	ask := func(req api.SkillPendingRequest) (api.SkillPendingReply, error) {
+		var r api.SkillPendingReply
 		err := ops.AskJSON(ctx, nc, events.LocalSkillPending, req, &r)
 		return r, err
 	}
-	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingGet}); err == nil || !strings.Contains(err.Error(), "no proposed revision") {
+	if _, err := ask(api.SkillPendingRequest{SkillID: "plan", Op: api.SkillPendingGet}); err == nil || !strings.Contains(err.Error(), "no proposed revision") {
 		t.Errorf("get before any proposal: %v", err)
 	}
 	healed := strings.Replace(pendingSkill, "label: Email", "label: E-mail address", 1)
-	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingPropose, Base: rev, YAML: healed}); err != nil {
+	if _, err := ask(api.SkillPendingRequest{SkillID: "plan", Op: api.SkillPendingPropose, Base: rev, YAML: healed}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := ask(PendingRequest{SkillID: "plan", Op: PendingGet}); err != nil || got.YAML != healed || got.Base != rev {
+	if got, err := ask(api.SkillPendingRequest{SkillID: "plan", Op: api.SkillPendingGet}); err != nil || got.YAML != healed || got.Base != rev {
 		t.Fatalf("get = %+v, %v", got, err)
 	}
 	if l, _ := book.List(ctx); len(l) != 1 || l[0].Revision != rev {
@@ -60,7 +61,7 @@ func TestPending(t *testing.T) {
 	if cur, _ := book.Get(ctx, "plan", 0); string(cur.Doc) != pendingSkill {
 		t.Error("a proposal changed the skill before it was accepted")
 	}
-	got, err := ask(PendingRequest{SkillID: "plan", Op: PendingAccept})
+	got, err := ask(api.SkillPendingRequest{SkillID: "plan", Op: api.SkillPendingAccept})
 	if err != nil || got.Revision <= rev {
 		t.Fatalf("accept = %+v, %v", got, err)
 	}
@@ -74,17 +75,17 @@ func TestPending(t *testing.T) {
 	if err := book.Propose(ctx, "plan", rev, []byte(pendingSkill)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingAccept}); err == nil || !strings.Contains(err.Error(), "changed") {
+	if _, err := ask(api.SkillPendingRequest{SkillID: "plan", Op: api.SkillPendingAccept}); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Errorf("accept a stale proposal: %v; want a refusal", err)
 	}
-	if _, err := ask(PendingRequest{SkillID: "plan", Op: PendingDiscard}); err != nil {
+	if _, err := ask(api.SkillPendingRequest{SkillID: "plan", Op: api.SkillPendingDiscard}); err != nil {
 		t.Fatal(err)
 	}
-	for _, req := range []PendingRequest{
-		{SkillID: "nope", Op: PendingGet},
+	for _, req := range []api.SkillPendingRequest{
+		{SkillID: "nope", Op: api.SkillPendingGet},
 		{SkillID: "plan", Op: "merge"},
-		{SkillID: "plan", Op: PendingPropose, YAML: "version: 1\nname: x\n"},
-		{SkillID: "plan", Op: PendingPropose, YAML: "{"},
+		{SkillID: "plan", Op: api.SkillPendingPropose, YAML: "version: 1\nname: x\n"},
+		{SkillID: "plan", Op: api.SkillPendingPropose, YAML: "{"},
 	} {
 		var e *ops.Error
 		if _, err := ask(req); !errors.As(err, &e) || e.Code != ops.CodeInvalidRequest {

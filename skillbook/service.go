@@ -14,70 +14,11 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skills"
 )
-
-// BuildRequest asks for a skill from reviewed recordings.
-type BuildRequest struct {
-	Name       string            `json:"name"`
-	Recordings []string          `json:"recordings"`
-	Header     []string          `json:"header,omitempty"`
-	SampleRows [][]string        `json:"sample_rows,omitempty"`
-	Confirm    map[string]string `json:"confirm,omitempty"`
-}
-
-// BuildReply is the draft, and whether it saved: a skill with an open
-// question does not. Its questions are the co-pilot's CLARIFY_QUESTIONS
-// ones: the same thing, on the same wire shape.
-type BuildReply struct {
-	SkillID   string         `json:"skill_id,omitempty"`
-	Revision  uint64         `json:"revision,omitempty"`
-	Saved     bool           `json:"saved"`
-	Questions []ops.Question `json:"questions,omitempty"`
-	Notes     []string       `json:"notes,omitempty"`
-	YAML      string         `json:"yaml,omitempty"`
-	// Error is Build's and Draft's refusal. On the wire it is sent as the
-	// local services' one envelope, ops.ErrorReply, whose "error" field a
-	// BuildReply decodes here too.
-	Error *ops.Error `json:"error,omitempty"`
-}
-
-// ConfirmRequest is the person's answers about a recording's parameters.
-type ConfirmRequest struct {
-	RecordingID string            `json:"recording_id"`
-	Answers     map[string]string `json:"answers"`
-}
-
-// ConfirmReply says the answers were recorded; a refusal is the local
-// services' one envelope, ops.ErrorReply.
-type ConfirmReply struct{}
-
-// GetRequest names a skill, and a version of it (0: the newest).
-type GetRequest struct {
-	SkillID  string `json:"skill_id"`
-	Revision uint64 `json:"revision,omitempty"`
-}
-
-// GetReply is one version of a skill document.
-type GetReply struct {
-	Entry
-	YAML string `json:"yaml,omitempty"`
-}
-
-// ListReply is the newest version of every skill.
-type ListReply struct {
-	Skills []Listing `json:"skills"`
-}
-
-// Listing is one skill in ListReply.
-type Listing struct {
-	Entry
-	Name       string `json:"name"`
-	Parameters int    `json:"parameters"`
-	Steps      int    `json:"steps"`
-}
 
 // Auditor records content-free audit entries.
 type Auditor interface {
@@ -148,38 +89,38 @@ func (s *Service) Serve(nc *nats.Conn) error {
 
 // Build is the build op, callable without NATS: from reviewed recordings
 // only, saved when every parameter is confirmed.
-func (s *Service) Build(ctx context.Context, req BuildRequest) BuildReply {
+func (s *Service) Build(ctx context.Context, req api.SkillBuildRequest) api.SkillBuildReply {
 	draft, recs, oerr := s.generalize(ctx, req, s.Reviewed)
 	if oerr != nil {
-		return BuildReply{Error: oerr}
+		return api.SkillBuildReply{Error: oerr}
 	}
 	reply, oerr := replyOf(draft)
 	if oerr != nil {
-		return BuildReply{Error: oerr}
+		return api.SkillBuildReply{Error: oerr}
 	}
 	if !draft.Ready() {
 		return reply
 	}
 	skill, err := draft.Final()
 	if err != nil {
-		return BuildReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
+		return api.SkillBuildReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
 	}
 	if reply.SkillID, err = ID(skill.Name); err != nil {
-		return BuildReply{Error: ops.Errorf(ops.CodeInvalidRequest, "%v", err)}
+		return api.SkillBuildReply{Error: ops.Errorf(ops.CodeInvalidRequest, "%v", err)}
 	}
 	doc, err := skills.Marshal(skill)
 	if err != nil {
-		return BuildReply{Error: ops.Errorf(ops.CodeInternal, "write skill: %v", err)}
+		return api.SkillBuildReply{Error: ops.Errorf(ops.CodeInternal, "write skill: %v", err)}
 	}
 	if reply.Revision, err = s.Book.Save(ctx, reply.SkillID, doc); err != nil {
-		return BuildReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
+		return api.SkillBuildReply{Error: ops.Errorf(ops.CodeInternal, "%v", err)}
 	}
 	reply.Saved, reply.YAML = true, string(doc)
 	if s.FiledByHand != nil && len(draft.Demonstrated) > 0 {
 		if err := s.FiledByHand(ctx, reply.SkillID, skill, draft.Demonstrated); err != nil {
 			// The skill is saved; the rows filed by hand are not marked,
 			// and a replay of a CSV holding them would file them again.
-			return BuildReply{Error: ops.Errorf(ops.CodeInternal, "the skill is saved, but the rows its recordings filed were not marked as filed: build again before replaying (%v)", err)}
+			return api.SkillBuildReply{Error: ops.Errorf(ops.CodeInternal, "the skill is saved, but the rows its recordings filed were not marked as filed: build again before replaying (%v)", err)}
 		}
 	}
 	if s.Audit != nil {
@@ -196,24 +137,24 @@ func (s *Service) Build(ctx context.Context, req BuildRequest) BuildReply {
 
 // Draft generalizes recordings without saving and without the review gate:
 // the draft and the questions it raises.
-func (s *Service) Draft(ctx context.Context, req BuildRequest) BuildReply {
+func (s *Service) Draft(ctx context.Context, req api.SkillBuildRequest) api.SkillBuildReply {
 	if req.Name == "" {
 		req.Name = "draft"
 	}
 	draft, _, oerr := s.generalize(ctx, req, s.Fetch)
 	if oerr != nil {
-		return BuildReply{Error: oerr}
+		return api.SkillBuildReply{Error: oerr}
 	}
 	reply, oerr := replyOf(draft)
 	if oerr != nil {
-		return BuildReply{Error: oerr}
+		return api.SkillBuildReply{Error: oerr}
 	}
 	return reply
 }
 
 // generalize reads the recordings through get and generalizes them, with
 // the answers recorded on them under the request's own.
-func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(context.Context, string) (*events.Recording, error)) (*skills.Draft, []events.Recording, *ops.Error) {
+func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get func(context.Context, string) (*events.Recording, error)) (*skills.Draft, []events.Recording, *ops.Error) {
 	if len(req.Recordings) == 0 {
 		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "name at least one recording to build the skill from (two rows of the same task confirm its parameters)")
 	}
@@ -294,24 +235,24 @@ func (s *Service) generalize(ctx context.Context, req BuildRequest, get func(con
 
 // replyOf is a draft's reply: its questions, notes and YAML. A draft too big
 // to be kept as a skill is refused here, before anyone answers its questions.
-func replyOf(draft *skills.Draft) (BuildReply, *ops.Error) {
+func replyOf(draft *skills.Draft) (api.SkillBuildReply, *ops.Error) {
 	doc, err := skills.MarshalWithin(draft.Skill, MaxSkillSize)
 	if tooBig, ok := errors.AsType[*skills.TooBigError](err); ok {
-		return BuildReply{}, ops.Errorf(ops.CodeInvalidRequest, "the skill would be %d steps, and %s already take more than the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats with `reprise recordings review REC --remove SEQ,...`",
+		return api.SkillBuildReply{}, ops.Errorf(ops.CodeInvalidRequest, "the skill would be %d steps, and %s already take more than the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats with `reprise recordings review REC --remove SEQ,...`",
 			len(draft.Skill.Steps), tooBig.Part, MaxSkillSize>>10)
 	}
 	if err != nil {
-		return BuildReply{}, ops.Errorf(ops.CodeInternal, "write skill: %v", err)
+		return api.SkillBuildReply{}, ops.Errorf(ops.CodeInternal, "write skill: %v", err)
 	}
-	reply := BuildReply{Notes: draft.Notes, YAML: string(doc)}
+	reply := api.SkillBuildReply{Notes: draft.Notes, YAML: string(doc)}
 	for _, q := range draft.Questions {
 		reply.Questions = append(reply.Questions, ops.Question{Kind: string(q.Kind), Parameter: q.Parameter, Label: q.Label, Step: q.Step, Columns: q.Columns, Text: q.Text})
 	}
 	return reply, nil
 }
 
-// built is a BuildReply on the wire: its Error as the refusal envelope.
-func built(r BuildReply) ([]byte, error) {
+// built is an api.SkillBuildReply on the wire: its Error as the refusal envelope.
+func built(r api.SkillBuildReply) ([]byte, error) {
 	if r.Error != nil {
 		return nil, r.Error
 	}
@@ -319,7 +260,7 @@ func built(r BuildReply) ([]byte, error) {
 }
 
 func (s *Service) draft(ctx context.Context, data []byte) ([]byte, error) {
-	var req BuildRequest
+	var req api.SkillBuildRequest
 	if err := ops.DecodePayload("skill draft", data, &req); err != nil {
 		return nil, err
 	}
@@ -327,18 +268,18 @@ func (s *Service) draft(ctx context.Context, data []byte) ([]byte, error) {
 }
 
 func (s *Service) confirm(ctx context.Context, data []byte) ([]byte, error) {
-	var req ConfirmRequest
+	var req api.SkillConfirmRequest
 	if err := ops.DecodePayload("skill confirm", data, &req); err != nil {
 		return nil, err
 	}
 	if err := s.Confirm(ctx, req.RecordingID, req.Answers); err != nil {
 		return nil, asOpsError(err)
 	}
-	return json.Marshal(ConfirmReply{})
+	return json.Marshal(api.SkillConfirmReply{})
 }
 
 func (s *Service) build(ctx context.Context, data []byte) ([]byte, error) {
-	var req BuildRequest
+	var req api.SkillBuildRequest
 	if err := ops.DecodePayload("skill build", data, &req); err != nil {
 		return nil, err
 	}
@@ -346,7 +287,7 @@ func (s *Service) build(ctx context.Context, data []byte) ([]byte, error) {
 }
 
 func (s *Service) get(ctx context.Context, data []byte) ([]byte, error) {
-	var req GetRequest
+	var req api.SkillGetRequest
 	if err := ops.DecodePayload("skill get", data, &req); err != nil {
 		return nil, err
 	}
@@ -357,7 +298,7 @@ func (s *Service) get(ctx context.Context, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, ops.Errorf(ops.CodeInternal, "%v", err)
 	}
-	return json.Marshal(GetReply{Entry: e, YAML: string(e.Doc)})
+	return json.Marshal(api.SkillGetReply{SkillVersion: e.SkillVersion, YAML: string(e.Doc)})
 }
 
 func (s *Service) list(ctx context.Context, data []byte) ([]byte, error) {
@@ -368,9 +309,9 @@ func (s *Service) list(ctx context.Context, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, ops.Errorf(ops.CodeInternal, "%v", err)
 	}
-	out := ListReply{Skills: []Listing{}}
+	out := api.SkillListReply{Skills: []api.SkillListing{}}
 	for _, e := range entries {
-		l := Listing{Entry: e}
+		l := api.SkillListing{SkillVersion: e.SkillVersion}
 		if sk, err := skills.Parse(e.Doc); err == nil {
 			l.Name, l.Parameters, l.Steps = sk.Name, len(sk.Parameters), len(sk.Steps)
 		}

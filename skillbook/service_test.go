@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/ops"
@@ -78,31 +79,31 @@ func TestService(t *testing.T) {
 		{`{"name":"","recordings":["rec_a","rec_b"]}`, ops.CodeInvalidRequest},
 		{`{"name":"x","recordings":["rec_a","rec_unreviewed"]}`, ops.CodeReviewRequired},
 	} {
-		var r BuildReply
+		var r api.SkillBuildReply
 		e := ask(events.LocalSkillBuild, tc.body, &r)
 		if r.Error == nil || r.Error.Code != tc.code || r.Saved || e == nil || *e != *r.Error {
 			t.Errorf("build %s = %+v, refusal %v; want %s", tc.body, r, e, tc.code)
 		}
 	}
 
-	var built BuildReply
+	var built api.SkillBuildReply
 	if e := ask(events.LocalSkillBuild, `{"name":"Order a plan","recordings":["rec_a","rec_b"]}`, &built); e != nil || built.Error != nil || !built.Saved || built.SkillID != "order-a-plan" || built.Revision == 0 {
 		t.Fatalf("build = %+v", built)
 	}
 	if len(aud.kinds) != 1 || aud.kinds[0] != "skill.built" {
 		t.Errorf("audit entries %v; want one skill.built", aud.kinds)
 	}
-	var got GetReply
+	var got api.SkillGetReply
 	if e := ask(events.LocalSkillGet, `{"skill_id":"order-a-plan"}`, &got); e != nil || got.YAML != built.YAML || got.Revision != built.Revision {
 		t.Fatalf("get = %+v", got)
 	}
 	for _, body := range []string{`{"skill_id":"nope"}`, `{"skill_id":"../x"}`, `{"skill_id":1}`, `[]`} {
-		var r GetReply
+		var r api.SkillGetReply
 		if e := ask(events.LocalSkillGet, body, &r); e == nil || e.Code != ops.CodeInvalidRequest || strings.Contains(e.Message, "panic") {
 			t.Errorf("get %s = %+v, %v; want an INVALID_REQUEST refusal", body, r, e)
 		}
 	}
-	var l ListReply
+	var l api.SkillListReply
 	if e := ask(events.LocalSkillList, `{}`, &l); e != nil || len(l.Skills) != 1 || l.Skills[0].Name != "Order a plan" || l.Skills[0].Steps == 0 {
 		t.Fatalf("list = %+v", l)
 	}
@@ -149,12 +150,12 @@ func TestServiceRefusesMalformedRequests(t *testing.T) {
 			t.Errorf("%s %q answered %s %v; want the INVALID_REQUEST envelope", tc.subject, tc.body, m.Data, m.Header)
 		}
 	}
-	var l ListReply
+	var l api.SkillListReply
 	if err := ops.AskJSON(ctx, nc, events.LocalSkillList, nil, &l); err != nil || l.Skills == nil {
 		t.Fatalf("list after the malformed requests = %+v, %v; want an empty list", l, err)
 	}
-	var r ConfirmReply
-	if err := ops.AskJSON(ctx, nc, events.LocalSkillConfirm, ConfirmRequest{RecordingID: "rec_a", Answers: map[string]string{}}, &r); err != nil {
+	var r api.SkillConfirmReply
+	if err := ops.AskJSON(ctx, nc, events.LocalSkillConfirm, api.SkillConfirmRequest{RecordingID: "rec_a", Answers: map[string]string{}}, &r); err != nil {
 		t.Fatalf("confirm after the malformed requests: %v", err)
 	}
 }

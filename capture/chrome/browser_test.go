@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/extension"
@@ -281,7 +281,7 @@ func launch(ctx context.Context, t testing.TB, ext bool) context.Context {
 	return bctx
 }
 
-func approve(ctx context.Context, t testing.TB, oc *ops.Client, cl *consent.Client) string {
+func approve(ctx context.Context, t testing.TB, oc *ops.Client, cl *client.Consent) string {
 	t.Helper()
 	done := make(chan ops.ConsentResult, 1)
 	go func() {
@@ -372,7 +372,7 @@ func TestDaemonRestartMidRecording(t *testing.T) {
 
 func startBrowserRecording(ctx context.Context, t testing.TB, home string) ops.Started {
 	t.Helper()
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func startBrowserRecording(ctx context.Context, t testing.TB, home string) ops.S
 	var started ops.Started
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		tok := approve(ctx, t, oc, consent.NewClient(nc))
+		tok := approve(ctx, t, oc, client.NewConsent(nc))
 		err = oc.Call(ctx, ops.TypeStart, ops.StartRequest{Mode: "demonstration", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser"}, ConsentToken: tok}, &started)
 		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), ops.CodeChannelUnavailable) {
 			break
@@ -399,7 +399,7 @@ func waitFills(ctx context.Context, t testing.TB, home string, started ops.Start
 	t.Helper()
 	var fills int
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		nc, ci, err := daemon.Connect(home)
+		nc, ci, err := client.Connect(home)
 		if err != nil {
 			continue
 		}
@@ -424,7 +424,7 @@ func waitFills(ctx context.Context, t testing.TB, home string, started ops.Start
 
 func stopAndFetch(ctx context.Context, t testing.TB, home string, started ops.Started) events.Recording {
 	t.Helper()
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

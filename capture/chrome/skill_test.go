@@ -10,10 +10,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -62,18 +62,18 @@ func TestTwoRowsBecomeASkill(t *testing.T) {
 		recIDs = append(recIDs, started.RecordingID)
 	}
 
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	build := func() skillbook.BuildReply {
-		b, _ := json.Marshal(skillbook.BuildRequest{Name: "New customer", Recordings: recIDs, Header: header, SampleRows: rows})
+	build := func() api.SkillBuildReply {
+		b, _ := json.Marshal(api.SkillBuildRequest{Name: "New customer", Recordings: recIDs, Header: header, SampleRows: rows})
 		m, err := nc.RequestWithContext(ctx, events.LocalSkillBuild, b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var reply skillbook.BuildReply
+		var reply api.SkillBuildReply
 		if err := json.Unmarshal(m.Data, &reply); err != nil {
 			t.Fatal(err)
 		}

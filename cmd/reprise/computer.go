@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/termtext"
 )
@@ -72,7 +73,7 @@ func newComputerCmd(g *globals) *cobra.Command {
 		},
 	}
 	targets.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	var req computer.CreateRequest
+	var req api.CreateGrantRequest
 	var pixels bool
 	grant := &cobra.Command{
 		Use:   "grant [--window ID]",

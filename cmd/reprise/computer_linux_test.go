@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/computer"
-	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -214,12 +214,12 @@ func TestOnlyThePersonGrants(t *testing.T) {
 	grantHostile := func(step string) {
 		t.Helper()
 		done := make(chan error, 1)
-		go func() { _, err := hostile.Grant(ctx, computer.CreateRequest{}); done <- err }()
+		go func() { _, err := hostile.Grant(ctx, api.CreateGrantRequest{}); done <- err }()
 		w, err := d.Window(ctx, confirmTitle)
 		if err != nil {
 			t.Fatalf("%s: no confirmation dialog: %v", step, err)
 		}
-		prompts, err := consent.NewClient(hostile.Conn()).List(ctx)
+		prompts, err := client.NewConsent(hostile.Conn()).List(ctx)
 		if err != nil || len(prompts) != 0 {
 			t.Errorf("%s: a program with the CLI's credentials sees prompts it could answer: %v, %v", step, prompts, err)
 		}
@@ -251,7 +251,7 @@ func TestOnlyThePersonGrants(t *testing.T) {
 	}
 	grantHostile("a grant right after Stop")
 	var refused *ops.Error
-	if _, err := hostile.HoldGrant(ctx, computer.HoldRequest{}); !errors.As(err, &refused) || refused.Code != computer.CodeStoppedByUser {
+	if _, err := hostile.HoldGrant(ctx, api.HoldRequest{}); !errors.As(err, &refused) || refused.Code != computer.CodeStoppedByUser {
 		t.Errorf("a program's grant after Stop and a denied confirmation: %v; want %s", err, computer.CodeStoppedByUser)
 	}
 

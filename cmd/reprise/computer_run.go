@@ -7,13 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/computer/script"
+	"github.com/reprise-dev/reprise/api"
 )
 
 // newComputerRunCmd is `reprise computer run SCRIPT.js`: the script runs in
 // the daemon's persistent runtime, through the active grant.
 func newComputerRunCmd(g *globals) *cobra.Command {
-	var req script.RunRequest
+	var req api.ScriptRunRequest
 	cmd := &cobra.Command{
 		Use:   "run SCRIPT.js",
 		Short: "Run JavaScript against this desktop through the active grant (- reads stdin)",
@@ -25,8 +25,8 @@ through the active grant (reprise computer grant); --read-only runs throw on
 input. Globals, screenshot frames and element refs last as long as the grant.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if req.Timeout < script.MinTimeout || req.Timeout > script.MaxTimeout {
-				return fmt.Errorf("--timeout %s: give %s to %s", req.Timeout, script.MinTimeout, script.MaxTimeout)
+			if req.Timeout < api.ScriptMinTimeout || req.Timeout > api.ScriptMaxTimeout {
+				return fmt.Errorf("--timeout %s: give %s to %s", req.Timeout, api.ScriptMinTimeout, api.ScriptMaxTimeout)
 			}
 			code, err := readScript(cmd.InOrStdin(), args[0])
 			if err != nil {
@@ -61,7 +61,7 @@ input. Globals, screenshot frames and element refs last as long as the grant.`,
 		},
 	}
 	cmd.Flags().BoolVar(&req.ReadOnly, "read-only", false, "allow screenshots and reads only: input, element changes, raising windows and clipboard writes throw")
-	cmd.Flags().DurationVar(&req.Timeout, "timeout", script.DefaultTimeout, "the run's budget (1s to 5m)")
+	cmd.Flags().DurationVar(&req.Timeout, "timeout", api.ScriptDefaultTimeout, "the run's budget (1s to 5m)")
 	cmd.Flags().StringVar(&req.GrantID, "grant", "", "run only if this grant is the active one")
 	return cmd
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/consent"
+	"github.com/reprise-dev/reprise/client"
 )
 
 // newConsentCmd is `reprise consent`: answer the daemon's consent prompts
@@ -31,7 +31,7 @@ start; the platform can ask, never approve.`,
 }
 
 // withConsentClient connects to the daemon serving the data dir and runs f.
-func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *consent.Client) error) error {
+func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *client.Consent) error) error {
 	c, err := g.dial()
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func newConsentListCmd(g *globals) *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				ps, err := c.List(ctx)
 				if err != nil {
 					return err
@@ -84,7 +84,7 @@ func newConsentApproveCmd(g *globals) *cobra.Command {
 		Long:  "Approve the prompt ID from `reprise consent list`. With --remember, recordings of the same kind start without asking until you run `reprise consent forget`.",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				if err := c.Approve(ctx, args[0], remember); err != nil {
 					return err
 				}
@@ -107,7 +107,7 @@ func newConsentDenyCmd(g *globals) *cobra.Command {
 		Short: "Deny a waiting consent prompt",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				if err := c.Deny(ctx, args[0]); err != nil {
 					return err
 				}
@@ -128,7 +128,7 @@ func newConsentChoicesCmd(g *globals) *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				cs, err := c.Choices(ctx)
 				if err != nil {
 					return err
@@ -170,7 +170,7 @@ func newConsentForgetCmd(g *globals) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withConsentClient(g, cmd, func(ctx context.Context, c *consent.Client) error {
+			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				var n int
 				var err error
 				if all {

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -60,7 +60,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 			in := bufio.NewReader(cmd.InOrStdin())
 			asked := false
 			for round := 0; round < maxCopilotRounds; round++ {
-				draft, err := c.DraftSkill(cmd.Context(), skillbook.BuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
+				draft, err := c.DraftSkill(cmd.Context(), api.SkillBuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
 				if err != nil {
 					return err
 				}
@@ -71,7 +71,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				if err != nil {
 					return err
 				}
-				if _, err := c.ConfirmAnswers(cmd.Context(), skillbook.ConfirmRequest{RecordingID: id, Answers: answers}); err != nil {
+				if _, err := c.ConfirmAnswers(cmd.Context(), api.SkillConfirmRequest{RecordingID: id, Answers: answers}); err != nil {
 					return err
 				}
 				asked = true

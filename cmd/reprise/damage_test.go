@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
@@ -78,11 +79,11 @@ func TestDamagedStoreIsReported(t *testing.T) {
 }
 
 // waitStoreChecked waits for the daemon's start-up check of the store.
-func waitStoreChecked(t *testing.T, home string, logs *syncbuf.Buffer) daemon.Status {
+func waitStoreChecked(t *testing.T, home string, logs *syncbuf.Buffer) api.Status {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		st, err := daemon.QueryStatus(home)
+		st, err := client.QueryStatus(home)
 		if err == nil && st.StoreChecked {
 			return st
 		}

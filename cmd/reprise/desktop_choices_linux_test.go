@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
@@ -188,7 +189,7 @@ func recordedSteps(t *testing.T, home string, n int) {
 	t.Helper()
 	var last int
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		st, err := daemon.QueryStatus(home)
+		st, err := client.QueryStatus(home)
 		if err == nil && st.Recording != nil {
 			if last = int(st.Recording.Steps); last >= n {
 				return

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -125,7 +125,7 @@ func waitHandled(t *testing.T, home string, n uint64) {
 	var last uint64
 	progress := time.Now()
 	for {
-		st, err := daemon.QueryStatus(home)
+		st, err := client.QueryStatus(home)
 		if err != nil {
 			t.Fatalf("status: %v", err)
 		}

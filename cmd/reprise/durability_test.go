@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 )
@@ -155,7 +156,7 @@ func forEachStored(t *testing.T, home, stream, subject string, fn func(*jetstrea
 // that ends with the test (or in 2 minutes).
 func cliJetStream(t *testing.T, home string) (context.Context, jetstream.JetStream) {
 	t.Helper()
-	nc, _, err := daemon.Connect(home)
+	nc, _, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func runPublisher() int {
 		default:
 		}
 		if nc == nil {
-			c, _, err := daemon.Connect(home, nats.NoReconnect())
+			c, _, err := client.Connect(home, nats.NoReconnect())
 			if err != nil {
 				time.Sleep(20 * time.Millisecond)
 				continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/ops"
@@ -21,14 +22,14 @@ type grantGuard struct {
 }
 
 func (g grantGuard) Allow(ctx context.Context, in desktop.Intent) error {
-	return g.c.Allow(ctx, g.id, computer.Intent{Kind: in.Kind, Window: in.Window, Point: in.Point, Keyboard: in.Keyboard, TextLen: in.TextLen, Role: in.Role})
+	return g.c.Allow(ctx, g.id, api.Intent{Kind: in.Kind, Window: in.Window, Point: in.Point, Keyboard: in.Keyboard, TextLen: in.TextLen, Role: in.Role})
 }
 
 // holdDesktop takes the desktop's grant for a replay and returns its guard
 // and its release. Where the daemon has no grants for this OS yet, the
 // replay goes on unguarded, and says so.
 func holdDesktop(ctx context.Context, c *client.Client, log *slog.Logger) (desktop.Guard, func(), error) {
-	g, err := c.HoldGrant(ctx, computer.HoldRequest{})
+	g, err := c.HoldGrant(ctx, api.HoldRequest{})
 	var refused *ops.Error
 	if errors.As(err, &refused) && refused.Code == computer.CodeUnsupported {
 		log.Warn("desktop replay without a scope grant: grants are not built for this OS yet", "reason", refused.Message)

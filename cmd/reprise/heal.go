@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/heal"
@@ -15,7 +16,6 @@ import (
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -147,7 +147,7 @@ func (h *healing) propose(ctx context.Context, c *client.Client, out io.Writer, 
 		fmt.Fprintf(out, "%d row(s) healed by the model; skill %s changed during the run, so no revision is proposed\n", healed, h.skillID)
 		return nil
 	}
-	if _, err := c.Pending(ctx, skillbook.PendingRequest{SkillID: h.skillID, Op: skillbook.PendingPropose, Base: cur.Revision, YAML: string(doc)}); err != nil {
+	if _, err := c.Pending(ctx, api.SkillPendingRequest{SkillID: h.skillID, Op: api.SkillPendingPropose, Base: cur.Revision, YAML: string(doc)}); err != nil {
 		return fmt.Errorf("propose the healed revision: %w", err)
 	}
 	if !accept {
@@ -155,7 +155,7 @@ func (h *healing) propose(ctx context.Context, c *client.Client, out io.Writer, 
 			healed, h.skillID, h.skillID, h.skillID)
 		return nil
 	}
-	reply, err := c.Pending(ctx, skillbook.PendingRequest{SkillID: h.skillID, Op: skillbook.PendingAccept})
+	reply, err := c.Pending(ctx, api.SkillPendingRequest{SkillID: h.skillID, Op: api.SkillPendingAccept})
 	if err != nil {
 		return fmt.Errorf("accept the healed revision: %w", err)
 	}

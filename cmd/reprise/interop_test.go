@@ -14,7 +14,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/embedded"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/recorder"
@@ -43,7 +44,7 @@ func natsCLI(t *testing.T) string {
 // natsCLIAuth are the nats CLI's flags to connect as the local CLI user:
 // its credentials, and an inbox of its own, claimed in the connection name,
 // as every CLI connection must.
-func natsCLIAuth(ci daemon.ClientInfo) []string {
+func natsCLIAuth(ci api.ClientInfo) []string {
 	inbox := embedded.NewCLIInbox()
 	// --password=: a random secret may start with '-', which would
 	// otherwise read as the next flag.
@@ -58,7 +59,7 @@ func natsAgainstDaemon(ctx context.Context, t *testing.T) (*nats.Conn, func(args
 	natsBin := natsCLI(t)
 	home := t.TempDir()
 	startDaemonProcess(t, home)
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/daemon"
 )
 
@@ -23,7 +24,7 @@ func TestSecondDaemonRefusedWhileFirstIsStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer first.Process.Signal(syscall.SIGCONT)
-	if err := os.Remove(filepath.Join(home, daemon.ClientFile)); err != nil {
+	if err := os.Remove(filepath.Join(home, api.ClientFile)); err != nil {
 		t.Fatal(err)
 	}
 	_, stderr, err := run(t, home, "daemon")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/replay/browser"
 
 	"bytes"
@@ -89,7 +91,7 @@ func startDaemonProcessLogs(t *testing.T, home string, logs *syncbuf.Buffer, arg
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		st, err := daemon.QueryStatus(home)
+		st, err := client.QueryStatus(home)
 		if err == nil && st.PID == cmd.Process.Pid {
 			return cmd
 		}
@@ -220,7 +222,7 @@ func TestDaemonStatusDoctor(t *testing.T) {
 	if err := d.Wait(); err != nil {
 		t.Fatalf("daemon exit after SIGTERM: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(home, daemon.ClientFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(home, api.ClientFile)); !os.IsNotExist(err) {
 		t.Errorf("client file after SIGTERM: %v; want removed", err)
 	}
 	if _, stderr, err := run(t, home, "status"); err == nil || !strings.Contains(stderr, "not running") {

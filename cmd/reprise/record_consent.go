@@ -86,11 +86,11 @@ func requestConsent(ctx context.Context, c *client.Client, req ops.ConsentReques
 	}
 }
 
-func sameRequest(a consent.Request, b ops.ConsentRequest) bool {
+func sameRequest(a, b ops.ConsentRequest) bool {
 	x, y := slices.Clone(a.Channels), slices.Clone(b.Channels)
 	slices.Sort(x)
 	slices.Sort(y)
-	return a.Mode == b.Mode && a.Route == b.InterpretationRoute && slices.Equal(slices.Compact(x), slices.Compact(y))
+	return a.Mode == b.Mode && a.InterpretationRoute == b.InterpretationRoute && slices.Equal(slices.Compact(x), slices.Compact(y))
 }
 
 // lines reads in line by line in the background, so a question can be

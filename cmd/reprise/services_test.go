@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/reprise-dev/reprise/audit"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/daemon"
@@ -92,7 +93,7 @@ func TestNatsCLIListsTheServices(t *testing.T) {
 	if _, err := ops.Ask(ctx, nc, events.LocalConsentList, []byte("not json")); !errors.As(err, &refused) || refused.Code != ops.CodeInvalidRequest {
 		t.Fatalf("consent list with a malformed body = %v; want INVALID_REQUEST", err)
 	}
-	if _, err := consent.NewClient(nc).List(ctx); err != nil {
+	if _, err := client.NewConsent(nc).List(ctx); err != nil {
 		t.Fatalf("consent list after the refusal: %v", err)
 	}
 	out, err = natsRun("micro", "stats", consent.ServiceName, "--json")

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -138,7 +138,7 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 			}
 			defer c.Close()
 			if pending {
-				p, err := c.Pending(cmd.Context(), skillbook.PendingRequest{SkillID: args[0], Op: skillbook.PendingGet})
+				p, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingGet})
 				if err != nil {
 					return err
 				}
@@ -178,13 +178,13 @@ func newSkillAcceptCmd(g *globals) *cobra.Command {
 			}
 			defer c.Close()
 			if discard {
-				if _, err := c.Pending(cmd.Context(), skillbook.PendingRequest{SkillID: args[0], Op: skillbook.PendingDiscard}); err != nil {
+				if _, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingDiscard}); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "dropped the proposed revision of skill %s\n", args[0])
 				return nil
 			}
-			reply, err := c.Pending(cmd.Context(), skillbook.PendingRequest{SkillID: args[0], Op: skillbook.PendingAccept})
+			reply, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingAccept})
 			if err != nil {
 				return err
 			}
@@ -243,8 +243,8 @@ func printQuestions(out io.Writer, qs []ops.Question) {
 
 // buildRequest gathers what a build is asked with: the answers given, and
 // the sample CSV's header and rows.
-func buildRequest(name string, recs, confirm []string, confirmFile, sample string) (skillbook.BuildRequest, error) {
-	req := skillbook.BuildRequest{Name: name, Recordings: recs}
+func buildRequest(name string, recs, confirm []string, confirmFile, sample string) (api.SkillBuildRequest, error) {
+	req := api.SkillBuildRequest{Name: name, Recordings: recs}
 	var err error
 	if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
 		return req, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 )
 
@@ -75,7 +76,7 @@ func checkFormat(f string) error {
 }
 
 // storeState says what the daemon's start-up check of the store found.
-func storeState(st client.Status) string {
+func storeState(st api.Status) string {
 	switch {
 	case !st.StoreChecked:
 		return "being checked"
@@ -86,7 +87,7 @@ func storeState(st client.Status) string {
 }
 
 // diskState says how much room the store has, against the recording floor.
-func diskState(st client.Status) string {
+func diskState(st api.Status) string {
 	s := fmt.Sprintf("%d MB free", st.FreeBytes>>20)
 	if st.FreeBytes < st.MinFreeBytes {
 		s += fmt.Sprintf(": under the %d MB a recording needs; recordings will not start until there is room", st.MinFreeBytes>>20)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/paired"
@@ -288,7 +289,7 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 // with what followed it: the extension sends it once the page settled.
 func waitCommitRecorded(ctx context.Context, t *testing.T, home string, br *paired.Browser, id string) {
 	t.Helper()
-	nc, ci, err := daemon.Connect(home)
+	nc, ci, err := client.Connect(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func waitCommitRecorded(ctx context.Context, t *testing.T, home string, br *pair
 					got = append(got, s.Action)
 				}
 			}
-			st, _ := daemon.QueryStatus(home)
+			st, _ := client.QueryStatus(home)
 			t.Fatalf("recording %s holds no step with an effect after 60 s; it holds %q; status %+v; the extension: %s", id, got, st.Recording, workerState(br))
 		}
 		time.Sleep(250 * time.Millisecond)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
@@ -29,7 +30,7 @@ func startForm(t *testing.T, d *xvfb.Desktop, out string) string {
 }
 
 // formTarget is the form as the broker lists it.
-func formTarget(t *testing.T, b *computer.Broker) computer.Target {
+func formTarget(t *testing.T, b *computer.Broker) api.Target {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		ts, err := b.Targets(t.Context())
@@ -43,7 +44,7 @@ func formTarget(t *testing.T, b *computer.Broker) computer.Target {
 		}
 	}
 	t.Fatal("the form is not listed")
-	return computer.Target{}
+	return api.Target{}
 }
 
 // conformance is one script of the suite and what it must give: a return

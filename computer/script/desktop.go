@@ -5,6 +5,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 )
 
@@ -40,18 +41,18 @@ type windowQuery struct {
 	Title string `json:"title"`
 }
 
-func (q windowQuery) match(t computer.Target) bool {
+func (q windowQuery) match(t api.Target) bool {
 	return strings.Contains(strings.ToLower(t.App), strings.ToLower(q.App)) &&
 		strings.Contains(strings.ToLower(t.Title), strings.ToLower(q.Title))
 }
 
-func (r *Runtime) targets() []computer.Target {
+func (r *Runtime) targets() []api.Target {
 	ts, err := r.broker.Targets(r.run.ctx)
 	r.must(err)
 	return ts
 }
 
-func (r *Runtime) view(t computer.Target, bound string) windowView {
+func (r *Runtime) view(t api.Target, bound string) windowView {
 	b := t.Bounds
 	return windowView{ID: t.ID, App: t.App, Title: t.Title, PID: t.PID, Focused: t.Focused,
 		Bounds:  boxView{b.Min.X, b.Min.Y, b.Dx(), b.Dy()},
@@ -84,7 +85,7 @@ func (r *Runtime) desktopObject() *goja.Object {
 			r.options(q, &wq)
 		}
 		g := r.grant()
-		var found []computer.Target
+		var found []api.Target
 		for _, t := range r.targets() {
 			if id != "" && t.ID == id || id == "" && wq.match(t) {
 				found = append(found, t)
@@ -137,7 +138,7 @@ func (r *Runtime) desktopObject() *goja.Object {
 
 // windowObject is a window facade: immutable fields, its own frame, its
 // accessibility tree.
-func (r *Runtime) windowObject(t computer.Target, bound string) *goja.Object {
+func (r *Runtime) windowObject(t api.Target, bound string) *goja.Object {
 	v := r.view(t, bound)
 	o := r.value(v).ToObject(r.vm)
 	id := t.ID

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // The scriptable-tool design's error codes: a script tells refusals apart
@@ -47,12 +48,8 @@ type Error struct {
 	Message   string `json:"message"`
 }
 
-func (e *Error) Error() string {
-	if e.GrantCode != "" {
-		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.GrantCode)
-	}
-	return e.Code + ": " + e.Message
-}
+// Error reads as the run's error on the wire does (ops.ComputerRunError).
+func (e *Error) Error() string { return (*ops.ComputerRunError)(e).Error() }
 
 func fail(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

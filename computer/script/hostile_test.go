@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 )
 
@@ -166,7 +167,7 @@ func spinning(t *testing.T, f *fixture, rn *Runner, ctx context.Context, code st
 	f.clip.read = make(chan struct{}, 1)
 	out := make(chan RunReply, 1)
 	go func() {
-		reply, err := rn.Run(ctx, f.b, RunRequest{Code: code, ReadOnly: true, Timeout: 60 * time.Second})
+		reply, err := rn.Run(ctx, f.b, api.ScriptRunRequest{Code: code, ReadOnly: true, Timeout: 60 * time.Second})
 		if err != nil {
 			reply.Error = fail(Internal, "refused: %v", err)
 		}
@@ -201,7 +202,7 @@ func stopALoop(t *testing.T, f *fixture) {
 	out := spinning(t, f, rn, context.Background(), `desktop.clipboard.read(); while (true) {}`)
 
 	asked := time.Now()
-	second, err := rn.Run(context.Background(), f.b, RunRequest{Code: `1 + 1`, ReadOnly: true})
+	second, err := rn.Run(context.Background(), f.b, api.ScriptRunRequest{Code: `1 + 1`, ReadOnly: true})
 	busy := time.Since(asked)
 	if err != nil || second.Error == nil || second.Error.Code != Busy || !strings.Contains(second.Error.Message, "reprise stop") {
 		t.Fatalf("a second run while one spins: %+v, %v; want Busy saying how to end the first", second.Error, err)

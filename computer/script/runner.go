@@ -5,9 +5,10 @@ import (
 	"errors"
 	"path/filepath"
 	"sync"
-	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Runner keeps the runtime of the active grant: its globals, frames and
@@ -25,28 +26,32 @@ type Runner struct {
 	rt   *Runtime
 }
 
-// RunRequest is one run asked for from the CLI or over the wire.
-type RunRequest struct {
-	// GrantID, if set, must be the active grant's; empty means the
-	// active grant, whichever it is.
-	GrantID  string        `json:"grant_id,omitempty"`
-	Code     string        `json:"code"`
-	ReadOnly bool          `json:"read_only,omitempty"`
-	Timeout  time.Duration `json:"timeout,omitempty"`
-}
-
 // RunReply is a run's result, and the script's error if it failed: what
-// it printed and captured before the failure is kept.
+// it printed and captured before the failure is kept. Wire is what the
+// CLI and a platform are told of it.
 type RunReply struct {
 	Result
-	Error *Error `json:"error,omitempty"`
+	Error *Error
+}
+
+// Wire is r as both the local run service (events.LocalComputerRun) and
+// the COMPUTER_RUN wire op answer it: one shape for both.
+func (r RunReply) Wire() ops.ComputerRunResult {
+	out := ops.ComputerRunResult{Output: r.Output, Return: r.Return, ReadOnly: r.ReadOnly}
+	for _, sh := range r.Screenshots {
+		out.Screenshots = append(out.Screenshots, ops.ComputerShot(sh))
+	}
+	if r.Error != nil {
+		out.Error = (*ops.ComputerRunError)(r.Error)
+	}
+	return out
 }
 
 // Run runs req through the active grant of b. An error is a refusal
 // before the run (no grant, a grant that is not the one named); a script
 // that fails, and a run refused while another is in progress (Busy), is a
 // RunReply with Error.
-func (rn *Runner) Run(ctx context.Context, b *computer.Broker, req RunRequest) (RunReply, error) {
+func (rn *Runner) Run(ctx context.Context, b *computer.Broker, req api.ScriptRunRequest) (RunReply, error) {
 	if req.Code == "" {
 		return RunReply{}, &computer.Error{Code: computer.CodeInvalid, Message: "a run needs code"}
 	}

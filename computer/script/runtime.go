@@ -21,14 +21,8 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
-)
-
-// Run budget bounds, in the design's terms.
-const (
-	DefaultTimeout = 120 * time.Second
-	MinTimeout     = time.Second
-	MaxTimeout     = 300 * time.Second
 )
 
 // Options are one run's.
@@ -37,8 +31,8 @@ type Options struct {
 	// through; input, AX mutation, raising windows and clipboard writes
 	// throw.
 	ReadOnly bool
-	// Timeout is the run's budget, clamped to [MinTimeout, MaxTimeout];
-	// 0 is DefaultTimeout.
+	// Timeout is the run's budget, clamped to [api.ScriptMinTimeout,
+	// api.ScriptMaxTimeout]; 0 is api.ScriptDefaultTimeout.
 	Timeout time.Duration
 	// MemoryLimit bounds the daemon's live heap, over what it was when the
 	// runtime began, while the run goes on (heapGauge says how it is
@@ -120,9 +114,9 @@ func (r *Runtime) Run(ctx context.Context, code string, opts Options) (Result, e
 	defer r.release()
 	timeout := opts.Timeout
 	if timeout == 0 {
-		timeout = DefaultTimeout
+		timeout = api.ScriptDefaultTimeout
 	}
-	timeout = min(max(timeout, MinTimeout), MaxTimeout)
+	timeout = min(max(timeout, api.ScriptMinTimeout), api.ScriptMaxTimeout)
 	limit := opts.MemoryLimit
 	if limit == 0 {
 		limit = DefaultMemoryLimit

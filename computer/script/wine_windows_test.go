@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/wine"
 )
@@ -36,7 +37,7 @@ func TestWineScriptOnNotepad(t *testing.T) {
 	policy := computer.PolicyFromEnv(nil)
 	b := computer.NewBroker(desk, policy, nil, nil)
 	ctx := t.Context()
-	var pad computer.Target
+	var pad api.Target
 	ts, err := b.Targets(ctx)
 	for _, tg := range ts {
 		if tg.ID == id {

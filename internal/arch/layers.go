@@ -124,20 +124,7 @@ var Reprise = Picture{
 		"capture/chrome": "the browser channel is tested from a person's clicks in Chromium through a daemon's recorder to a skill and its replay",
 		"client":         "the client is tested against a real daemon: the wire between them is what it holds",
 	},
-	Exceptions: []Exception{
-		{"client", "skillbook", todoAPI},
-		{"client", "recordings", todoAPI},
-		{"client", "consent", todoAPI},
-		{"client", "computer", todoAPI},
-		{"client", "computer/script", todoAPI},
-	},
-	Planned: map[string]string{
-		"api": "being written in another branch: once it is in, its layer places it",
-	},
 }
-
-// todoAPI is why the client imports services today.
-const todoAPI = "TODO(issue 34): the client takes its request and reply types from the services; they move to api"
 
 // Rules are what an allow-list of layers cannot say: the packages from
 // outside the module that only one of reprise's may import. Check holds

@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/internal/paired"
 )
@@ -143,7 +144,7 @@ func fill(bctx context.Context, base string, c customer) error {
 func waitReady(home string) error {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if _, err := daemon.QueryStatus(home); err == nil {
+		if _, err := client.QueryStatus(home); err == nil {
 			return nil
 		} else if time.Now().After(deadline) {
 			return fmt.Errorf("the daemon did not answer in 20 s: %w", err)

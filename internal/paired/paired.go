@@ -13,8 +13,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+	"github.com/nats-io/nats.go"
 
-	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/extension"
 	"github.com/reprise-dev/reprise/internal/chromium"
 )
@@ -54,7 +55,12 @@ func Launch(ctx context.Context, home, dir string, show bool) (*Browser, error) 
 // pair opens the link `reprise extension pair` prints and waits until the
 // extension says it stored the daemon's address and credentials.
 func (b *Browser) pair(home string) error {
-	p, err := daemon.RequestPairing(home)
+	c, err := client.Dial(home, nats.NoReconnect())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	p, err := c.Pairing(b.Ctx)
 	if err != nil {
 		return err
 	}
@@ -71,7 +77,7 @@ func (b *Browser) pair(home string) error {
 	// The extension says hello on its own schedule; until it has, the
 	// browser channel is not there to record with.
 	for deadline := time.Now().Add(pairTimeout); ; time.Sleep(50 * time.Millisecond) {
-		st, err := daemon.QueryStatus(home)
+		st, err := c.Status(b.Ctx)
 		if err == nil && st.BrowserConnected {
 			return nil
 		}
