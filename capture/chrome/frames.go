@@ -3,13 +3,12 @@ package chrome
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"time"
 
 	"github.com/reprise-dev/reprise/capture"
+	"github.com/reprise-dev/reprise/events"
 )
 
 // maxWaitingFrames bounds the frames kept in memory until a step names them:
@@ -76,12 +75,12 @@ func (b *frameBook) name(id string, pending bool) (ref string, store []byte) {
 		return ref, nil // one capture before two steps: stored once
 	}
 	if frame, ok := b.waiting[id]; ok {
-		ref = newRef()
+		ref = events.NewFrameRef()
 		b.refs[id] = ref
 		return ref, frame
 	}
 	if pending {
-		ref = newRef()
+		ref = events.NewFrameRef()
 		b.refs[id] = ref
 		b.pending[id] = ref
 		return ref, nil
@@ -92,7 +91,7 @@ func (b *frameBook) name(id string, pending bool) (ref string, store []byte) {
 // inline names a frame that came inside its step.
 func (b *frameBook) inline(frame []byte) string {
 	b.last = frame
-	return newRef()
+	return events.NewFrameRef()
 }
 
 // unresolved hands over the refs still waiting for their frame, with the
@@ -140,10 +139,4 @@ func decodeImage(b64 string) ([]byte, error) {
 
 func isImage(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) || bytes.HasPrefix(b, []byte{0xff, 0xd8, 0xff})
-}
-
-func newRef() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "stub_" + hex.EncodeToString(b[:])
 }

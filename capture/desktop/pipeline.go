@@ -2,8 +2,6 @@ package desktop
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"sync/atomic"
@@ -201,7 +199,7 @@ func (p *Pipeline[E]) frame(ctx context.Context, at time.Time) string {
 	if !ok {
 		return ""
 	}
-	ref := newRef()
+	ref := events.NewFrameRef()
 	// Stopping must not lose the last frames: storage gets its own bound.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
@@ -239,13 +237,6 @@ func (p *Pipeline[E]) enrichAt(ctx context.Context, x, y int) *events.Enrichment
 		return nil
 	}
 	return e
-}
-
-// newRef returns a fresh screenshot_ref.
-func newRef() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "stub_" + hex.EncodeToString(b[:])
 }
 
 // Stats returns the pipeline's counts so far.

@@ -116,8 +116,8 @@ func TestPipelineFramesAndEnrichment(t *testing.T) {
 		t.Fatalf("steps = %s; want click fill submit", acts)
 	}
 	for i, s := range got {
-		if !strings.HasPrefix(s.ScreenshotRef, "stub_") || string(sink.frames[s.ScreenshotRef]) != "png-before" {
-			t.Errorf("step %d (%s): screenshot_ref %q; want a stub_ ref stored with PutFrame", i, s.Action, s.ScreenshotRef)
+		if !strings.HasPrefix(s.ScreenshotRef, events.FrameRefPrefix) || string(sink.frames[s.ScreenshotRef]) != "png-before" {
+			t.Errorf("step %d (%s): screenshot_ref %q; want a frame_ ref stored with PutFrame", i, s.Action, s.ScreenshotRef)
 		}
 		if s.Enrichment == nil || s.Enrichment.Label != "OK" {
 			t.Errorf("step %d (%s): enrichment %+v; want the enricher's", i, s.Action, s.Enrichment)
