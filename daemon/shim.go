@@ -72,7 +72,7 @@ func (d *Daemon) startOps(ctx context.Context, sources []capture.Source, maxConc
 		// The recorder seals with the read model's sealers and folds with it.
 		Recordings: d.recs,
 	})
-	if err := d.rec.Start(ctx); err != nil {
+	if err := d.rec.StartRedactStage(ctx); err != nil {
 		return err
 	}
 	// Picking up a recording the previous run left open may wait for the

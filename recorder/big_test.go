@@ -43,7 +43,7 @@ func TestBigRecordingFetches(t *testing.T) {
 		Keys:    store.FileKeyStore{Dir: t.TempDir()}})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if err := rec.Start(ctx); err != nil {
+	if err := rec.StartRedactStage(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(rec.Close)

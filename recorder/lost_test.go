@@ -36,7 +36,7 @@ func recordingFrom(t *testing.T, nc *nats.Conn, js jetstream.JetStream, src capt
 		Consent: func(context.Context, string, string, string, []string) error { return nil },
 		Keys:    store.FileKeyStore{Dir: t.TempDir()}})
 	ctx := context.Background()
-	if err := rec.Start(ctx); err != nil {
+	if err := rec.StartRedactStage(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(rec.Close)

@@ -82,7 +82,7 @@ func newRig(t *testing.T, consent ConsentChecker, sources ...capture.Source) *ri
 	}
 	rec := New(Config{JS: js, NC: nc, MachineID: "m_test", Registry: capture.NewRegistry(sources...), Consent: consent,
 		Keys: store.FileKeyStore{Dir: t.TempDir()}})
-	if err := rec.Start(ctx); err != nil {
+	if err := rec.StartRedactStage(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(rec.Close)

@@ -18,9 +18,9 @@ import (
 // reach their recording.
 const RedactConsumer = "redact"
 
-// Start begins the redact stage: CAPTURE -> (redaction) -> RECORDINGS, and
-// rec.<id>.live for co-pilot recordings.
-func (r *Recorder) Start(ctx context.Context) error {
+// StartRedactStage begins the redact stage: CAPTURE -> (redaction) ->
+// RECORDINGS, and rec.<id>.live for co-pilot recordings.
+func (r *Recorder) StartRedactStage(ctx context.Context) error {
 	cons, err := r.cfg.JS.CreateOrUpdateConsumer(ctx, events.StreamCapture, jetstream.ConsumerConfig{
 		Durable:     RedactConsumer,
 		Description: "redacts captured steps into RECORDINGS",

@@ -196,7 +196,7 @@ func TestStepsAndFramesIntoARecording(t *testing.T) {
 	}
 	rec := recorder.New(recorder.Config{JS: js, NC: r.daemon, MachineID: "m_test", Registry: capture.NewRegistry(src),
 		Keys: store.FileKeyStore{Dir: t.TempDir()}, Consent: func(context.Context, string, string, string, []string) error { return nil }})
-	if err := rec.Start(ctx); err != nil {
+	if err := rec.StartRedactStage(ctx); err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Close()
