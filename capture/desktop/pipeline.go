@@ -177,7 +177,9 @@ func (p *Pipeline[E]) emit(ctx context.Context, f Folded) {
 	if step.Enrichment == nil && step.Action == events.ActionFill && len(step.Cursor) == 2 {
 		step.Enrichment = p.pressedAt(step.Cursor[0], step.Cursor[1])
 	}
-	if step.Enrichment == nil && p.enrich != nil && len(step.Cursor) == 2 {
+	// A click is named only by what its press found: once it has acted,
+	// what lies at its point (the list an OK filled) is not what it hit.
+	if step.Enrichment == nil && p.enrich != nil && len(step.Cursor) == 2 && step.Action != events.ActionClick {
 		step.Enrichment = p.enrichAt(ctx, step.Cursor[0], step.Cursor[1])
 	}
 	if commits(step) {

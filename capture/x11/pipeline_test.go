@@ -142,6 +142,34 @@ func TestPipelineWithoutHooks(t *testing.T) {
 	}
 }
 
+// lateEnricher cannot answer at first (a busy accessibility bus), then
+// names what is at the point by then.
+type lateEnricher struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (e *lateEnricher) At(ctx context.Context, x, y int) (*events.Enrichment, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.calls++; e.calls == 1 {
+		return nil, context.DeadlineExceeded
+	}
+	return &events.Enrichment{Kind: events.KindAX, Role: "list item", Label: "First Name | Ada"}, nil
+}
+
+// TestClickNeverNamedAfterItActed: a click whose element could not be read
+// at its press stays on the floor alone. What is at its point once the
+// click has done its work (the list an OK filled) is not what was clicked.
+func TestClickNeverNamedAfterItActed(t *testing.T) {
+	q := capture.NewQueue(16)
+	got := play(t, Options{PipelineOptions: desktop.PipelineOptions{Enricher: &lateEnricher{}}}, q, q,
+		wireEvent(desktop.ButtonPress, 1, 10, 20), wireEvent(desktop.ButtonRelease, 1, 10, 20))
+	if len(got) != 1 || got[0].Action != events.ActionClick || got[0].Enrichment != nil {
+		t.Fatalf("steps = %+v; want one click on the floor alone", got)
+	}
+}
+
 func TestPipelineCountsDrops(t *testing.T) {
 	q := capture.NewQueue(1)
 	p := newPipeline(q, testOptions(Options{PipelineOptions: desktop.PipelineOptions{QueueSize: 2}}), testResolve)

@@ -104,7 +104,7 @@ func (f *orderForm) at(t *testing.T, window, role, label string) image.Point {
 
 func (f *orderForm) click(t *testing.T, p image.Point) {
 	t.Helper()
-	if _, err := f.d.Xdotool(context.Background(), "mousemove", fmt.Sprint(p.X), fmt.Sprint(p.Y), "click", "1"); err != nil {
+	if err := f.d.Click(context.Background(), p.X, p.Y, 1); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -79,7 +79,7 @@ func (f *formLoop) fill(t *testing.T, first, email string) {
 		role, label, text string
 	}{{"textbox", "First Name", first}, {"textbox", "Email", email}, {"button", "OK", ""}} {
 		p := f.centre(t, act.role, act.label)
-		if _, err := f.d.Xdotool(ctx, "mousemove", fmt.Sprint(p.X), fmt.Sprint(p.Y), "click", "1"); err != nil {
+		if err := f.d.Click(ctx, p.X, p.Y, 1); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(200 * time.Millisecond)

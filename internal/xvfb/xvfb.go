@@ -148,6 +148,16 @@ func (d *Desktop) Xdotool(ctx context.Context, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
+// Click clicks button at x, y as a person does: the pointer comes to rest
+// on the spot before the press, and the button is held a moment. A press
+// and release sent back to back let the app act (close its dialog) before
+// anything watching the desktop could ask what was under the pointer.
+func (d *Desktop) Click(ctx context.Context, x, y, button int) error {
+	b := fmt.Sprint(button)
+	_, err := d.Xdotool(ctx, "mousemove", fmt.Sprint(x), fmt.Sprint(y), "sleep", "0.15", "mousedown", b, "sleep", "0.1", "mouseup", b)
+	return err
+}
+
 // Window waits for a visible window called title and returns its id.
 func (d *Desktop) Window(ctx context.Context, title string) (string, error) {
 	out, err := d.Xdotool(ctx, "search", "--sync", "--onlyvisible", "--name", title)
