@@ -239,7 +239,7 @@ func (s *Server) dispatch(ctx context.Context, env Envelope) (reply []byte, keep
 		}
 		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is not served by this shim", env.Type)), true
 	case TypeLocalLLM:
-		return EncodeError(env.ID, Errorf(CodeInterpretationMissing, "LOCAL_LLM_COMPLETION needs a local model, which this shim does not serve yet")), true
+		return EncodeError(env.ID, Errorf(CodeInterpretationUnavailable, "LOCAL_LLM_COMPLETION needs a local model, which this shim does not serve yet")), true
 	}
 	if env.Type == TypeInterpretTurn || env.Type == TypeClarifyPrompt || env.Type == TypeDryRunReplay {
 		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is a co-pilot op this shim does not serve", env.Type)), true
