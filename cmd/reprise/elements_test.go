@@ -157,7 +157,7 @@ func TestElementsRefusesBadInput(t *testing.T) {
 	if _, stderr, err := run(t, home, "elements", "--format", "yaml"); err == nil || !strings.Contains(stderr, `--format "yaml": want text or json`) {
 		t.Errorf("--format yaml = %v, %q; want refused", err, stderr)
 	}
-	if l, err := elementsJSON(t, home, "", "--browser"); err == nil || l.Error == nil || l.Error.Code != "failed" {
-		t.Errorf("--browser with no browser running = %+v, %v; want failed", l.Error, err)
+	if l, err := elementsJSON(t, home, "", "--browser"); err == nil || l.Error == nil || l.Error.Code != "INTERNAL" {
+		t.Errorf("--browser with no browser running = %+v, %v; want INTERNAL", l.Error, err)
 	}
 }
