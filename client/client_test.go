@@ -171,9 +171,9 @@ func TestClientAgainstTheDaemon(t *testing.T) {
 	// Refusals come back as the service's *ops.Error.
 	missing := "rec_00000000-0000-4000-8000-000000000000"
 	_, err = c.Fetch(ctx, missing)
-	refusal(t, "Fetch(missing)", err, ops.CodeNotFound)
+	refusal(t, "Fetch(missing)", err, ops.CodeRecordingNotFound)
 	_, err = c.Stop(ctx, missing)
-	refusal(t, "Stop(missing)", err, ops.CodeNotFound)
+	refusal(t, "Stop(missing)", err, ops.CodeRecordingNotFound)
 	_, err = c.Frame(ctx, started.RecordingID, "nope")
 	var refused *ops.Error
 	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "frame nope") {

@@ -59,7 +59,7 @@ func TestMalformedAndRefusedReplies(t *testing.T) {
 		t.Errorf("Skills(malformed) = %v; want an error naming the service", err)
 	}
 	var e *ops.Error
-	if _, err := c.Skill(ctx, "sk_x", 0); !errors.As(err, &e) || e.Code != ops.CodeNotFound || e.Message != "no such skill" {
+	if _, err := c.Skill(ctx, "sk_x", 0); !errors.As(err, &e) || e.Code != ops.CodeRecordingNotFound || e.Message != "no such skill" {
 		t.Errorf("Skill(refused) = %v; want the refusal as *ops.Error", err)
 	}
 	if _, err := c.Frame(ctx, "rec_x", "f1"); !errors.As(err, &e) || e.Message != "nope" {

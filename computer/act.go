@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"strconv"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Action is one input a caller asks for, addressed by an element uid or
@@ -48,7 +50,7 @@ func (b *Broker) Measure(ctx context.Context, grantID string, pixels bool) (Basi
 		return Basis{}, Window{}, err
 	}
 	if pixels && g.Capture != CapturePixels {
-		return Basis{}, Window{}, refuse(CodePixelsNotGranted, "grant %s is %s: no screenshot", g.ID, g.Capture)
+		return Basis{}, Window{}, refuse(ops.CodeComputerCaptureNotGranted, "grant %s is %s: no screenshot", g.ID, g.Capture)
 	}
 	w, err := b.remeasure(ctx, g)
 	if err != nil {
@@ -84,13 +86,13 @@ func (b *Broker) Authorize(ctx context.Context, grantID string, act Action) (Win
 
 func (b *Broker) check(ctx context.Context, g *grant, act Action) (Window, error) {
 	if act.Kind == "" {
-		return Window{}, refuse(CodeInvalid, "an action needs a kind")
+		return Window{}, refuse(ops.CodeComputerInvalidRequest, "an action needs a kind")
 	}
 	if n := btoi(act.UID != "") + btoi(act.Point != nil) + btoi(act.Keyboard) + btoi(act.Element); n != 1 {
-		return Window{}, refuse(CodeInvalid, "an action is addressed by an element uid, by a point with its basis, to the keyboard focus, or to an element the caller resolved: one of them")
+		return Window{}, refuse(ops.CodeComputerInvalidRequest, "an action is addressed by an element uid, by a point with its basis, to the keyboard focus, or to an element the caller resolved: one of them")
 	}
 	if act.Secure {
-		return Window{}, refuse(CodeSecureInput, "the element is a password field: reprise never acts on one")
+		return Window{}, refuse(ops.CodeComputerSecureInputRefused, "the element is a password field: reprise never acts on one")
 	}
 	before := g.Revision
 	w, err := b.remeasure(ctx, g)
@@ -98,38 +100,38 @@ func (b *Broker) check(ctx context.Context, g *grant, act Action) (Window, error
 		return Window{}, err
 	}
 	if act.Revision != 0 && act.Revision != g.Revision {
-		return Window{}, refuse(CodeStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
+		return Window{}, refuse(ops.CodeComputerStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
 	}
 	if act.Element {
 		return w, nil
 	}
 	if act.Keyboard {
 		if !w.Focused {
-			return Window{}, refuse(CodeNotFocused, "window %s (%s) does not have the keyboard focus: keys would go to another window", w.ID, w.App)
+			return Window{}, refuse(ops.CodeComputerTargetNotFocused, "window %s (%s) does not have the keyboard focus: keys would go to another window", w.ID, w.App)
 		}
 		return w, nil
 	}
 	if g.Revision != before {
-		return Window{}, refuse(CodeStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
+		return Window{}, refuse(ops.CodeComputerStaleRevision, "grant %s is at revision %d: the window changed since the caller looked; look again", g.ID, g.Revision)
 	}
 	if act.UID != "" {
 		rev, ok := uidRevision(g.ID, act.UID)
 		if !ok {
-			return Window{}, refuse(CodeElementNotFound, "uid %s was not issued by grant %s", act.UID, g.ID)
+			return Window{}, refuse(ops.CodeComputerElementNotFound, "uid %s was not issued by grant %s", act.UID, g.ID)
 		}
 		if rev != g.Revision {
-			return Window{}, refuse(CodeStaleRevision, "uid %s belongs to revision %d; the grant is at %d: look again", act.UID, rev, g.Revision)
+			return Window{}, refuse(ops.CodeComputerStaleRevision, "uid %s belongs to revision %d; the grant is at %d: look again", act.UID, rev, g.Revision)
 		}
 		return w, nil
 	}
 	if act.Basis == nil {
-		return Window{}, refuse(CodeStaleBasis, "coordinates need the basis of the screenshot they were read from: no screenshot, no click")
+		return Window{}, refuse(ops.CodeComputerStaleBasis, "coordinates need the basis of the screenshot they were read from: no screenshot, no click")
 	}
 	if act.Basis.Revision != g.Revision || act.Basis.Bounds != w.Bounds {
-		return Window{}, refuse(CodeStaleBasis, "the window moved, resized or changed since the screenshot (basis revision %d, %v; now %d, %v): take another", act.Basis.Revision, act.Basis.Bounds, g.Revision, w.Bounds)
+		return Window{}, refuse(ops.CodeComputerStaleBasis, "the window moved, resized or changed since the screenshot (basis revision %d, %v; now %d, %v): take another", act.Basis.Revision, act.Basis.Bounds, g.Revision, w.Bounds)
 	}
 	if p := *act.Point; p.X < 0 || p.Y < 0 || p.X >= w.Bounds.Dx() || p.Y >= w.Bounds.Dy() {
-		return Window{}, refuse(CodeOutOfBounds, "point (%d, %d) is outside the window's %dx%d: nothing was clicked", p.X, p.Y, w.Bounds.Dx(), w.Bounds.Dy())
+		return Window{}, refuse(ops.CodeComputerOutOfBounds, "point (%d, %d) is outside the window's %dx%d: nothing was clicked", p.X, p.Y, w.Bounds.Dx(), w.Bounds.Dy())
 	}
 	return w, nil
 }
@@ -160,7 +162,7 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 			// The OS gave the id to another application's window: what
 			// the person granted is gone, whatever the new window is.
 			b.closeLocked(ctx, "computer.grant.target_closed", "changed_hands")
-			return Window{}, refuse(CodeRevoked, "window %s changed hands (now %s): its grant %s is revoked; grant again", t.ID, t.App, g.ID)
+			return Window{}, refuse(ops.CodeComputerGrantRevoked, "window %s changed hands (now %s): its grant %s is revoked; grant again", t.ID, t.App, g.ID)
 		}
 		if t.PID != g.Target.PID || t.App != g.Target.App || t.Bounds != g.Target.Bounds {
 			g.Revision++
@@ -170,7 +172,7 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 	}
 	if g.Scope == ScopeWindow {
 		b.closeLocked(ctx, "computer.grant.target_closed", "")
-		return Window{}, refuse(CodeRevoked, "window %s closed: its grant %s is revoked", g.Target.ID, g.ID)
+		return Window{}, refuse(ops.CodeComputerGrantRevoked, "window %s closed: its grant %s is revoked", g.Target.ID, g.ID)
 	}
 	for _, t := range ts {
 		if t.Refused == "" {
@@ -182,10 +184,10 @@ func (b *Broker) remeasure(ctx context.Context, g *grant) (Window, error) {
 	if g.Target.ID == "" {
 		// An unbound grant waits for a window; it was never bound to one
 		// that closed.
-		return Window{}, refuse(CodeNoTarget, "no window reprise may operate is open")
+		return Window{}, refuse(ops.CodeComputerNoTarget, "no window reprise may operate is open")
 	}
 	b.closeLocked(ctx, "computer.grant.target_closed", "")
-	return Window{}, refuse(CodeNoTarget, "window %s closed and no other window reprise may operate is open: grant %s is revoked", g.Target.ID, g.ID)
+	return Window{}, refuse(ops.CodeComputerNoTarget, "window %s closed and no other window reprise may operate is open: grant %s is revoked", g.Target.ID, g.ID)
 }
 
 // UIDs issues n element uids for the grant's current revision: opaque,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // StopCooldown is how long after Stop a program may not issue itself a
@@ -120,10 +121,10 @@ func (b *Broker) Targets(ctx context.Context) ([]api.Target, error) {
 		out[i].Window = w
 		out[i].Refused, out[i].Reason = b.policy.Refuse(w)
 		if out[i].Refused == "" && w.PID != 0 && slices.Contains(callers, w.PID) {
-			out[i].Refused, out[i].Reason = CodeSelfTarget, "a window of a program connected to reprise (one that may have asked for this run), or of the terminal running it"
+			out[i].Refused, out[i].Reason = ops.CodeComputerSelfTargetRefused, "a window of a program connected to reprise (one that may have asked for this run), or of the terminal running it"
 		}
 		if out[i].Refused == "" && secure {
-			out[i].Refused, out[i].Reason = CodeSecureInput, "a password is being typed, or the OS reports secure input"
+			out[i].Refused, out[i].Reason = ops.CodeComputerSecureInputRefused, "a password is being typed, or the OS reports secure input"
 		}
 	}
 	return out, nil
@@ -150,12 +151,12 @@ func (b *Broker) Create(ctx context.Context, req GrantRequest) (Grant, <-chan st
 
 func (b *Broker) createLocked(ctx context.Context, req GrantRequest) (Grant, <-chan struct{}, error) {
 	if b.active != nil {
-		return Grant{}, nil, refuse(CodeGrantActive, "grant %s is active: one grant per desktop; revoke it first", b.active.ID)
+		return Grant{}, nil, refuse(ops.CodeComputerGrantActive, "grant %s is active: one grant per desktop; revoke it first", b.active.ID)
 	}
 	now := b.now()
 	if req.Issuer == IssuerAgent && !b.stoppedAt.IsZero() && now.Sub(b.stoppedAt) < StopCooldown {
 		left := StopCooldown - now.Sub(b.stoppedAt)
-		return Grant{}, nil, refuse(CodeStoppedByUser, "the person pressed Stop; a program may take a grant again in %s", left.Round(time.Second))
+		return Grant{}, nil, refuse(ops.CodeComputerStoppedByUser, "the person pressed Stop; a program may take a grant again in %s", left.Round(time.Second))
 	}
 	if req.Issuer == IssuerUser {
 		b.stoppedAt = time.Time{}
@@ -173,7 +174,7 @@ func (b *Broker) Preview(ctx context.Context, req GrantRequest) (Window, error) 
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.active != nil {
-		return Window{}, refuse(CodeGrantActive, "grant %s is active: one grant per desktop; revoke it first", b.active.ID)
+		return Window{}, refuse(ops.CodeComputerGrantActive, "grant %s is active: one grant per desktop; revoke it first", b.active.ID)
 	}
 	if req.Unbound && req.Scope == ScopeDesktop {
 		return Window{}, nil
@@ -183,19 +184,19 @@ func (b *Broker) Preview(ctx context.Context, req GrantRequest) (Window, error) 
 
 func check(req GrantRequest) error {
 	if req.Scope != ScopeDesktop && req.Scope != ScopeWindow {
-		return refuse(CodeInvalid, "scope must be %s or %s", ScopeDesktop, ScopeWindow)
+		return refuse(ops.CodeComputerInvalidRequest, "scope must be %s or %s", ScopeDesktop, ScopeWindow)
 	}
 	if req.Capture != CaptureA11y && req.Capture != CapturePixels {
-		return refuse(CodeInvalid, "capture must be %s or %s", CaptureA11y, CapturePixels)
+		return refuse(ops.CodeComputerInvalidRequest, "capture must be %s or %s", CaptureA11y, CapturePixels)
 	}
 	if req.Issuer != IssuerAgent && req.Issuer != IssuerUser {
-		return refuse(CodeInvalid, "issuer must be %s or %s", IssuerAgent, IssuerUser)
+		return refuse(ops.CodeComputerInvalidRequest, "issuer must be %s or %s", IssuerAgent, IssuerUser)
 	}
 	if req.Budget < 1 || req.IdleExpiry <= 0 {
-		return refuse(CodeInvalid, "a grant needs a budget of at least one action and an idle expiry")
+		return refuse(ops.CodeComputerInvalidRequest, "a grant needs a budget of at least one action and an idle expiry")
 	}
 	if req.Scope == ScopeWindow && req.TargetID == "" {
-		return refuse(CodeInvalid, "a window grant names its window")
+		return refuse(ops.CodeComputerInvalidRequest, "a window grant names its window")
 	}
 	return nil
 }
@@ -271,9 +272,9 @@ func (b *Broker) pick(ctx context.Context, id string) (Window, error) {
 		return t.Window, nil
 	}
 	if id != "" {
-		return Window{}, refuse(CodeTargetNotFound, "no window %s: list the targets again", id)
+		return Window{}, refuse(ops.CodeComputerTargetNotFound, "no window %s: list the targets again", id)
 	}
-	return Window{}, refuse(CodeNoTarget, "no window reprise may operate is open")
+	return Window{}, refuse(ops.CodeComputerNoTarget, "no window reprise may operate is open")
 }
 
 // Rebind binds the desktop grant to another window; refusals run again
@@ -286,7 +287,7 @@ func (b *Broker) Rebind(ctx context.Context, grantID, targetID string) (Grant, e
 		return Grant{}, err
 	}
 	if g.Scope == ScopeWindow {
-		err := refuse(CodeOutOfScope, "grant %s is pinned to window %s: rebinding is out of its scope", g.ID, g.Target.ID)
+		err := refuse(ops.CodeComputerOutOfScope, "grant %s is pinned to window %s: rebinding is out of its scope", g.ID, g.Target.ID)
 		b.record(ctx, "computer.grant.rebind_refused", g.Grant, map[string]string{"result": codeOf(err)})
 		return Grant{}, err
 	}
@@ -305,11 +306,11 @@ func (b *Broker) Rebind(ctx context.Context, grantID, targetID string) (Grant, e
 func (b *Broker) current(id string) (*grant, error) {
 	g := b.active
 	if g == nil || g.ID != id {
-		return nil, refuse(CodeNoGrant, "grant %s is not active: take a grant first", id)
+		return nil, refuse(ops.CodeComputerNoGrant, "grant %s is not active: take a grant first", id)
 	}
 	if b.now().Sub(g.last) > g.IdleExpiry {
 		b.closeLocked(context.Background(), "computer.grant.expired", "")
-		return nil, refuse(CodeGrantExpired, "grant %s expired after %s without an action", id, g.IdleExpiry)
+		return nil, refuse(ops.CodeComputerGrantExpired, "grant %s expired after %s without an action", id, g.IdleExpiry)
 	}
 	return g, nil
 }
@@ -361,7 +362,7 @@ func (b *Broker) Revoke(ctx context.Context, id string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.active == nil || b.active.ID != id {
-		return refuse(CodeNoGrant, "grant %s is not active", id)
+		return refuse(ops.CodeComputerNoGrant, "grant %s is not active", id)
 	}
 	b.closeLocked(ctx, "computer.grant.revoked", "")
 	return nil
@@ -430,7 +431,7 @@ func auditCode(v string) string {
 }
 
 func codeOf(err error) string {
-	if e, ok := err.(*Error); ok {
+	if e, ok := err.(*ops.Error); ok {
 		return e.Code
 	}
 	return "error"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/audit"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // fakeDesktop is a desktop whose windows and secure-input state the test
@@ -92,7 +93,7 @@ func rig(t *testing.T) (*Broker, *fakeDesktop, *clock, *auditLog) {
 }
 
 func code(err error) string {
-	var e *Error
+	var e *ops.Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
@@ -108,7 +109,7 @@ func TestTargetsListTheRefusedWithTheirReason(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"0x1": CodeSelfTarget, "0x2": CodeDenyListed, "0x3": CodeElevated, "0x4": CodeDenyListed, "0x5": "", "0x6": ""}
+	want := map[string]string{"0x1": ops.CodeComputerSelfTargetRefused, "0x2": ops.CodeComputerTargetDenyListed, "0x3": ops.CodeComputerTargetElevated, "0x4": ops.CodeComputerTargetDenyListed, "0x5": "", "0x6": ""}
 	if len(ts) != len(want) {
 		t.Fatalf("%d targets; want every window (%d)", len(ts), len(want))
 	}
@@ -128,8 +129,8 @@ func TestCreateBindsTheFrontAllowedWindowOnePerDesktop(t *testing.T) {
 	if g.Target.ID != "0x5" || g.Scope != ScopeDesktop || g.Capture != CaptureA11y || g.Issuer != IssuerAgent || g.Revision != 1 || g.Budget != DefaultBudget {
 		t.Errorf("grant = %+v; want a desktop grant on gedit, a11y-only, by the agent", g)
 	}
-	if _, _, err := b.Create(t.Context(), GrantRequest{}); code(err) != CodeGrantActive {
-		t.Errorf("a second grant: %v; want %s", err, CodeGrantActive)
+	if _, _, err := b.Create(t.Context(), GrantRequest{}); code(err) != ops.CodeComputerGrantActive {
+		t.Errorf("a second grant: %v; want %s", err, ops.CodeComputerGrantActive)
 	}
 	for _, id := range []string{"0x1", "0x2", "0x3", "0x4"} {
 		if _, err := b.Rebind(t.Context(), g.ID, id); code(err) == "" {
@@ -140,10 +141,10 @@ func TestCreateBindsTheFrontAllowedWindowOnePerDesktop(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.set(func(ws []Window) []Window { return ws[:4] })
-	if _, _, err := b.Create(t.Context(), GrantRequest{}); code(err) != CodeNoTarget {
-		t.Errorf("no allowed window: %v; want %s", err, CodeNoTarget)
+	if _, _, err := b.Create(t.Context(), GrantRequest{}); code(err) != ops.CodeComputerNoTarget {
+		t.Errorf("no allowed window: %v; want %s", err, ops.CodeComputerNoTarget)
 	}
-	if _, _, err := b.Create(t.Context(), GrantRequest{Scope: ScopeWindow, TargetID: "0x9"}); code(err) != CodeTargetNotFound {
+	if _, _, err := b.Create(t.Context(), GrantRequest{Scope: ScopeWindow, TargetID: "0x9"}); code(err) != ops.CodeComputerTargetNotFound {
 		t.Errorf("a window that is not there: %v", err)
 	}
 }
@@ -162,8 +163,8 @@ func TestRebindAdvancesTheRevisionAndWindowGrantsStayPinned(t *testing.T) {
 	if err != nil || g2.Target.App != "gnome-calculator" || g2.Revision != 2 {
 		t.Fatalf("rebind = %+v, %v", g2, err)
 	}
-	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", UID: uids[0]}); code(err) != CodeStaleRevision {
-		t.Errorf("a uid of the window before: %v; want %s", err, CodeStaleRevision)
+	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", UID: uids[0]}); code(err) != ops.CodeComputerStaleRevision {
+		t.Errorf("a uid of the window before: %v; want %s", err, ops.CodeComputerStaleRevision)
 	}
 	if !hasEntry(a, "computer.grant.rebound", "target_app", "gnome-calculator") {
 		t.Errorf("the rebind is not audited with the app it moved to: %v", a.entries)
@@ -174,8 +175,8 @@ func TestRebindAdvancesTheRevisionAndWindowGrantsStayPinned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Rebind(t.Context(), w.ID, "0x5"); code(err) != CodeOutOfScope {
-		t.Errorf("rebinding a window grant: %v; want %s", err, CodeOutOfScope)
+	if _, err := b.Rebind(t.Context(), w.ID, "0x5"); code(err) != ops.CodeComputerOutOfScope {
+		t.Errorf("rebinding a window grant: %v; want %s", err, ops.CodeComputerOutOfScope)
 	}
 	if !hasEntry(a, "computer.grant.rebind_refused", "result", "computer_out_of_scope") {
 		t.Errorf("the out-of-scope rebind is not audited: %v", a.entries)
@@ -201,14 +202,14 @@ func TestAuthorizeChecksEveryActionRightBeforeInput(t *testing.T) {
 	}{
 		{"a point on the screenshot's basis", Action{Kind: "click", Point: pt(10, 10), Basis: &basis}, ""},
 		{"a uid of this revision", Action{Kind: "type", UID: uids[0], TextLen: 11, Role: "text"}, ""},
-		{"a point without a basis", Action{Kind: "click", Point: pt(10, 10)}, CodeStaleBasis},
-		{"a point outside the window", Action{Kind: "click", Point: pt(800, 10), Basis: &basis}, CodeOutOfBounds},
-		{"a negative point", Action{Kind: "click", Point: pt(-1, 10), Basis: &basis}, CodeOutOfBounds},
-		{"a basis of another geometry", Action{Kind: "click", Point: pt(1, 1), Basis: &Basis{Revision: basis.Revision, Bounds: image.Rect(0, 0, 10, 10)}}, CodeStaleBasis},
-		{"an old revision", Action{Kind: "click", UID: uids[0], Revision: 7}, CodeStaleRevision},
-		{"a uid made up", Action{Kind: "click", UID: "1.0.zz"}, CodeElementNotFound},
-		{"both a uid and a point", Action{Kind: "click", UID: uids[0], Point: pt(1, 1), Basis: &basis}, CodeInvalid},
-		{"no kind", Action{UID: uids[0]}, CodeInvalid},
+		{"a point without a basis", Action{Kind: "click", Point: pt(10, 10)}, ops.CodeComputerStaleBasis},
+		{"a point outside the window", Action{Kind: "click", Point: pt(800, 10), Basis: &basis}, ops.CodeComputerOutOfBounds},
+		{"a negative point", Action{Kind: "click", Point: pt(-1, 10), Basis: &basis}, ops.CodeComputerOutOfBounds},
+		{"a basis of another geometry", Action{Kind: "click", Point: pt(1, 1), Basis: &Basis{Revision: basis.Revision, Bounds: image.Rect(0, 0, 10, 10)}}, ops.CodeComputerStaleBasis},
+		{"an old revision", Action{Kind: "click", UID: uids[0], Revision: 7}, ops.CodeComputerStaleRevision},
+		{"a uid made up", Action{Kind: "click", UID: "1.0.zz"}, ops.CodeComputerElementNotFound},
+		{"both a uid and a point", Action{Kind: "click", UID: uids[0], Point: pt(1, 1), Basis: &basis}, ops.CodeComputerInvalidRequest},
+		{"no kind", Action{UID: uids[0]}, ops.CodeComputerInvalidRequest},
 	} {
 		if _, err := b.Authorize(t.Context(), g.ID, tc.act); code(err) != tc.want {
 			t.Errorf("%s: %v; want %q", tc.name, err, tc.want)
@@ -216,8 +217,8 @@ func TestAuthorizeChecksEveryActionRightBeforeInput(t *testing.T) {
 	}
 	// The window moves between the screenshot and the click.
 	d.set(func(ws []Window) []Window { ws[4].Bounds = ws[4].Bounds.Add(image.Pt(30, 0)); return ws })
-	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", Point: pt(10, 10), Basis: &basis}); code(err) != CodeStaleRevision {
-		t.Errorf("a click after the window moved: %v; want %s", err, CodeStaleRevision)
+	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", Point: pt(10, 10), Basis: &basis}); code(err) != ops.CodeComputerStaleRevision {
+		t.Errorf("a click after the window moved: %v; want %s", err, ops.CodeComputerStaleRevision)
 	}
 	basis, _, _ = b.Measure(t.Context(), g.ID, true)
 	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", Point: pt(10, 10), Basis: &basis}); err != nil {
@@ -227,11 +228,11 @@ func TestAuthorizeChecksEveryActionRightBeforeInput(t *testing.T) {
 	d.mu.Lock()
 	d.secure = true
 	d.mu.Unlock()
-	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", Point: pt(10, 10), Basis: &basis}); code(err) != CodeSecureInput {
-		t.Errorf("input during secure input: %v; want %s", err, CodeSecureInput)
+	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", Point: pt(10, 10), Basis: &basis}); code(err) != ops.CodeComputerSecureInputRefused {
+		t.Errorf("input during secure input: %v; want %s", err, ops.CodeComputerSecureInputRefused)
 	}
-	if _, _, err := b.Measure(t.Context(), g.ID, true); code(err) != CodeSecureInput {
-		t.Errorf("a screenshot during secure input: %v; want %s", err, CodeSecureInput)
+	if _, _, err := b.Measure(t.Context(), g.ID, true); code(err) != ops.CodeComputerSecureInputRefused {
+		t.Errorf("a screenshot during secure input: %v; want %s", err, ops.CodeComputerSecureInputRefused)
 	}
 	for _, e := range a.entries {
 		if e["kind"] == "computer.action" && e["action"] == "type" && (e["text_length"] != "11" || e["role"] != "text") {
@@ -249,8 +250,8 @@ func TestPixelsNeedAPixelsGrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := b.Measure(t.Context(), g.ID, true); code(err) != CodePixelsNotGranted {
-		t.Errorf("a screenshot on an a11y-only grant: %v; want %s", err, CodePixelsNotGranted)
+	if _, _, err := b.Measure(t.Context(), g.ID, true); code(err) != ops.CodeComputerCaptureNotGranted {
+		t.Errorf("a screenshot on an a11y-only grant: %v; want %s", err, ops.CodeComputerCaptureNotGranted)
 	}
 	if _, _, err := b.Measure(t.Context(), g.ID, false); err != nil {
 		t.Errorf("a measure without pixels: %v", err)
@@ -274,8 +275,8 @@ func TestBudgetAndIdleExpiryCloseTheGrant(t *testing.T) {
 	default:
 		t.Error("the grant did not close when its budget was spent")
 	}
-	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", UID: uids[0]}); code(err) != CodeNoGrant {
-		t.Errorf("a third action: %v; want %s", err, CodeNoGrant)
+	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", UID: uids[0]}); code(err) != ops.CodeComputerNoGrant {
+		t.Errorf("a third action: %v; want %s", err, ops.CodeComputerNoGrant)
 	}
 
 	g, _, err = b.Create(t.Context(), GrantRequest{IdleExpiry: time.Minute})
@@ -287,8 +288,8 @@ func TestBudgetAndIdleExpiryCloseTheGrant(t *testing.T) {
 		t.Errorf("within its idle expiry: %v", err)
 	}
 	c.t = c.t.Add(2 * time.Minute)
-	if _, _, err := b.UIDs(g.ID, 1); code(err) != CodeGrantExpired {
-		t.Errorf("past its idle expiry: %v; want %s", err, CodeGrantExpired)
+	if _, _, err := b.UIDs(g.ID, 1); code(err) != ops.CodeComputerGrantExpired {
+		t.Errorf("past its idle expiry: %v; want %s", err, ops.CodeComputerGrantExpired)
 	}
 	if _, ok := b.Describe(); ok {
 		t.Error("an expired grant is still active")
@@ -307,12 +308,12 @@ func TestStopRevokesAndCoolsDownSelfIssuedGrants(t *testing.T) {
 	default:
 		t.Fatal("Stop did not abort what holds the grant")
 	}
-	if _, _, err := b.UIDs(g.ID, 1); code(err) != CodeNoGrant {
+	if _, _, err := b.UIDs(g.ID, 1); code(err) != ops.CodeComputerNoGrant {
 		t.Errorf("the stopped grant: %v", err)
 	}
 	c.t = c.t.Add(29 * time.Second)
-	if _, _, err := b.Create(t.Context(), GrantRequest{Issuer: IssuerAgent}); code(err) != CodeStoppedByUser || !strings.Contains(err.Error(), "1s") {
-		t.Errorf("a self-issued grant 29 s after Stop: %v; want %s", err, CodeStoppedByUser)
+	if _, _, err := b.Create(t.Context(), GrantRequest{Issuer: IssuerAgent}); code(err) != ops.CodeComputerStoppedByUser || !strings.Contains(err.Error(), "1s") {
+		t.Errorf("a self-issued grant 29 s after Stop: %v; want %s", err, ops.CodeComputerStoppedByUser)
 	}
 	if !hasEntry(a, "computer.grant.refused", "result", "computer_stopped_by_user") {
 		t.Errorf("the refused grant is not audited: %v", a.entries)
@@ -342,8 +343,8 @@ func TestTheBoundWindowClosing(t *testing.T) {
 	}
 	uids, _, _ := b.UIDs(g.ID, 1)
 	d.set(func(ws []Window) []Window { return append(ws[:4], ws[5]) }) // gedit closes
-	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", UID: uids[0]}); code(err) != CodeStaleRevision {
-		t.Errorf("the action in flight: %v; want %s", err, CodeStaleRevision)
+	if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "click", UID: uids[0]}); code(err) != ops.CodeComputerStaleRevision {
+		t.Errorf("the action in flight: %v; want %s", err, ops.CodeComputerStaleRevision)
 	}
 	if now := mustDescribe(t, b); now.Target.App != "gnome-calculator" || now.Revision != 2 {
 		t.Errorf("the desktop grant is on %s at revision %d; want the calculator, the front allowed window, at 2", now.Target.App, now.Revision)
@@ -355,8 +356,8 @@ func TestTheBoundWindowClosing(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.set(func(ws []Window) []Window { return ws[:4] })
-	if _, _, err := b.Measure(t.Context(), w.ID, false); code(err) != CodeRevoked {
-		t.Errorf("a window grant whose window closed: %v; want %s", err, CodeRevoked)
+	if _, _, err := b.Measure(t.Context(), w.ID, false); code(err) != ops.CodeComputerGrantRevoked {
+		t.Errorf("a window grant whose window closed: %v; want %s", err, ops.CodeComputerGrantRevoked)
 	}
 	select {
 	case <-abort:
@@ -373,10 +374,10 @@ func TestDenyListFromTheEnvironment(t *testing.T) {
 		w    Window
 		want string
 	}{
-		{Window{App: "gedit", Title: "notes"}, CodeDenyListed},
-		{Window{App: "gnome-calculator", Title: "Calculator"}, CodeDenyListed},
-		{Window{App: "seahorse", Title: "Passwords and Keys"}, CodeDenyListed},
-		{Window{App: "xeyes", Title: "reprise review — rec_1"}, CodeSelfTarget},
+		{Window{App: "gedit", Title: "notes"}, ops.CodeComputerTargetDenyListed},
+		{Window{App: "gnome-calculator", Title: "Calculator"}, ops.CodeComputerTargetDenyListed},
+		{Window{App: "seahorse", Title: "Passwords and Keys"}, ops.CodeComputerTargetDenyListed},
+		{Window{App: "xeyes", Title: "reprise review — rec_1"}, ops.CodeComputerSelfTargetRefused},
 		{Window{App: "xeyes", Title: "xeyes"}, ""},
 	} {
 		if got, _ := p.Refuse(tc.w); got != tc.want {
@@ -426,8 +427,8 @@ func TestAGrantFollowsTheWindowNotItsID(t *testing.T) {
 				ws[4].Title, ws[4].Identity = "Bank transfer", identity(500, "9999", "/usr/bin/gedit", "gedit\x00Gedit")
 				return ws
 			})
-			if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "type", Keyboard: true, TextLen: 5}); code(err) != CodeRevoked {
-				t.Errorf("an action on the window that changed hands: %v; want %s", err, CodeRevoked)
+			if _, err := b.Authorize(t.Context(), g.ID, Action{Kind: "type", Keyboard: true, TextLen: 5}); code(err) != ops.CodeComputerGrantRevoked {
+				t.Errorf("an action on the window that changed hands: %v; want %s", err, ops.CodeComputerGrantRevoked)
 			}
 			select {
 			case <-abort:

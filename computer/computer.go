@@ -13,10 +13,10 @@ package computer
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Scopes of a grant.
@@ -40,43 +40,11 @@ const (
 	IssuerUser  = "user"  // the person: clears the cooldown
 )
 
-// Error codes: every refusal is attributable to one.
-const (
-	CodeNoGrant          = "COMPUTER_NO_GRANT"
-	CodeGrantActive      = "COMPUTER_GRANT_ACTIVE"
-	CodeStoppedByUser    = "COMPUTER_STOPPED_BY_USER"
-	CodeOutOfScope       = "COMPUTER_OUT_OF_SCOPE"
-	CodeStaleRevision    = "COMPUTER_STALE_REVISION"
-	CodeStaleBasis       = "COMPUTER_STALE_BASIS"
-	CodeOutOfBounds      = "COMPUTER_OUT_OF_BOUNDS"
-	CodeBudgetExhausted  = "COMPUTER_BUDGET_EXHAUSTED"
-	CodeGrantExpired     = "COMPUTER_GRANT_EXPIRED"
-	CodeRevoked          = "COMPUTER_GRANT_REVOKED"
-	CodeSelfTarget       = "COMPUTER_SELF_TARGET_REFUSED"
-	CodeSecureInput      = "COMPUTER_SECURE_INPUT_REFUSED"
-	CodeDenyListed       = "COMPUTER_TARGET_DENY_LISTED"
-	CodeElevated         = "COMPUTER_TARGET_ELEVATED"
-	CodeNoTarget         = "COMPUTER_NO_TARGET"
-	CodeTargetNotFound   = "COMPUTER_TARGET_NOT_FOUND"
-	CodeElementNotFound  = "COMPUTER_ELEMENT_NOT_FOUND"
-	CodeNotFocused       = "COMPUTER_TARGET_NOT_FOCUSED"
-	CodePixelsNotGranted = "COMPUTER_CAPTURE_NOT_GRANTED"
-	CodeInvalid          = "COMPUTER_INVALID_REQUEST"
-	CodeNotConfirmed     = "COMPUTER_GRANT_NOT_CONFIRMED"
-	CodeUnsupported      = "COMPUTER_PLATFORM_UNSUPPORTED"
-)
-
-// Error is a refusal with its code. Its message never carries typed text
-// or what a window shows.
-type Error struct {
-	Code    string
-	Message string
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-func refuse(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+// refuse is the broker's refusal: an *ops.Error with one of the
+// registry's COMPUTER_ codes. Its message never carries typed text or what
+// a window shows.
+func refuse(code, format string, args ...any) *ops.Error {
+	return ops.Errorf(code, format, args...)
 }
 
 // Window is a top-level window as the OS lists it. It travels to the CLI

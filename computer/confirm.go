@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/reprise-dev/reprise/internal/termtext"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // confirm asks the person to confirm req's grant on w and returns how they
@@ -21,10 +22,10 @@ func (s *Service) confirm(ctx context.Context, b *Broker, req GrantRequest, w Wi
 		why = "not_confirmed"
 		s.logger().Info("a grant as the person's was not confirmed", "err", err)
 		b.recordNotConfirmed(ctx, req, w, why)
-		return "", refuse(CodeNotConfirmed, "the person did not confirm the grant (%v)", err)
+		return "", refuse(ops.CodeComputerGrantNotConfirmed, "the person did not confirm the grant (%v)", err)
 	}
 	b.recordNotConfirmed(ctx, req, w, why)
-	return "", refuse(CodeNotConfirmed, "a grant as the person's needs their confirmation, and this daemon has no way to ask them")
+	return "", refuse(ops.CodeComputerGrantNotConfirmed, "a grant as the person's needs their confirmation, and this daemon has no way to ask them")
 }
 
 // grantQuestion says what the grant lets a program do, in the person's

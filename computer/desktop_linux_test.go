@@ -14,6 +14,7 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // ownWindow maps a window that says it belongs to this process.
@@ -93,7 +94,7 @@ func TestGrantsUnderXvfb(t *testing.T) {
 	for _, tg := range ts {
 		byTitle[tg.Title] = tg
 	}
-	for title, want := range map[string]string{"Notes": "", "Unlock Keyring": CodeDenyListed, "reprise test window": CodeSelfTarget} {
+	for title, want := range map[string]string{"Notes": "", "Unlock Keyring": ops.CodeComputerTargetDenyListed, "reprise test window": ops.CodeComputerSelfTargetRefused} {
 		if got, ok := byTitle[title]; !ok || got.Refused != want {
 			t.Errorf("%s: listed %v, refused %q (%s); want %q", title, ok, got.Refused, got.Reason, want)
 		}
@@ -121,12 +122,12 @@ func TestGrantsUnderXvfb(t *testing.T) {
 		_, w, err := b.Measure(ctx, g.ID, true)
 		return err == nil && w.Bounds != basis.Bounds
 	})
-	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "click", Point: &image.Point{X: 5, Y: 5}, Basis: &basis}); code(err) != CodeStaleBasis && code(err) != CodeStaleRevision {
+	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "click", Point: &image.Point{X: 5, Y: 5}, Basis: &basis}); code(err) != ops.CodeComputerStaleBasis && code(err) != ops.CodeComputerStaleRevision {
 		t.Errorf("a click on the basis from before the move: %v; want it refused as stale", err)
 	}
 	basis, _, _ = b.Measure(ctx, g.ID, true)
-	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "click", Point: &image.Point{X: basis.Bounds.Dx(), Y: 5}, Basis: &basis}); code(err) != CodeOutOfBounds {
-		t.Errorf("a click right of the window: %v; want %s", err, CodeOutOfBounds)
+	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "click", Point: &image.Point{X: basis.Bounds.Dx(), Y: 5}, Basis: &basis}); code(err) != ops.CodeComputerOutOfBounds {
+		t.Errorf("a click right of the window: %v; want %s", err, ops.CodeComputerOutOfBounds)
 	}
 
 	// A password field takes the focus: no capture and no input anywhere.
@@ -135,11 +136,11 @@ func TestGrantsUnderXvfb(t *testing.T) {
 		secure, err := desk.SecureInput(ctx)
 		return err == nil && secure
 	})
-	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "type", Point: &image.Point{X: 5, Y: 5}, Basis: &basis, TextLen: 4}); code(err) != CodeSecureInput {
-		t.Errorf("input while a password is typed: %v; want %s", err, CodeSecureInput)
+	if _, err := b.Authorize(ctx, g.ID, Action{Kind: "type", Point: &image.Point{X: 5, Y: 5}, Basis: &basis, TextLen: 4}); code(err) != ops.CodeComputerSecureInputRefused {
+		t.Errorf("input while a password is typed: %v; want %s", err, ops.CodeComputerSecureInputRefused)
 	}
-	if _, _, err := b.Measure(ctx, g.ID, true); code(err) != CodeSecureInput {
-		t.Errorf("a screenshot while a password is typed: %v; want %s", err, CodeSecureInput)
+	if _, _, err := b.Measure(ctx, g.ID, true); code(err) != ops.CodeComputerSecureInputRefused {
+		t.Errorf("a screenshot while a password is typed: %v; want %s", err, ops.CodeComputerSecureInputRefused)
 	}
 	_ = pw.Process.Kill()
 	waitFor(t, "the password field gone", func() bool {
@@ -151,7 +152,7 @@ func TestGrantsUnderXvfb(t *testing.T) {
 	_ = notes.Process.Kill()
 	waitFor(t, "the grant revoked", func() bool {
 		_, _, err := b.Measure(ctx, g.ID, false)
-		return code(err) == CodeRevoked || code(err) == CodeNoGrant
+		return code(err) == ops.CodeComputerGrantRevoked || code(err) == ops.CodeComputerNoGrant
 	})
 	select {
 	case <-abort:
@@ -221,8 +222,8 @@ func TestConnectedProgramsAreNotTargets(t *testing.T) {
 	}
 	defer conn.Close()
 	byTitle := listed()
-	if got := byTitle["a terminal running reprise computer run"]; got.Refused != CodeSelfTarget {
-		t.Errorf("the connected program's window: refused %q (%s); want %s", got.Refused, got.Reason, CodeSelfTarget)
+	if got := byTitle["a terminal running reprise computer run"]; got.Refused != ops.CodeComputerSelfTargetRefused {
+		t.Errorf("the connected program's window: refused %q (%s); want %s", got.Refused, got.Reason, ops.CodeComputerSelfTargetRefused)
 	}
 	notes := byTitle["Notes"]
 	if notes.Refused != "" {

@@ -4,6 +4,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/platform/cocoa"
 )
 
@@ -33,8 +34,8 @@ func TestFromCocoa(t *testing.T) {
 		}
 	}
 	p := Policy{}
-	if code, _ := p.Refuse(got[2]); code != CodeDenyListed {
-		t.Errorf("a withheld title: refused %q; want %s", code, CodeDenyListed)
+	if code, _ := p.Refuse(got[2]); code != ops.CodeComputerTargetDenyListed {
+		t.Errorf("a withheld title: refused %q; want %s", code, ops.CodeComputerTargetDenyListed)
 	}
 	if code, _ := p.Refuse(got[0]); code != "" {
 		t.Errorf("TextEdit refused %q", code)

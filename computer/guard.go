@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Allow authorizes in under grant id right before the input is sent: the
@@ -16,7 +17,7 @@ import (
 // the layout, and a window still settling must not fail the row.
 func (b *Broker) Allow(ctx context.Context, id string, in api.Intent) error {
 	if in.Kind == "" {
-		return refuse(CodeInvalid, "an intent needs a kind")
+		return refuse(ops.CodeComputerInvalidRequest, "an intent needs a kind")
 	}
 	ts, err := b.Targets(ctx)
 	if err != nil {
@@ -35,7 +36,7 @@ func (b *Broker) Allow(ctx context.Context, id string, in api.Intent) error {
 	if !ok || g.ID != id {
 		_, err := b.Done(id) // the precise refusal: expired, stopped, none
 		if err == nil {
-			err = refuse(CodeNoGrant, "grant %s is not active", id)
+			err = refuse(ops.CodeComputerNoGrant, "grant %s is not active", id)
 		}
 		return err
 	}
@@ -88,5 +89,5 @@ func landing(ts []api.Target, in api.Intent) (api.Target, error) {
 			return t, nil
 		}
 	}
-	return api.Target{}, refuse(CodeNoTarget, "no window would take the input")
+	return api.Target{}, refuse(ops.CodeComputerNoTarget, "no window would take the input")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // notifications is a notification server on the test's session bus: it
@@ -73,7 +74,7 @@ func TestGrantsAreAnnounced(t *testing.T) {
 	if !slices.Equal(shown, []string{"reprise: reprise may operate gedit", "reprise: reprise stopped"}) || !slices.Equal(replaces, []uint32{0, 7}) {
 		t.Fatalf("notifications %q replacing %v; want the grant and its stop, the second replacing the first", shown, replaces)
 	}
-	if len(audit.entries) != 3 || audit.entries[1]["result"] != auditCode(CodeNotFocused) {
+	if len(audit.entries) != 3 || audit.entries[1]["result"] != auditCode(ops.CodeComputerTargetNotFocused) {
 		t.Fatalf("audit %v; want created, the refused action, stopped", audit.entries)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Env names of the person's deny list: comma-separated app names and
@@ -80,28 +82,28 @@ const TitleWithheld = "(title withheld)"
 func (p Policy) Refuse(w Window) (code, reason string) {
 	title, app := strings.ToLower(w.Title), strings.ToLower(w.App)
 	if slices.Contains(p.Self, w.PID) && w.PID != 0 {
-		return CodeSelfTarget, "a window of reprise itself, or of the terminal running it"
+		return ops.CodeComputerSelfTargetRefused, "a window of reprise itself, or of the terminal running it"
 	}
 	if w.Title == TitleWithheld {
-		return CodeDenyListed, "its title is withheld (grant reprise Screen Recording), so the deny list cannot be checked"
+		return ops.CodeComputerTargetDenyListed, "its title is withheld (grant reprise Screen Recording), so the deny list cannot be checked"
 	}
 	for _, t := range p.SelfTitles {
 		if t != "" && strings.Contains(title, strings.ToLower(t)) {
-			return CodeSelfTarget, "a window of reprise itself"
+			return ops.CodeComputerSelfTargetRefused, "a window of reprise itself"
 		}
 	}
 	for _, a := range append(slices.Clone(builtinApps), p.Apps...) {
 		if app == a {
-			return CodeDenyListed, "its app is on the deny list (" + a + ")"
+			return ops.CodeComputerTargetDenyListed, "its app is on the deny list (" + a + ")"
 		}
 	}
 	for _, t := range append(slices.Clone(builtinTitles), p.Titles...) {
 		if strings.Contains(title, t) {
-			return CodeDenyListed, "its title is on the deny list"
+			return ops.CodeComputerTargetDenyListed, "its title is on the deny list"
 		}
 	}
 	if p.Integrity > 0 && w.Integrity > p.Integrity {
-		return CodeElevated, "its app runs elevated above reprise"
+		return ops.CodeComputerTargetElevated, "its app runs elevated above reprise"
 	}
 	return "", ""
 }

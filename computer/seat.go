@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Seat is the one-grant-per-desktop rule across daemons: a lock tied to
@@ -38,7 +40,7 @@ func (b *Broker) takeSeat() (func(), error) {
 		return release, nil
 	}
 	if holder != "" {
-		return nil, refuse(CodeGrantActive, "another daemon holds this desktop's grant (%s): one grant per desktop; it ends when revoked, stopped or idle past its expiry", holder)
+		return nil, refuse(ops.CodeComputerGrantActive, "another daemon holds this desktop's grant (%s): one grant per desktop; it ends when revoked, stopped or idle past its expiry", holder)
 	}
 	return nil, fmt.Errorf("the desktop's grant seat: %w", err)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/desktop"
 )
 
@@ -34,8 +35,8 @@ func TestOneGrantPerDisplayAcrossDaemonsUnderXvfb(t *testing.T) {
 	refused := func(br *Broker, holder string) {
 		t.Helper()
 		_, _, err := br.Create(ctx, long)
-		if code(err) != CodeGrantActive || !strings.Contains(err.Error(), holder) {
-			t.Fatalf("a grant while %s holds the desktop's = %v; want %s naming it", holder, err, CodeGrantActive)
+		if code(err) != ops.CodeComputerGrantActive || !strings.Contains(err.Error(), holder) {
+			t.Fatalf("a grant while %s holds the desktop's = %v; want %s naming it", holder, err, ops.CodeComputerGrantActive)
 		}
 	}
 	ga, _, err := a.Create(ctx, long)

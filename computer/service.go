@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -78,7 +77,7 @@ func (s *Service) Serve(nc *nats.Conn) (*ops.Local, error) {
 		return ops.Endpoint{Name: name, Subject: subject, Timeout: s.timeout(name), Concurrent: name == "run", Handle: func(ctx context.Context, body []byte) ([]byte, error) {
 			v, err := h(ctx, body)
 			if err != nil {
-				return nil, wireError(err)
+				return nil, err
 			}
 			return json.Marshal(v)
 		}}
@@ -150,7 +149,7 @@ func (s *Service) create(ctx context.Context, body []byte) (any, error) {
 	if req.Idle != "" {
 		var err error
 		if idle, err = time.ParseDuration(req.Idle); err != nil || idle <= 0 {
-			return nil, refuse(CodeInvalid, "idle_expiry %q is not a positive duration such as 5m", req.Idle)
+			return nil, refuse(ops.CodeComputerInvalidRequest, "idle_expiry %q is not a positive duration such as 5m", req.Idle)
 		}
 	}
 	b, err := s.Broker()
@@ -175,7 +174,7 @@ func (s *Service) create(ctx context.Context, body []byte) (any, error) {
 	}
 	if g.Target.Identity != w.Identity {
 		_ = b.Revoke(ctx, g.ID)
-		return nil, refuse(CodeNotConfirmed, "window %s changed hands while you were asked (now %s): grant again", w.ID, g.Target.App)
+		return nil, refuse(ops.CodeComputerGrantNotConfirmed, "window %s changed hands while you were asked (now %s): grant again", w.ID, g.Target.App)
 	}
 	return view(g), nil
 }
@@ -199,7 +198,7 @@ func (s *Service) hold(ctx context.Context, body []byte) (any, error) {
 	if req.Idle != "" {
 		var err error
 		if idle, err = time.ParseDuration(req.Idle); err != nil || idle <= 0 {
-			return nil, refuse(CodeInvalid, "idle_expiry %q is not a positive duration such as 5m", req.Idle)
+			return nil, refuse(ops.CodeComputerInvalidRequest, "idle_expiry %q is not a positive duration such as 5m", req.Idle)
 		}
 	}
 	capture := CaptureA11y
@@ -276,14 +275,4 @@ func (s *Service) stop(ctx context.Context, body []byte) (any, error) {
 func view(g Grant) api.GrantReply {
 	return api.GrantReply{Active: true, ID: g.ID, Scope: g.Scope, Issuer: g.Issuer, App: g.Target.App, Title: g.Target.Title,
 		WindowID: g.Target.ID, Revision: g.Revision, Capture: g.Capture, Budget: g.Budget}
-}
-
-// wireError sends a refusal with its COMPUTER_ code; anything else is the
-// services' INTERNAL.
-func wireError(err error) error {
-	var e *Error
-	if errors.As(err, &e) {
-		return ops.Errorf(e.Code, "%s", e.Message)
-	}
-	return err
 }

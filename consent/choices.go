@@ -11,10 +11,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/events"
 )
-
-// BucketChoices is the KV bucket of remembered answers, one key per Kind.
-const BucketChoices = "CONSENT_CHOICES"
 
 // Choices keeps remembered answers per kind of recording, until the person
 // forgets them. Implementations must be safe for concurrent use.
@@ -45,13 +43,13 @@ var _ Choices = (*KVChoices)(nil)
 // and returns the Choices kept there.
 func OpenChoices(ctx context.Context, js jetstream.JetStream) (*KVChoices, error) {
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      BucketChoices,
+		Bucket:      events.BucketConsentChoices,
 		Description: "remembered consent answers, one per kind of recording; revocable with `reprise consent forget`",
 		History:     1,
 		Storage:     jetstream.FileStorage,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("ensure bucket %s: %w", BucketChoices, err)
+		return nil, fmt.Errorf("ensure bucket %s: %w", events.BucketConsentChoices, err)
 	}
 	return &KVChoices{kv: kv, now: time.Now}, nil
 }

@@ -16,13 +16,6 @@ import (
 	"github.com/reprise-dev/reprise/ops"
 )
 
-// Error codes of the local approval service's refusals (*ops.Error).
-const (
-	CodeInvalidRequest = ops.CodeInvalidRequest
-	CodeNotFound       = "NOT_FOUND"
-	CodeInternal       = ops.CodeInternal
-)
-
 // ServiceName is the approval service's name in `nats micro ls`.
 const ServiceName = "reprise-consent"
 
@@ -65,7 +58,7 @@ type service struct {
 
 func (s *service) list(_ context.Context, body []byte) (api.ConsentReply, error) {
 	if err := decodeBody(body, &struct{}{}, true); err != nil {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	return api.ConsentReply{OK: true, Prompts: s.pending.List()}, nil
 }
@@ -81,36 +74,36 @@ func (s *service) deny(_ context.Context, body []byte) (api.ConsentReply, error)
 func (s *service) answer(body []byte, approve bool) (api.ConsentReply, error) {
 	var req api.ConsentAnswerRequest
 	if err := decodeBody(body, &req, false); err != nil {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	if req.ID == "" {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, `id is required: the prompt's id from "reprise consent list"`)
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, `id is required: the prompt's id from "reprise consent list"`)
 	}
 	var err error
 	switch {
 	case approve:
 		err = s.pending.Approve(req.ID, req.Remember)
 	case req.Remember:
-		return api.ConsentReply{}, failure(CodeInvalidRequest, "remember goes with approve; a denial is remembered only when given in a dialog")
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, "remember goes with approve; a denial is remembered only when given in a dialog")
 	default:
 		err = s.pending.Deny(req.ID)
 	}
 	if err != nil {
-		return api.ConsentReply{}, failure(CodeNotFound, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeNotFound, err.Error())
 	}
 	return api.ConsentReply{OK: true}, nil
 }
 
 func (s *service) listChoices(ctx context.Context, body []byte) (api.ConsentReply, error) {
 	if err := decodeBody(body, &struct{}{}, true); err != nil {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	if s.choices == nil {
-		return api.ConsentReply{}, failure(CodeInternal, "this daemon keeps no remembered choices")
+		return api.ConsentReply{}, failure(ops.CodeInternal, "this daemon keeps no remembered choices")
 	}
 	cs, err := s.choices.List(ctx)
 	if err != nil {
-		return api.ConsentReply{}, failure(CodeInternal, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInternal, err.Error())
 	}
 	return api.ConsentReply{OK: true, Choices: cs}, nil
 }
@@ -118,30 +111,30 @@ func (s *service) listChoices(ctx context.Context, body []byte) (api.ConsentRepl
 func (s *service) forget(ctx context.Context, body []byte) (api.ConsentReply, error) {
 	var req api.ConsentForgetRequest
 	if err := decodeBody(body, &req, false); err != nil {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	if (req.Kind == "") == !req.All {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, `give either a kind (see "reprise consent choices") or all, not both`)
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, `give either a kind (see "reprise consent choices") or all, not both`)
 	}
 	if s.choices == nil {
-		return api.ConsentReply{}, failure(CodeInternal, "this daemon keeps no remembered choices")
+		return api.ConsentReply{}, failure(ops.CodeInternal, "this daemon keeps no remembered choices")
 	}
 	if req.All {
 		n, err := s.choices.ForgetAll(ctx)
 		if err != nil {
-			return api.ConsentReply{}, failure(CodeInternal, err.Error())
+			return api.ConsentReply{}, failure(ops.CodeInternal, err.Error())
 		}
 		return api.ConsentReply{OK: true, Forgotten: n}, nil
 	}
 	if _, err := ParseKind(req.Kind); err != nil {
-		return api.ConsentReply{}, failure(CodeInvalidRequest, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	_, ok, err := s.choices.Get(ctx, req.Kind)
 	if err == nil {
 		err = s.choices.Forget(ctx, req.Kind)
 	}
 	if err != nil {
-		return api.ConsentReply{}, failure(CodeInternal, err.Error())
+		return api.ConsentReply{}, failure(ops.CodeInternal, err.Error())
 	}
 	if !ok {
 		return api.ConsentReply{OK: true}, nil

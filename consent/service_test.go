@@ -73,7 +73,7 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 		t.Fatalf("Decide after Deny = %+v, %v", r.v, r.err)
 	}
 	var se *ops.Error
-	if _, err := ask(ctx, cli, events.LocalConsentDeny, api.ConsentAnswerRequest{ID: p.ID}); !errors.As(err, &se) || se.Code != CodeNotFound || !strings.Contains(err.Error(), "reprise consent list") {
+	if _, err := ask(ctx, cli, events.LocalConsentDeny, api.ConsentAnswerRequest{ID: p.ID}); !errors.As(err, &se) || se.Code != ops.CodeNotFound || !strings.Contains(err.Error(), "reprise consent list") {
 		t.Fatalf("Deny twice = %v; want NOT_FOUND that points to the list", err)
 	}
 
@@ -116,7 +116,7 @@ func TestServiceOverTheCLIConnection(t *testing.T) {
 	if r, err := ask(ctx, cli, events.LocalConsentChoices, nil); err != nil || len(r.Choices) != 0 {
 		t.Fatalf("Choices after ForgetAll = %+v, %v; want none", r.Choices, err)
 	}
-	if _, err := forget(api.ConsentForgetRequest{Kind: "copilot.local_vlm.floor-browser"}); !errors.As(err, &se) || se.Code != CodeInvalidRequest {
+	if _, err := forget(api.ConsentForgetRequest{Kind: "copilot.local_vlm.floor-browser"}); !errors.As(err, &se) || se.Code != ops.CodeInvalidRequest {
 		t.Fatalf("Forget of a kind not in its written form = %v; want INVALID_REQUEST", err)
 	}
 }
@@ -149,27 +149,27 @@ func TestServiceMalformedRequests(t *testing.T) {
 	tests := []struct {
 		subject, body, code string
 	}{
-		{events.LocalConsentList, "garbage", CodeInvalidRequest},
-		{events.LocalConsentList, `{"extra":1}`, CodeInvalidRequest},
-		{events.LocalConsentApprove, "", CodeInvalidRequest},
-		{events.LocalConsentApprove, "{", CodeInvalidRequest},
-		{events.LocalConsentApprove, `[]`, CodeInvalidRequest},
-		{events.LocalConsentApprove, `{}`, CodeInvalidRequest},
-		{events.LocalConsentApprove, `{"id":12}`, CodeInvalidRequest},
-		{events.LocalConsentApprove, `{"id":"abc","remember":"yes"}`, CodeInvalidRequest},
-		{events.LocalConsentApprove, `{"id":"abc","token":"x"}`, CodeInvalidRequest},
-		{events.LocalConsentApprove, `{"id":"abc"} {"id":"def"}`, CodeInvalidRequest},
-		{events.LocalConsentApprove, `{"id":"abc"}`, CodeNotFound},
-		{events.LocalConsentDeny, `{"id":"abc","remember":true}`, CodeInvalidRequest},
-		{events.LocalConsentDeny, "\x00\xff", CodeInvalidRequest},
-		{events.LocalConsentDeny, `{"id":"abc"}`, CodeNotFound},
-		{events.LocalConsentChoices, "null null", CodeInvalidRequest},
-		{events.LocalConsentForget, `{}`, CodeInvalidRequest},
-		{events.LocalConsentForget, `{"kind":"copilot.local_vlm.floor","all":true}`, CodeInvalidRequest},
-		{events.LocalConsentForget, `{"kind":"../../etc"}`, CodeInvalidRequest},
-		{events.LocalConsentForget, `{"kind":"copilot.local_vlm.floor.>"}`, CodeInvalidRequest},
-		{events.LocalConsentForget, `{"all":"yes"}`, CodeInvalidRequest},
-		{events.LocalConsentForget, strings.Repeat("[", 100000), CodeInvalidRequest},
+		{events.LocalConsentList, "garbage", ops.CodeInvalidRequest},
+		{events.LocalConsentList, `{"extra":1}`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, "", ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, "{", ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `[]`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `{}`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":12}`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc","remember":"yes"}`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc","token":"x"}`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc"} {"id":"def"}`, ops.CodeInvalidRequest},
+		{events.LocalConsentApprove, `{"id":"abc"}`, ops.CodeNotFound},
+		{events.LocalConsentDeny, `{"id":"abc","remember":true}`, ops.CodeInvalidRequest},
+		{events.LocalConsentDeny, "\x00\xff", ops.CodeInvalidRequest},
+		{events.LocalConsentDeny, `{"id":"abc"}`, ops.CodeNotFound},
+		{events.LocalConsentChoices, "null null", ops.CodeInvalidRequest},
+		{events.LocalConsentForget, `{}`, ops.CodeInvalidRequest},
+		{events.LocalConsentForget, `{"kind":"copilot.local_vlm.floor","all":true}`, ops.CodeInvalidRequest},
+		{events.LocalConsentForget, `{"kind":"../../etc"}`, ops.CodeInvalidRequest},
+		{events.LocalConsentForget, `{"kind":"copilot.local_vlm.floor.>"}`, ops.CodeInvalidRequest},
+		{events.LocalConsentForget, `{"all":"yes"}`, ops.CodeInvalidRequest},
+		{events.LocalConsentForget, strings.Repeat("[", 100000), ops.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		m, err := cli.Request(tt.subject, []byte(tt.body), 5*time.Second)

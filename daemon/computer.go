@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -68,16 +67,12 @@ func (s *shim) ComputerRun(ctx context.Context, req ops.ComputerRunRequest) (ops
 	}
 	b, err := s.grants.Broker()
 	if err != nil {
-		return ops.ComputerRunResult{}, ops.Errorf(computer.CodeUnsupported, "this shim has no desktop to run on: %v", err)
+		return ops.ComputerRunResult{}, ops.Errorf(ops.CodeComputerPlatformUnsupported, "this shim has no desktop to run on: %v", err)
 	}
 	reply, err := s.runner.Run(ctx, b, api.ScriptRunRequest{GrantID: req.GrantID, Code: req.Code, ReadOnly: req.ReadOnly,
 		Timeout: time.Duration(req.TimeoutSeconds) * time.Second})
 	if err != nil {
-		var ce *computer.Error
-		if errors.As(err, &ce) {
-			return ops.ComputerRunResult{}, ops.Errorf(ce.Code, "%s", ce.Message)
-		}
-		return ops.ComputerRunResult{}, err
+		return ops.ComputerRunResult{}, err // a refusal is an *ops.Error as it is
 	}
 	return reply.Wire(), nil
 }

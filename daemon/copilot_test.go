@@ -62,11 +62,11 @@ func TestCopilotOps(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ typ, payload, want string }{
-		{ops.TypeClarifyPrompt, `{"recording_id":"rec_00000000-0000-4000-8000-000000000000"}`, ops.CodeNotFound},
-		{ops.TypeClarifyPrompt, `{"recording_id":"x","answers":{"a":""}}`, ops.CodeNotFound},
+		{ops.TypeClarifyPrompt, `{"recording_id":"rec_00000000-0000-4000-8000-000000000000"}`, ops.CodeRecordingNotFound},
+		{ops.TypeClarifyPrompt, `{"recording_id":"x","answers":{"a":""}}`, ops.CodeRecordingNotFound},
 		{ops.TypeInterpretTurn, `{"recording_id":1}`, ops.CodeInvalidRequest},
 		{ops.TypeDryRunReplay, `{"recordings":["x"],"header":[],"rows":[]}`, ops.CodeInvalidRequest},
-		{ops.TypeLocalLLM, `{}`, ops.CodeInterpretationMissing},
+		{ops.TypeLocalLLM, `{}`, ops.CodeInterpretationUnavailable},
 	} {
 		var out map[string]any
 		err := c.Call(ctx, tc.typ, json.RawMessage(tc.payload), &out)

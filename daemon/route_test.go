@@ -59,7 +59,7 @@ func TestLocalModelRoute(t *testing.T) {
 	token := approvedToken(t, c, client.NewConsent(nc), asked).ConsentToken
 	_, err = start(token)
 	var e *ops.Error
-	if !errors.As(err, &e) || e.Code != ops.CodeInterpretationMissing {
+	if !errors.As(err, &e) || e.Code != ops.CodeInterpretationUnavailable {
 		t.Fatalf("start with the model down = %v; want INTERPRETATION_UNAVAILABLE", err)
 	}
 	up.Store(true)

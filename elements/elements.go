@@ -7,42 +7,26 @@ package elements
 import (
 	"context"
 	"errors"
-	"fmt"
 	"image"
 
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/selector"
 )
 
-// Error codes of a failure, as --format json prints them.
-const (
-	CodeInvalidInput = "invalid_input"
-	CodeUnsupported  = "unsupported"
-	CodeNoElements   = "no_elements"
-	CodeNotFound     = selector.CodeNotFound
-	CodeAmbiguous    = selector.CodeAmbiguous
-	CodeFailed       = "failed"
-)
-
-// Error is a failure with its code.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+// Fail returns an *ops.Error with code, one of the registry's
+// (ops/errors.json): INVALID_REQUEST, UNSUPPORTED, NO_ELEMENTS,
+// SELECTOR_NOT_FOUND, SELECTOR_AMBIGUOUS, INTERNAL.
+func Fail(code, format string, args ...any) *ops.Error {
+	return ops.Errorf(code, format, args...)
 }
 
-func (e *Error) Error() string { return e.Message }
-
-// Fail returns an *Error with code.
-func Fail(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// CodeOf is err's code: its own when it is an *Error, else failed.
+// CodeOf is err's code: its own when it is an *ops.Error, else INTERNAL.
 func CodeOf(err error) string {
-	var e *Error
+	var e *ops.Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return CodeFailed
+	return ops.CodeInternal
 }
 
 // Source is where elements are read: a window through the OS's
@@ -80,7 +64,7 @@ type Listing struct {
 	// matches.
 	Match *Match `json:"match,omitempty"`
 	// Error is why the command failed, when it did.
-	Error *Error `json:"error,omitempty"`
+	Error *ops.Error `json:"error,omitempty"`
 }
 
 // Match is a selector tried against the listing.
@@ -107,7 +91,7 @@ func List(ctx context.Context, src Source, limit int) (Listing, error) {
 		return Listing{}, err
 	}
 	if len(t) == 0 {
-		return Listing{}, Fail(CodeNoElements, "the %s shows no element a selector can name", what(src))
+		return Listing{}, Fail(ops.CodeNoElements, "the %s shows no element a selector can name", what(src))
 	}
 	l := Listing{Source: src.Name(), Window: title, Truncated: more, Elements: make([]Element, len(t))}
 	for i := range t {
@@ -118,14 +102,14 @@ func List(ctx context.Context, src Source, limit int) (Listing, error) {
 
 // Try reads every element of src (up to max) and matches s there. The
 // listing holds the matches either way, so a person can narrow; the error
-// is a not_found or ambiguous *Error when not exactly one matched.
+// is a SELECTOR_NOT_FOUND or SELECTOR_AMBIGUOUS *ops.Error when not exactly one matched.
 func Try(ctx context.Context, src Source, s selector.Selector, max int) (Listing, error) {
 	title, t, more, err := src.Read(ctx, max)
 	if err != nil {
 		return Listing{}, err
 	}
 	if len(t) == 0 {
-		return Listing{}, Fail(CodeNoElements, "the %s shows no element a selector can name", what(src))
+		return Listing{}, Fail(ops.CodeNoElements, "the %s shows no element a selector can name", what(src))
 	}
 	l := Listing{Source: src.Name(), Window: title, Truncated: more, Elements: []Element{}, Match: &Match{Selector: s.String()}}
 	i, err := selector.Match(s, t)
@@ -142,7 +126,7 @@ func Try(ctx context.Context, src Source, s selector.Selector, max int) (Listing
 		l.Match.Code, l.Match.Message, l.Match.Count = m.Code, err.Error(), len(m.Matches)
 		return l, Fail(m.Code, "%v", err)
 	}
-	return l, Fail(CodeNotFound, "%v", err)
+	return l, Fail(ops.CodeSelectorNotFound, "%v", err)
 }
 
 // At lists the element at p (the deepest whose bounds hold it) and its
@@ -160,7 +144,7 @@ func At(ctx context.Context, src Source, p image.Point, max int) (Listing, error
 		}
 	}
 	if deepest < 0 {
-		return Listing{}, Fail(CodeNoElements, "no element of the %s is under the pointer at %d,%d", what(src), p.X, p.Y)
+		return Listing{}, Fail(ops.CodeNoElements, "no element of the %s is under the pointer at %d,%d", what(src), p.X, p.Y)
 	}
 	var chain []Element
 	for i := deepest; i >= 0 && i < len(l.Elements); i = l.Elements[i].Parent {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/selector"
 )
 
@@ -62,10 +63,10 @@ func TestListAndLimit(t *testing.T) {
 	if e := l.Elements[2]; e.Bounds != [4]int{20, 100, 60, 30} || e.Parent != 1 || e.Path == "" {
 		t.Fatalf("element 2 = %+v; want its bounds as x, y, w, h, its parent and path", e)
 	}
-	if _, err := List(context.Background(), &fake{}, 3); CodeOf(err) != CodeNoElements {
-		t.Fatalf("an empty window: %v; want no_elements", err)
+	if _, err := List(context.Background(), &fake{}, 3); CodeOf(err) != ops.CodeNoElements {
+		t.Fatalf("an empty window: %v; want NO_ELEMENTS", err)
 	}
-	if _, err := List(context.Background(), &fake{err: errors.New("bus gone")}, 3); CodeOf(err) != CodeFailed {
+	if _, err := List(context.Background(), &fake{err: errors.New("bus gone")}, 3); CodeOf(err) != ops.CodeInternal {
 		t.Fatalf("a failed read: %v; want failed", err)
 	}
 }
@@ -78,8 +79,8 @@ func TestTryListsTheMatchesEitherWay(t *testing.T) {
 		count int
 	}{
 		{selector.Selector{Role: "button", Name: "Save", In: &selector.Selector{Role: "group", Name: "Shipping"}}, "", 1},
-		{selector.Selector{Role: "button", Name: "Save"}, CodeAmbiguous, 2},
-		{selector.Selector{Role: "link", Name: "Save"}, CodeNotFound, 0},
+		{selector.Selector{Role: "button", Name: "Save"}, ops.CodeSelectorAmbiguous, 2},
+		{selector.Selector{Role: "link", Name: "Save"}, ops.CodeSelectorNotFound, 0},
 	} {
 		l, err := Try(context.Background(), src, c.sel, 100)
 		if CodeOf(err) != c.code && !(c.code == "" && err == nil) {
@@ -103,8 +104,8 @@ func TestAtThePointer(t *testing.T) {
 	if len(names) != 3 || names[0] != "Orders" || names[1] != "Shipping" || names[2] != "Save" || l.Elements[2].Index != 4 {
 		t.Fatalf("At = %v; want Orders > Shipping > Save (element 4)", names)
 	}
-	if _, err := At(context.Background(), &fake{tree: orders()}, image.Pt(900, 900), 100); CodeOf(err) != CodeNoElements {
-		t.Fatalf("nothing under the pointer: %v; want no_elements", err)
+	if _, err := At(context.Background(), &fake{tree: orders()}, image.Pt(900, 900), 100); CodeOf(err) != ops.CodeNoElements {
+		t.Fatalf("nothing under the pointer: %v; want NO_ELEMENTS", err)
 	}
 }
 

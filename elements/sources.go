@@ -3,6 +3,7 @@ package elements
 import (
 	"context"
 
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
@@ -31,7 +32,7 @@ func (Window) Name() string { return "desktop" }
 func (w Window) Read(ctx context.Context, limit int) (string, selector.Tree, bool, error) {
 	l, ok := w.Tree.(ax.Lister)
 	if !ok {
-		return "", nil, false, Fail(CodeUnsupported, "this OS's accessibility tree cannot be listed yet")
+		return "", nil, false, Fail(ops.CodeUnsupported, "this OS's accessibility tree cannot be listed yet")
 	}
 	// One more than asked says whether the window has more.
 	nodes, err := l.List(ctx, w.Title, limit+1)

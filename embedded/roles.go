@@ -36,22 +36,26 @@ const (
 // and AUDIT (audit tail, verify) through consumers of its own. Nothing that
 // touches CAPTURE's consumers, the daemon's pipeline: no create there, no
 // delete, pause, reset or ack, and no change to a stream.
-var cliJS = []string{
-	"$JS.API.INFO",
-	"$JS.API.STREAM.NAMES",
-	"$JS.API.STREAM.LIST",
-	"$JS.API.STREAM.INFO.*",
-	"$JS.API.STREAM.MSG.GET.*",
-	"$JS.API.DIRECT.GET.>",
-	"$JS.API.CONSUMER.NAMES.*",
-	"$JS.API.CONSUMER.LIST.*",
-	"$JS.API.CONSUMER.INFO.*.*",
-	"$JS.API.CONSUMER.CREATE.REPLAY.>",
-	"$JS.API.CONSUMER.MSG.NEXT.REPLAY.*",
-	"$JS.API.CONSUMER.DELETE.REPLAY.*",
-	"$JS.API.CONSUMER.CREATE.AUDIT.>",
-	"$JS.API.CONSUMER.MSG.NEXT.AUDIT.*",
-	"$JS.API.CONSUMER.DELETE.AUDIT.*",
+var cliJS = append([]string{
+	events.JSAccountInfo,
+	events.JSStreamNames,
+	events.JSStreamList,
+	events.JSStreamInfo(events.Wildcard),
+	events.JSStreamMsgGet(events.Wildcard),
+	events.JSDirectGet(events.Rest),
+	events.JSConsumerNames(events.Wildcard),
+	events.JSConsumerList(events.Wildcard),
+	events.JSConsumerInfo(events.Wildcard, events.Wildcard),
+}, consumersOf(events.StreamReplay, events.StreamAudit)...)
+
+// consumersOf are the calls that create, read through and delete a
+// consumer of each of streams, of any name.
+func consumersOf(streams ...string) []string {
+	var out []string
+	for _, s := range streams {
+		out = append(out, events.JSConsumerCreate(s), events.JSConsumerNext(s, events.Wildcard), events.JSConsumerDelete(s, events.Wildcard))
+	}
+	return out
 }
 
 // cliServices are the services framework's discovery requests the CLI may
@@ -59,9 +63,9 @@ var cliJS = []string{
 // $SRV.<verb>[.<name>[.<id>]]. Their replies come to its own inbox; it may
 // not subscribe there, so it cannot pose as a service.
 var cliServices = []string{
-	events.ServiceDiscovery("PING"), events.ServiceDiscovery("PING") + ".>",
-	events.ServiceDiscovery("INFO"), events.ServiceDiscovery("INFO") + ".>",
-	events.ServiceDiscovery("STATS"), events.ServiceDiscovery("STATS") + ".>",
+	events.ServiceDiscovery("PING"), events.ServiceDiscoveryNamed("PING"),
+	events.ServiceDiscovery("INFO"), events.ServiceDiscoveryNamed("INFO"),
+	events.ServiceDiscovery("STATS"), events.ServiceDiscoveryNamed("STATS"),
 }
 
 // permissions returns the subject permissions of role on the shim whose
@@ -73,21 +77,21 @@ func permissions(role Role, machineID string) *server.Permissions {
 		return &server.Permissions{
 			// Only the extension speaks on its ingest subjects: the daemon
 			// reads them and must not be able to forge them.
-			Publish:   &server.SubjectPermission{Allow: []string{">"}, Deny: []string{events.ExtensionSubjectPrefix + ".>"}},
+			Publish:   &server.SubjectPermission{Allow: []string{">"}, Deny: []string{events.ExtensionAll}},
 			Subscribe: &server.SubjectPermission{Allow: []string{">"}},
 		}
 	case RoleCLI:
 		return &server.Permissions{
 			Publish: &server.SubjectPermission{Allow: append(append([]string{
-				ops, events.LocalSubjectPrefix + ".>", events.ReplayAll,
+				ops, events.LocalAll, events.ReplayAll,
 			}, cliJS...), cliServices...)},
 			// Its inbox is added per connection (see authenticator).
 			Subscribe: &server.SubjectPermission{Allow: []string{events.LiveAll, events.AskAll}},
 		}
 	case RoleExtension:
 		return &server.Permissions{
-			Publish:   &server.SubjectPermission{Allow: []string{events.ExtensionSubjectPrefix + ".>"}},
-			Subscribe: &server.SubjectPermission{Allow: []string{events.ExtensionInboxPrefix + ".>"}},
+			Publish:   &server.SubjectPermission{Allow: []string{events.ExtensionAll}},
+			Subscribe: &server.SubjectPermission{Allow: []string{events.ExtensionInboxAll}},
 		}
 	}
 	return &server.Permissions{

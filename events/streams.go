@@ -19,6 +19,31 @@ const (
 	ObjectFrames     = "FRAMES"
 )
 
+// Names of the buckets beside SPEC section 3's that the shim keeps.
+const (
+	// BucketOpsReplies keeps each wire op request id's first answer, so a
+	// repeated id gets it again (package ops).
+	BucketOpsReplies = "OPS_REPLIES"
+	// BucketConsentChoices holds the person's remembered consent answers,
+	// one key per kind of recording (package consent).
+	BucketConsentChoices = "CONSENT_CHOICES"
+)
+
+// Names of what reprise keeps on a hub, beside its REPLAY stream (package
+// replay/hub): rows filed by workers on many machines.
+const (
+	// StreamHubRows is the work queue of rows to file, on
+	// HubRowsSubject(run), one message per row.
+	StreamHubRows = "HUB_ROWS"
+	// BucketHubClaims maps <skill>.<dedupe key> to the run and row filing it.
+	BucketHubClaims = "HUB_CLAIMS"
+	// BucketHubSkills maps a run to its skill document, sealed.
+	BucketHubSkills = "HUB_SKILLS"
+	// ConsumerHubWorkers is the one pull consumer of StreamHubRows every
+	// worker shares.
+	ConsumerHubWorkers = "workers"
+)
+
 // DedupeWindow is how long JetStream remembers a Nats-Msg-Id. It must cover
 // the longest a publisher may retry one message: a daemon restart included.
 const DedupeWindow = 10 * time.Minute
@@ -31,13 +56,13 @@ const ConsentTTL = time.Hour
 func StreamConfigs() []jetstream.StreamConfig {
 	recSubjects := make([]string, len(recordingEvents))
 	for i, e := range recordingEvents {
-		recSubjects[i] = "rec.*." + e
+		recSubjects[i] = RecordingsFilter(e)
 	}
 	return []jetstream.StreamConfig{
 		{
 			Name:        StreamCapture,
 			Description: "raw steps from capture sources, sealed; each leaves once the redact consumer acks it",
-			Subjects:    []string{"capture.*"},
+			Subjects:    []string{CaptureSubject(Wildcard)},
 			Retention:   jetstream.WorkQueuePolicy,
 			Storage:     jetstream.FileStorage,
 			Duplicates:  DedupeWindow,
@@ -53,7 +78,7 @@ func StreamConfigs() []jetstream.StreamConfig {
 		{
 			Name:        StreamReplay,
 			Description: "replay runs: planned, started, step, committed, failed, unknown per row",
-			Subjects:    []string{"run.>"},
+			Subjects:    []string{ReplayAll},
 			Retention:   jetstream.LimitsPolicy,
 			Storage:     jetstream.FileStorage,
 			Duplicates:  DedupeWindow,
@@ -61,7 +86,7 @@ func StreamConfigs() []jetstream.StreamConfig {
 		{
 			Name:        StreamAudit,
 			Description: "content-free audit entries, HMAC-chained; never purged by eviction",
-			Subjects:    []string{"audit.>"},
+			Subjects:    []string{AuditSubject(Rest)},
 			Retention:   jetstream.LimitsPolicy,
 			Storage:     jetstream.FileStorage,
 			Duplicates:  DedupeWindow,

@@ -35,6 +35,12 @@ const (
 	// (status, consent, skills, recordings): the platform's account cannot
 	// reach it.
 	LocalSubjectPrefix = "local"
+	// ExtensionAll is every subject the extension may publish to.
+	ExtensionAll = ExtensionSubjectPrefix + "." + Rest
+	// ExtensionInboxAll is every reply subject of the extension's.
+	ExtensionInboxAll = ExtensionInboxPrefix + "." + Rest
+	// LocalAll is every local request subject.
+	LocalAll = LocalSubjectPrefix + "." + Rest
 	// ReplayAll is every replay run's events.
 	ReplayAll = "run.>"
 	// LiveAll is every recording's co-pilot stream.
@@ -109,6 +115,27 @@ const ServiceDiscoveryPrefix = "$SRV"
 // ServiceDiscovery is the discovery subject of verb (PING, INFO, STATS)
 // for every service.
 func ServiceDiscovery(verb string) string { return ServiceDiscoveryPrefix + "." + verb }
+
+// ServiceDiscoveryNamed matches the discovery subjects of verb for one
+// service by name, or one instance: $SRV.<verb>.>.
+func ServiceDiscoveryNamed(verb string) string { return ServiceDiscovery(verb) + "." + Rest }
+
+// Where workers on a hub take rows, and ask a run's coordinator for them
+// (package replay/hub).
+const (
+	// HubRowsPrefix is the start of StreamHubRows's subjects:
+	// hub.rows.<run>.
+	HubRowsPrefix = "hub.rows."
+	// HubGrantPrefix is the start of a run's coordinator's subject,
+	// hub.grant.<run>: core NATS, nothing is stored.
+	HubGrantPrefix = "hub.grant."
+)
+
+// HubRowsSubject is where run runID's rows wait for a worker.
+func HubRowsSubject(runID string) string { return HubRowsPrefix + runID }
+
+// HubGrantSubject is where run runID's coordinator grants its rows.
+func HubGrantSubject(runID string) string { return HubGrantPrefix + runID }
 
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }

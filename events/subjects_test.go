@@ -158,3 +158,30 @@ func TestStepSeq(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltNames holds the subjects and names built here to the strings
+// other packages, a hub and nats-server expect.
+func TestBuiltNames(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{ExtensionAll, "ingest.chrome.>"},
+		{ExtensionInboxAll, "_INBOX_ext.>"},
+		{LocalAll, "local.>"},
+		{ServiceDiscoveryNamed("INFO"), "$SRV.INFO.>"},
+		{HubRowsSubject("r1"), "hub.rows.r1"},
+		{HubGrantSubject("r1"), "hub.grant.r1"},
+		{JSStreamInfo(StreamAudit), "$JS.API.STREAM.INFO.AUDIT"},
+		{JSConsumerCreate(StreamReplay), "$JS.API.CONSUMER.CREATE.REPLAY.>"},
+		{JSConsumerNext(StreamAudit, Wildcard), "$JS.API.CONSUMER.MSG.NEXT.AUDIT.*"},
+		{JSConsumerDelete(StreamReplay, "c"), "$JS.API.CONSUMER.DELETE.REPLAY.c"},
+		{JSDirectGet(Rest), "$JS.API.DIRECT.GET.>"},
+		{BucketOpsReplies, "OPS_REPLIES"},
+		{BucketConsentChoices, "CONSENT_CHOICES"},
+		{StreamHubRows, "HUB_ROWS"},
+		{BucketHubClaims, "HUB_CLAIMS"},
+		{BucketHubSkills, "HUB_SKILLS"},
+	} {
+		if c.got != c.want {
+			t.Errorf("built %q; want %q", c.got, c.want)
+		}
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"strings"
 )
 
+//go:generate go run ../internal/codegen
+
 //go:embed manifest.json *.js *.html
 var files embed.FS
 

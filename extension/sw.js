@@ -12,6 +12,7 @@
 // observation, in memory, only until then: the next page, if the step
 // navigates, compares them with what it shows; they go nowhere else.
 import { Nats } from "./nats.js";
+import { HELLO, STEP, FRAME, INBOX_PREFIX } from "./subjects.js";
 
 let client = null;
 let recording = false;
@@ -27,7 +28,7 @@ async function nats() {
   if (client) return client;
   const { reprise } = await chrome.storage.local.get("reprise");
   if (!reprise) throw new Error("not paired: run `reprise extension pair`");
-  client = new Nats(reprise.url, reprise.user, reprise.password, "_INBOX_ext");
+  client = new Nats(reprise.url, reprise.user, reprise.password, INBOX_PREFIX);
   client.connect().catch(() => { client = null; });
   return client;
 }
@@ -58,7 +59,7 @@ function helloSoon() {
 async function hello() {
   let badge;
   try {
-    const h = await (await nats()).request("ingest.chrome.hello", { held: held() });
+    const h = await (await nats()).request(HELLO, { held: held() });
     recording = !!h.recording;
     // FULL: the daemon is not keeping steps (its disk is full).
     badge = recording ? (h.store_failing ? "FULL" : "REC") : "";
@@ -91,7 +92,7 @@ async function flush() {
         observations.delete(item.obs);
         item.obs = "";
       }
-      const reply = await (await nats()).request("ingest.chrome.step", item.body);
+      const reply = await (await nats()).request(STEP, item.body);
       if (!reply.ok && reply.retry) break;  // the daemon is busy: keep it for the next round
       // A daemon just restarted may not have resumed the recording yet.
       if (!reply.ok && !reply.recording && !stale(item)) break;
@@ -112,7 +113,7 @@ async function flush() {
 function upload(id, frame) {
   uploads = uploads
     .then(async () => {
-      const reply = await (await nats()).request("ingest.chrome.frame", { id, frame });
+      const reply = await (await nats()).request(FRAME, { id, frame });
       if (reply.ok && frame) uploaded.add(id);
     })
     .catch(() => {});

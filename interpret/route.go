@@ -82,7 +82,7 @@ func (p Prober) Route(ctx context.Context, requested string, channels []string) 
 	case requested == RouteLocalVLM && probe.LocalVLM:
 		probe.Effective = RouteLocalVLM
 	case requested == RouteLocalVLM:
-		return probe, ops.Errorf(ops.CodeInterpretationMissing,
+		return probe, ops.Errorf(ops.CodeInterpretationUnavailable,
 			"the local_vlm route needs a local vision model and none answers (%s); configure one (an OpenAI-compatible endpoint such as Ollama) in config.json's local_model, or start with extract_then_cloud: the two-row path needs no model",
 			strings.Join(missing, "; "))
 	case extract:
@@ -92,7 +92,7 @@ func (p Prober) Route(ctx context.Context, requested string, channels []string) 
 	case requested == RouteScreenshotsToCloud:
 		probe.Effective = RouteScreenshotsToCloud
 	default:
-		return probe, ops.Errorf(ops.CodeInterpretationMissing,
+		return probe, ops.Errorf(ops.CodeInterpretationUnavailable,
 			"nothing on this machine can interpret this recording (%s); install tesseract-ocr, record in the browser, or configure a local model; otherwise only screenshots_to_cloud is possible, and it needs its own consent (REQUEST_RECORDING_CONSENT with that route)",
 			strings.Join(missing, "; "))
 	}

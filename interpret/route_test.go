@@ -25,13 +25,13 @@ func TestRoute(t *testing.T) {
 		{"browser gives DOM", absent, absent, RouteExtractThenCloud, []string{"browser"}, RouteExtractThenCloud},
 		{"floor read by OCR", works, absent, RouteExtractThenCloud, []string{"floor"}, RouteExtractThenCloud},
 		{"floor, only a local model", absent, works, RouteExtractThenCloud, []string{"floor"}, RouteLocalVLM},
-		{"floor, nothing local", absent, absent, RouteExtractThenCloud, []string{"floor"}, ops.CodeInterpretationMissing},
+		{"floor, nothing local", absent, absent, RouteExtractThenCloud, []string{"floor"}, ops.CodeInterpretationUnavailable},
 		{"floor, nothing local, pixels agreed", absent, absent, RouteScreenshotsToCloud, []string{"floor"}, RouteScreenshotsToCloud},
 		{"pixels agreed but OCR works: text only", works, absent, RouteScreenshotsToCloud, []string{"floor"}, RouteExtractThenCloud},
 		{"pixels agreed, a local model: nothing leaves", absent, works, RouteScreenshotsToCloud, []string{"floor"}, RouteLocalVLM},
 		{"local model asked and answering", works, works, RouteLocalVLM, []string{"browser"}, RouteLocalVLM},
-		{"local model asked, none answers", works, absent, RouteLocalVLM, []string{"browser"}, ops.CodeInterpretationMissing},
-		{"no checks set up", nil, nil, RouteExtractThenCloud, []string{"floor"}, ops.CodeInterpretationMissing},
+		{"local model asked, none answers", works, absent, RouteLocalVLM, []string{"browser"}, ops.CodeInterpretationUnavailable},
+		{"no checks set up", nil, nil, RouteExtractThenCloud, []string{"floor"}, ops.CodeInterpretationUnavailable},
 		{"unknown route", works, works, "telepathy", []string{"browser"}, ops.CodeInvalidRequest},
 	}
 	for _, tc := range cases {
@@ -44,7 +44,7 @@ func TestRoute(t *testing.T) {
 				if oe.Code != tc.want {
 					t.Fatalf("error %v; want %s", err, tc.want)
 				}
-				if oe.Code == ops.CodeInterpretationMissing && !strings.Contains(oe.Message, "install") && !strings.Contains(oe.Message, "configure") {
+				if oe.Code == ops.CodeInterpretationUnavailable && !strings.Contains(oe.Message, "install") && !strings.Contains(oe.Message, "configure") {
 					t.Errorf("the error does not say what to do: %s", oe.Message)
 				}
 			case err != nil:

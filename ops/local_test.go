@@ -42,7 +42,7 @@ func TestLocalService(t *testing.T) {
 		{Name: "panic", Subject: "local.test.panic", Handle: func(context.Context, []byte) ([]byte, error) { panic("secret value") }},
 		{Name: "fail", Subject: "local.test.fail", Handle: func(context.Context, []byte) ([]byte, error) { return nil, errors.New("disk says secret value") }},
 		{Name: "refuse", Subject: "local.test.refuse", Handle: func(context.Context, []byte) ([]byte, error) {
-			return nil, Errorf(CodeNotFound, "no such thing\r\nInjected: header; try `reprise recordings list`")
+			return nil, Errorf(CodeRecordingNotFound, "no such thing\r\nInjected: header; try `reprise recordings list`")
 		}},
 	}})
 	if err != nil {
@@ -74,7 +74,7 @@ func TestLocalService(t *testing.T) {
 		{"local.test.echo", `{} {}`, CodeInvalidRequest, ""},
 		{"local.test.panic", ``, CodeInternal, "secret"},
 		{"local.test.fail", ``, CodeInternal, "secret"},
-		{"local.test.refuse", ``, CodeNotFound, ""},
+		{"local.test.refuse", ``, CodeRecordingNotFound, ""},
 	} {
 		m, err := cli.Request(tc.subject, []byte(tc.body), 5*time.Second)
 		if err != nil {
@@ -158,7 +158,7 @@ func TestConcurrentEndpoint(t *testing.T) {
 			case `"big"`:
 				return JSON(big, nil)
 			}
-			return nil, Errorf(CodeNotFound, "busy elsewhere")
+			return nil, Errorf(CodeRecordingNotFound, "busy elsewhere")
 		}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestConcurrentEndpoint(t *testing.T) {
 	}()
 	<-started
 	var refused *Error
-	if err := AskJSON(ctx, cli, "local.test.run", "other", new(string)); !errors.As(err, &refused) || refused.Code != CodeNotFound {
+	if err := AskJSON(ctx, cli, "local.test.run", "other", new(string)); !errors.As(err, &refused) || refused.Code != CodeRecordingNotFound {
 		t.Errorf("a second request while the first runs: %v; want its refusal, at once", err)
 	}
 	var got string

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/chunked"
 )
 
@@ -41,9 +42,6 @@ type CopilotService interface {
 type ComputerService interface {
 	ComputerRun(ctx context.Context, req ComputerRunRequest) (ComputerRunResult, error)
 }
-
-// RepliesBucket keeps each request id's first answer.
-const RepliesBucket = "OPS_REPLIES"
 
 // ReplyTTL is how long a request id's first answer is kept.
 const ReplyTTL = 10 * time.Minute
@@ -96,7 +94,7 @@ func NewServer(ctx context.Context, js jetstream.JetStream, svc Service, cfg Con
 		log = slog.New(slog.DiscardHandler)
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      RepliesBucket,
+		Bucket:      events.BucketOpsReplies,
 		Description: "first answer to each wire-op request id, for idempotent retries",
 		TTL:         ReplyTTL,
 		Storage:     jetstream.FileStorage,
@@ -239,7 +237,7 @@ func (s *Server) dispatch(ctx context.Context, env Envelope) (reply []byte, keep
 		}
 		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is not served by this shim", env.Type)), true
 	case TypeLocalLLM:
-		return EncodeError(env.ID, Errorf(CodeInterpretationMissing, "LOCAL_LLM_COMPLETION needs a local model, which this shim does not serve yet")), true
+		return EncodeError(env.ID, Errorf(CodeInterpretationUnavailable, "LOCAL_LLM_COMPLETION needs a local model, which this shim does not serve yet")), true
 	}
 	if env.Type == TypeInterpretTurn || env.Type == TypeClarifyPrompt || env.Type == TypeDryRunReplay {
 		return EncodeError(env.ID, Errorf(CodeUnknownType, "%s is a co-pilot op this shim does not serve", env.Type)), true

@@ -49,7 +49,7 @@ func (f *fakeService) StopRecording(ctx context.Context, r RecordingRef) (Summar
 
 func (f *fakeService) FetchRecording(context.Context, RecordingRef) (*Data, error) {
 	f.calls.Add(1)
-	return nil, Errorf(CodeNotFound, "no such recording")
+	return nil, Errorf(CodeRecordingNotFound, "no such recording")
 }
 
 func (f *fakeService) ApplyReview(_ context.Context, r ReviewRequest) (ReviewApplied, error) {

@@ -44,34 +44,6 @@ const (
 	TypeComputerResult = "COMPUTER_RUN_RESULT"
 )
 
-// Error codes.
-const (
-	CodeInvalidRequest        = "INVALID_REQUEST"
-	CodeUnknownType           = "UNKNOWN_TYPE"
-	CodeBusy                  = "BUSY"
-	CodeInternal              = "INTERNAL"
-	CodeNotFound              = "RECORDING_NOT_FOUND"
-	CodeChannelUnavailable    = "RECORDING_CHANNEL_UNAVAILABLE"
-	CodeAlreadyActive         = "RECORDING_ALREADY_ACTIVE"
-	CodeConsentRequired       = "CONSENT_REQUIRED"
-	CodeInterpretationMissing = "INTERPRETATION_UNAVAILABLE"
-	CodeReviewRequired        = "REVIEW_REQUIRED"
-)
-
-// Error is an ERROR reply's payload, and the error a Service returns to
-// choose its code. Its message says what to do next.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-// Errorf returns an *Error with code and a formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
 // ConsentRequest is REQUEST_RECORDING_CONSENT's payload.
 type ConsentRequest struct {
 	Mode                string   `json:"mode"`
@@ -243,13 +215,15 @@ type ComputerRunRequest struct {
 
 // ComputerRunResult is COMPUTER_RUN_RESULT's payload: what the run
 // printed, the screenshots it wrote (paths on the shim's machine), its
-// return value, and the script's error if it failed.
+// return value, and the script's error if it failed: its code is the
+// scriptable-tool design's (CodeScriptStaleRef...), its detail the grant
+// broker's COMPUTER_ code when the broker refused.
 type ComputerRunResult struct {
-	Output      []string          `json:"output,omitempty"`
-	Screenshots []ComputerShot    `json:"screenshots,omitempty"`
-	Return      string            `json:"return,omitempty"`
-	ReadOnly    bool              `json:"read_only"`
-	Error       *ComputerRunError `json:"error,omitempty"`
+	Output      []string       `json:"output,omitempty"`
+	Screenshots []ComputerShot `json:"screenshots,omitempty"`
+	Return      string         `json:"return,omitempty"`
+	ReadOnly    bool           `json:"read_only"`
+	Error       *Error         `json:"error,omitempty"`
 }
 
 // ComputerShot is a screenshot a run wrote.
@@ -258,22 +232,4 @@ type ComputerShot struct {
 	Width  int    `json:"width"`
 	Height int    `json:"height"`
 	Target string `json:"target"`
-}
-
-// ComputerRunError is a script's failure: a code of the scriptable-tool
-// design (InvalidCoordinateFrame, StaleRef...) and, when the grant broker
-// refused, its COMPUTER_ code.
-type ComputerRunError struct {
-	Code      string `json:"code"`
-	GrantCode string `json:"grant_code,omitempty"`
-	Message   string `json:"message"`
-}
-
-// Error says the code, the message and the broker's code, so a run's
-// failure reads the same in the CLI as in the script that threw it.
-func (e *ComputerRunError) Error() string {
-	if e.GrantCode != "" {
-		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.GrantCode)
-	}
-	return e.Code + ": " + e.Message
 }

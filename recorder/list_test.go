@@ -73,9 +73,9 @@ func TestLocalService(t *testing.T) {
 		{events.LocalRecordingsFrame, `not json`, ops.CodeInvalidRequest},
 		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `"}`, ops.CodeInvalidRequest},
 		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `","ref":"` + string(bytes.Repeat([]byte("a"), 200)) + `"}`, ops.CodeInvalidRequest},
-		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `","ref":"nope"}`, ops.CodeNotFound},
-		{events.LocalRecordingsFrame, `{"recording_id":"rec_missing","ref":"f1"}`, ops.CodeNotFound},
-		{events.LocalRecordingsFrame, `{"recording_id":"../..","ref":"f1"}`, ops.CodeNotFound},
+		{events.LocalRecordingsFrame, `{"recording_id":"` + started.RecordingID + `","ref":"nope"}`, ops.CodeRecordingNotFound},
+		{events.LocalRecordingsFrame, `{"recording_id":"rec_missing","ref":"f1"}`, ops.CodeRecordingNotFound},
+		{events.LocalRecordingsFrame, `{"recording_id":"../..","ref":"f1"}`, ops.CodeRecordingNotFound},
 	} {
 		_, err := ops.Ask(ctx, r.nc, tc.subject, []byte(tc.body))
 		var e *ops.Error

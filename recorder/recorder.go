@@ -191,7 +191,7 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 	if err != nil {
 		var ue *capture.UnavailableError
 		if errors.As(err, &ue) {
-			return ops.Started{}, ops.Errorf(ops.CodeChannelUnavailable,
+			return ops.Started{}, ops.Errorf(ops.CodeRecordingChannelUnavailable,
 				"channel %s is unavailable on this machine: %s; run `reprise doctor` to see what each channel needs", ue.Channel, ue.Reason)
 		}
 		return ops.Started{}, err
@@ -222,7 +222,7 @@ func (r *Recorder) StartRecording(ctx context.Context, req ops.StartRequest) (op
 		return ops.Started{}, ops.Errorf(ops.CodeConsentRequired, "%v", err)
 	}
 	if r.active != nil {
-		return ops.Started{}, ops.Errorf(ops.CodeAlreadyActive,
+		return ops.Started{}, ops.Errorf(ops.CodeRecordingAlreadyActive,
 			"recording %s is still running; stop it (STOP_RECORDING or `reprise record stop`) before starting another", r.active.started.RecordingID)
 	}
 	id, err := newRecordingID()

@@ -113,7 +113,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	if _, err := r.rec.StartRecording(ctx, startReq(capture.ModeDemonstration, "floor")); err == nil {
 		t.Fatal("second start succeeded")
 	} else {
-		wantCode(t, err, ops.CodeAlreadyActive)
+		wantCode(t, err, ops.CodeRecordingAlreadyActive)
 	}
 	sum, err := r.rec.StopRecording(ctx, started.Ref())
 	if err != nil {
@@ -169,7 +169,7 @@ func TestRecordStopFetchReview(t *testing.T) {
 	}
 	for _, id := range []string{"rec_nope", "rec_a.b", "rec_>", ""} {
 		_, err := r.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: id})
-		wantCode(t, err, ops.CodeNotFound)
+		wantCode(t, err, ops.CodeRecordingNotFound)
 	}
 	list, err := r.rec.Recordings().List(ctx)
 	if err != nil || len(list) != 1 || list[0].State != "stopped" || list[0].RecordingID != started.RecordingID {
@@ -218,8 +218,8 @@ func TestStartRefusals(t *testing.T) {
 		{ops.StartRequest{Mode: "copilot", InterpretationRoute: "telepathy", Channels: []string{"floor"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
 		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, ConsentToken: "t"}, ops.CodeInvalidRequest},
 		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"smell"}, ConsentToken: "t"}, ops.CodeInvalidRequest},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"desktop_ax"}, ConsentToken: "t"}, ops.CodeChannelUnavailable},
-		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"browser"}, ConsentToken: "t"}, ops.CodeChannelUnavailable},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"desktop_ax"}, ConsentToken: "t"}, ops.CodeRecordingChannelUnavailable},
+		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"browser"}, ConsentToken: "t"}, ops.CodeRecordingChannelUnavailable},
 		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"floor"}}, ops.CodeConsentRequired},
 		{ops.StartRequest{Mode: "copilot", InterpretationRoute: interpret.RouteLocalVLM, Channels: []string{"floor"}, ConsentToken: "bad"}, ops.CodeConsentRequired},
 	}

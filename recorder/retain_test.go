@@ -72,7 +72,7 @@ func TestEvictionCryptoErases(t *testing.T) {
 		t.Fatalf("data key of the evicted recording: %v; want deleted", err)
 	}
 	_, err := r.rec.FetchRecording(ctx, ops.RecordingRef{RecordingID: first})
-	wantCode(t, err, ops.CodeNotFound)
+	wantCode(t, err, ops.CodeRecordingNotFound)
 	st, _ := r.js.Stream(ctx, events.StreamRecordings)
 	info, _ := st.Info(ctx, jetstream.WithSubjectFilter("rec."+first+".*"))
 	for subj, n := range info.State.Subjects {

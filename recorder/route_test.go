@@ -66,7 +66,7 @@ func TestRouteProbedAndPoorRecordingsFlagged(t *testing.T) {
 	r := newRig(t, consent, &burst{name: "floor", channels: []string{capture.ChannelFloor}, steps: blind(1), ok: true})
 	r.rec.cfg.Router = interpret.Prober{OCR: absent, LocalVLM: absent}
 	_, err := r.rec.StartRecording(context.Background(), startReq(capture.ModeDemonstration, capture.ChannelFloor))
-	wantCode(t, err, ops.CodeInterpretationMissing)
+	wantCode(t, err, ops.CodeInterpretationUnavailable)
 	if used != 0 {
 		t.Fatal("a start that cannot be interpreted used up the consent token")
 	}

@@ -111,7 +111,7 @@ func stepEvent(subject string) string {
 
 // NotFound is RECORDING_NOT_FOUND for id, saying where to look.
 func NotFound(id string) *ops.Error {
-	return ops.Errorf(ops.CodeNotFound, "no recording %q on this shim (it may have been evicted); `reprise recordings list` shows those kept", short(id))
+	return ops.Errorf(ops.CodeRecordingNotFound, "no recording %q on this shim (it may have been evicted); `reprise recordings list` shows those kept", short(id))
 }
 
 // short cuts an id a request gave to a length fit for a message.

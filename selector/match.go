@@ -37,12 +37,6 @@ type Element struct {
 // children.
 type Tree []Element
 
-// Codes of a miss.
-const (
-	CodeNotFound  = "not_found"
-	CodeAmbiguous = "ambiguous"
-)
-
 // Miss is a selector that matches no element, or more than one: never a
 // guess. Matches are the elements left when the rule gave up, so a person
 // can see what to narrow.

@@ -119,7 +119,7 @@ func TestServiceRefusesMalformedRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	none := func(_ context.Context, id string) (*events.Recording, error) {
-		return nil, ops.Errorf(ops.CodeNotFound, "no recording %s", id)
+		return nil, ops.Errorf(ops.CodeRecordingNotFound, "no recording %s", id)
 	}
 	svc := &Service{Book: book, Reviewed: none, Fetch: none,
 		Confirm: func(context.Context, string, map[string]string) error { return nil }}

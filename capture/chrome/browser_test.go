@@ -383,7 +383,7 @@ func startBrowserRecording(ctx context.Context, t testing.TB, home string) ops.S
 	for {
 		tok := approve(ctx, t, oc, client.NewConsent(nc))
 		err = oc.Call(ctx, ops.TypeStart, ops.StartRequest{Mode: "demonstration", InterpretationRoute: "extract_then_cloud", Channels: []string{"browser"}, ConsentToken: tok}, &started)
-		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), ops.CodeChannelUnavailable) {
+		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), ops.CodeRecordingChannelUnavailable) {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
-	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -235,8 +234,8 @@ func TestOnlyThePersonGrants(t *testing.T) {
 			t.Fatal(err)
 		}
 		var refused *ops.Error
-		if err := <-done; !errors.As(err, &refused) || refused.Code != computer.CodeNotConfirmed {
-			t.Errorf("%s: a grant the person denied: %v; want %s", step, err, computer.CodeNotConfirmed)
+		if err := <-done; !errors.As(err, &refused) || refused.Code != ops.CodeComputerGrantNotConfirmed {
+			t.Errorf("%s: a grant the person denied: %v; want %s", step, err, ops.CodeComputerGrantNotConfirmed)
 		}
 		if g, err := hostile.ActiveGrant(ctx); err != nil || g.Active {
 			t.Errorf("%s: a grant is active after the person denied it: %+v, %v", step, g, err)
@@ -251,8 +250,8 @@ func TestOnlyThePersonGrants(t *testing.T) {
 	}
 	grantHostile("a grant right after Stop")
 	var refused *ops.Error
-	if _, err := hostile.HoldGrant(ctx, api.HoldRequest{}); !errors.As(err, &refused) || refused.Code != computer.CodeStoppedByUser {
-		t.Errorf("a program's grant after Stop and a denied confirmation: %v; want %s", err, computer.CodeStoppedByUser)
+	if _, err := hostile.HoldGrant(ctx, api.HoldRequest{}); !errors.As(err, &refused) || refused.Code != ops.CodeComputerStoppedByUser {
+		t.Errorf("a program's grant after Stop and a denied confirmation: %v; want %s", err, ops.CodeComputerStoppedByUser)
 	}
 
 	out, _, err := run(t, home, "audit", "tail", "-n", "50")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/elements"
+	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/input"
 	"github.com/reprise-dev/reprise/replay/browser"
@@ -35,7 +36,8 @@ succeeds only when exactly one element matches, and lists the matches either way
 It only reads: it takes no lease and sends no input.
 
 Failures exit 1; with --format json they print {"error": {"code", "message"}}, the code
-one of invalid_input, unsupported, no_elements, not_found, ambiguous, failed.`,
+one of INVALID_REQUEST, UNSUPPORTED, NO_ELEMENTS, SELECTOR_NOT_FOUND, SELECTOR_AMBIGUOUS
+or INTERNAL (see docs/errors.md).`,
 		Example: `  reprise elements --window "New customer"
   reprise elements --browser --match '{"role":"button","name":"Save"}' --format json
   echo '{role: text_field, near: {label: City, side: right}}' | reprise elements --match -`,
@@ -44,9 +46,9 @@ one of invalid_input, unsupported, no_elements, not_found, ambiguous, failed.`,
 			err := runElements(cmd.Context(), g, f, cmd.InOrStdin(), cmd.OutOrStdout())
 			var done printed
 			if err != nil && f.format == "json" && !errors.As(err, &done) {
-				var e *elements.Error
+				var e *ops.Error
 				if !errors.As(err, &e) {
-					e = &elements.Error{Code: elements.CodeFailed, Message: err.Error()}
+					e = &ops.Error{Code: ops.CodeInternal, Message: err.Error()}
 				}
 				if werr := writeJSON(cmd.OutOrStdout(), map[string]any{"error": e}); werr != nil {
 					return werr
@@ -71,7 +73,7 @@ one of invalid_input, unsupported, no_elements, not_found, ambiguous, failed.`,
 
 func (f *elementsFlags) check() error {
 	bad := func(format string, args ...any) error {
-		return elements.Fail(elements.CodeInvalidInput, format, args...)
+		return elements.Fail(ops.CodeInvalidRequest, format, args...)
 	}
 	isBrowser := f.browser || f.browserURL != ""
 	switch {
@@ -99,12 +101,12 @@ func (f *elementsFlags) selectorArg(stdin io.Reader) (*selector.Selector, error)
 	if f.match == "-" {
 		var err error
 		if text, err = io.ReadAll(io.LimitReader(stdin, 1<<20)); err != nil {
-			return nil, elements.Fail(elements.CodeInvalidInput, "read the selector from stdin: %v", err)
+			return nil, elements.Fail(ops.CodeInvalidRequest, "read the selector from stdin: %v", err)
 		}
 	}
 	s, err := selector.Parse(text)
 	if err != nil {
-		return nil, elements.Fail(elements.CodeInvalidInput, "--match: %v", err)
+		return nil, elements.Fail(ops.CodeInvalidRequest, "--match: %v", err)
 	}
 	return s, nil
 }
@@ -132,7 +134,7 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 		go func() { _, _ = io.Copy(io.Discard, stdin); cancel() }()
 		return elements.Watch(wctx, src, f.limit, 500*time.Millisecond, func(l elements.Listing, err error) error {
 			if err != nil {
-				e := &elements.Error{Code: elements.CodeOf(err), Message: err.Error()}
+				e := &ops.Error{Code: elements.CodeOf(err), Message: err.Error()}
 				return writeJSONLine(out, map[string]any{"error": e})
 			}
 			return writeJSONLine(out, l)
@@ -145,7 +147,7 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 	case f.atPointer:
 		p, perr := input.Pointer(f.display)
 		if perr != nil {
-			return elements.Fail(elements.CodeUnsupported, "read the pointer: %v", perr)
+			return elements.Fail(ops.CodeUnsupported, "read the pointer: %v", perr)
 		}
 		l, err = elements.At(ctx, src, p, browser.MaxElements)
 	default:
@@ -156,7 +158,7 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 	}
 	if f.format == "json" {
 		if err != nil {
-			l.Error = &elements.Error{Code: elements.CodeOf(err), Message: err.Error()}
+			l.Error = &ops.Error{Code: elements.CodeOf(err), Message: err.Error()}
 		}
 		if werr := writeJSON(out, l); werr != nil {
 			return werr
@@ -185,7 +187,7 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 			return nil, nil, err
 		}
 		if url, err = browser.RunningIn(dir); err != nil {
-			return nil, nil, elements.Fail(elements.CodeFailed, "%v", err)
+			return nil, nil, elements.Fail(ops.CodeInternal, "%v", err)
 		}
 	}
 	if url != "" {
@@ -193,7 +195,7 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 		defer cancel()
 		ex, err := browser.New(actx, browser.Options{BrowserURL: url, Attach: true})
 		if err != nil {
-			return nil, nil, elements.Fail(elements.CodeFailed, "%v", err)
+			return nil, nil, elements.Fail(ops.CodeInternal, "%v", err)
 		}
 		return elements.Page{Executor: ex}, func() { _ = ex.Close() }, nil
 	}
@@ -203,7 +205,7 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 	}
 	tree, closeTree, err := ax.Open(f.display, log)
 	if err != nil {
-		return nil, nil, elements.Fail(elements.CodeUnsupported, "the accessibility tree cannot be read here: %v", err)
+		return nil, nil, elements.Fail(ops.CodeUnsupported, "the accessibility tree cannot be read here: %v", err)
 	}
 	return elements.Window{Tree: tree, Title: f.window}, func() { _ = closeTree() }, nil
 }

@@ -44,7 +44,7 @@ func TestElementsOnTheX11Desktop(t *testing.T) {
 		t.Fatalf("--match the Billing City field = %+v, %v; want exactly it", l, err)
 	}
 	l, err = elementsJSON(t, home, `{"role":"button","name":"Add"}`, "--display", display, "--window", selectortest.Title, "--match", "-")
-	if err == nil || l.Error == nil || l.Error.Code != "ambiguous" || len(l.Elements) != 3 {
+	if err == nil || l.Error == nil || l.Error.Code != "SELECTOR_AMBIGUOUS" || len(l.Elements) != 3 {
 		t.Fatalf("--match the three Add buttons = %+v, %v; want ambiguous with the three listed", l, err)
 	}
 

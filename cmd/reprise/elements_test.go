@@ -83,12 +83,12 @@ func TestElementsInTheReplayBrowser(t *testing.T) {
 		t.Fatalf("--match one = %+v, %v; want exactly one Save", l, err)
 	}
 	l, err = elementsJSON(t, home, "role: button\nname: Save\n", "--browser", "--match", "-")
-	if err == nil || l.Error == nil || l.Error.Code != "ambiguous" || len(l.Elements) != 2 || l.Match.Count != 2 {
+	if err == nil || l.Error == nil || l.Error.Code != "SELECTOR_AMBIGUOUS" || len(l.Elements) != 2 || l.Match.Count != 2 {
 		t.Fatalf("--match two = %+v, %v; want ambiguous, both listed, exit 1", l, err)
 	}
 	l, err = elementsJSON(t, home, "", "--browser-url", br.DevTools, "--match", `{"role":"link","name":"Save"}`)
-	if err == nil || l.Error == nil || l.Error.Code != "not_found" || len(l.Elements) != 0 {
-		t.Fatalf("--match none = %+v, %v; want not_found, exit 1", l, err)
+	if err == nil || l.Error == nil || l.Error.Code != "SELECTOR_NOT_FOUND" || len(l.Elements) != 0 {
+		t.Fatalf("--match none = %+v, %v; want SELECTOR_NOT_FOUND, exit 1", l, err)
 	}
 
 	// --watch: a listing, another when the page changes, and the end when
@@ -135,7 +135,7 @@ func TestElementsInTheReplayBrowser(t *testing.T) {
 }
 
 // TestElementsRefusesBadInput: every malformed flag or selector fails with
-// invalid_input before anything is read.
+// INVALID_REQUEST before anything is read.
 func TestElementsRefusesBadInput(t *testing.T) {
 	home := t.TempDir()
 	for _, c := range []struct {
@@ -150,14 +150,14 @@ func TestElementsRefusesBadInput(t *testing.T) {
 		{[]string{"--watch", "--match", `{"role":"button","name":"Save"}`}, "--watch"},
 	} {
 		l, err := elementsJSON(t, home, "", c.args...)
-		if err == nil || l.Error == nil || l.Error.Code != "invalid_input" || !strings.Contains(l.Error.Message, c.want) {
-			t.Errorf("elements %v = %+v, %v; want invalid_input naming %q", c.args, l.Error, err, c.want)
+		if err == nil || l.Error == nil || l.Error.Code != "INVALID_REQUEST" || !strings.Contains(l.Error.Message, c.want) {
+			t.Errorf("elements %v = %+v, %v; want INVALID_REQUEST naming %q", c.args, l.Error, err, c.want)
 		}
 	}
 	if _, stderr, err := run(t, home, "elements", "--format", "yaml"); err == nil || !strings.Contains(stderr, `--format "yaml": want text or json`) {
 		t.Errorf("--format yaml = %v, %q; want refused", err, stderr)
 	}
-	if l, err := elementsJSON(t, home, "", "--browser"); err == nil || l.Error == nil || l.Error.Code != "failed" {
-		t.Errorf("--browser with no browser running = %+v, %v; want failed", l.Error, err)
+	if l, err := elementsJSON(t, home, "", "--browser"); err == nil || l.Error == nil || l.Error.Code != "INTERNAL" {
+		t.Errorf("--browser with no browser running = %+v, %v; want INTERNAL", l.Error, err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
-	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/desktop"
 )
@@ -31,7 +30,7 @@ func (g grantGuard) Allow(ctx context.Context, in desktop.Intent) error {
 func holdDesktop(ctx context.Context, c *client.Client, log *slog.Logger) (desktop.Guard, func(), error) {
 	g, err := c.HoldGrant(ctx, api.HoldRequest{})
 	var refused *ops.Error
-	if errors.As(err, &refused) && refused.Code == computer.CodeUnsupported {
+	if errors.As(err, &refused) && refused.Code == ops.CodeComputerPlatformUnsupported {
 		log.Warn("desktop replay without a scope grant: grants are not built for this OS yet", "reason", refused.Message)
 		return nil, func() {}, nil
 	}

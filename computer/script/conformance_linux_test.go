@@ -14,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/xvfb"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // startForm opens a zenity form on d and returns its X window id as
@@ -251,10 +252,10 @@ func TestConformanceX11Refusals(t *testing.T) {
 
 	r := grant(2)
 	res, err := r.Run(ctx, `return desktop.windows({title: "unlock"})[0].refused`, Options{})
-	if err != nil || res.Return != computer.CodeDenyListed {
-		t.Fatalf("the keyring prompt listed as %q (%v); want refused %s", res.Return, err, computer.CodeDenyListed)
+	if err != nil || res.Return != ops.CodeComputerTargetDenyListed {
+		t.Fatalf("the keyring prompt listed as %q (%v); want refused %s", res.Return, err, ops.CodeComputerTargetDenyListed)
 	}
-	expect(r, `desktop.window({title: "Unlock Keyring"}).screenshot()`, PermissionDenied, computer.CodeDenyListed)
+	expect(r, `desktop.window({title: "Unlock Keyring"}).screenshot()`, PermissionDenied, ops.CodeComputerTargetDenyListed)
 	// Two actions of two, then the grant is spent.
 	if _, err := r.Run(ctx, `w = desktop.window({title: "New customer"}); w.screenshot(); w.click(3, 3); w.click(4, 4)`, Options{}); err != nil {
 		t.Fatalf("two clicks on a budget of two: %v", err)
@@ -265,7 +266,7 @@ func TestConformanceX11Refusals(t *testing.T) {
 	mu.Lock()
 	clock = clock.Add(2 * time.Minute)
 	mu.Unlock()
-	expect(r, `desktop.windows()`, PermissionDenied, computer.CodeGrantExpired)
+	expect(r, `desktop.windows()`, PermissionDenied, ops.CodeComputerGrantExpired)
 	// A password field takes the focus: no capture anywhere until it closes.
 	r = grant(10)
 	d.Zenity(t, nil, "--password", "--title", "Sign in")
@@ -277,5 +278,5 @@ func TestConformanceX11Refusals(t *testing.T) {
 			t.Fatal("the password field never had the focus")
 		}
 	}
-	expect(r, `desktop.window({title: "New customer"}).screenshot()`, PermissionDenied, computer.CodeSecureInput)
+	expect(r, `desktop.window({title: "New customer"}).screenshot()`, PermissionDenied, ops.CodeComputerSecureInputRefused)
 }

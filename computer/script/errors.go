@@ -5,27 +5,27 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/ops"
 )
 
 // The scriptable-tool design's error codes: a script tells refusals apart
-// by err.code, and every message starts with the code.
+// by err.code, and every message starts with the code. They are the
+// registry's script group (ops/errors.json), in the design's casing.
 const (
-	PermissionDenied       = "PermissionDenied"
-	CaptureFailed          = "CaptureFailed"
-	InputFailed            = "InputFailed"
-	BackgroundUnavailable  = "BackgroundUnavailable"
-	WindowNotFound         = "WindowNotFound"
-	InvalidTarget          = "InvalidTarget"
-	InvalidKey             = "InvalidKey"
-	InvalidCoordinateFrame = "InvalidCoordinateFrame"
-	StaleRef               = "StaleRef"
-	AxUnsupported          = "AxUnsupported"
-	AxFailed               = "AxFailed"
-	Timeout                = "Timeout"
-	Closed                 = "Closed"
-	Internal               = "Internal"
+	PermissionDenied       = ops.CodeScriptPermissionDenied
+	CaptureFailed          = ops.CodeScriptCaptureFailed
+	InputFailed            = ops.CodeScriptInputFailed
+	BackgroundUnavailable  = ops.CodeScriptBackgroundUnavailable
+	WindowNotFound         = ops.CodeScriptWindowNotFound
+	InvalidTarget          = ops.CodeScriptInvalidTarget
+	InvalidKey             = ops.CodeScriptInvalidKey
+	InvalidCoordinateFrame = ops.CodeScriptInvalidCoordinateFrame
+	StaleRef               = ops.CodeScriptStaleRef
+	AxUnsupported          = ops.CodeScriptAxUnsupported
+	AxFailed               = ops.CodeScriptAxFailed
+	Timeout                = ops.CodeScriptTimeout
+	Closed                 = ops.CodeScriptClosed
+	Internal               = ops.CodeScriptInternal
 )
 
 // Codes of reprise's own beside the design's: what bounds a run in a
@@ -34,22 +34,29 @@ const (
 	// Busy refuses a run while another holds the grant's runtime: one
 	// runtime runs one script at a time, and a caller is answered at once
 	// rather than queued behind a run that may spin for its whole budget.
-	Busy = "Busy"
+	Busy = ops.CodeScriptBusy
 	// MemoryLimit is a run interrupted for holding more of the daemon's
 	// heap than its limit; the runtime is reset after it.
-	MemoryLimit = "MemoryLimit"
+	MemoryLimit = ops.CodeScriptMemoryLimit
 )
 
 // Error is a failure a script sees as a thrown Error with .code, and with
-// .grantCode when the grant broker refused (a COMPUTER_ code).
+// .grantCode when the grant broker refused (a COMPUTER_ code). On the wire
+// it is an *ops.Error (Wire).
 type Error struct {
-	Code      string `json:"code"`
-	GrantCode string `json:"grant_code,omitempty"`
-	Message   string `json:"message"`
+	Code      string
+	GrantCode string
+	Message   string
 }
 
-// Error reads as the run's error on the wire does (ops.ComputerRunError).
-func (e *Error) Error() string { return (*ops.ComputerRunError)(e).Error() }
+// Error reads as the run's error on the wire does.
+func (e *Error) Error() string { return e.Wire().Error() }
+
+// Wire is e as COMPUTER_RUN_RESULT carries it: the design's code, and the
+// broker's as the detail.
+func (e *Error) Wire() *ops.Error {
+	return &ops.Error{Code: e.Code, Message: e.Message, Detail: e.GrantCode}
+}
 
 func fail(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
@@ -59,7 +66,7 @@ func fail(code, format string, args ...any) *Error {
 // was doing: a revision that moved under coordinates is a frame gone
 // stale, under an element ref a stale ref.
 func fromBroker(err error, coords bool) *Error {
-	var ce *computer.Error
+	var ce *ops.Error
 	if !errors.As(err, &ce) {
 		var se *Error
 		if errors.As(err, &se) {
@@ -72,22 +79,22 @@ func fromBroker(err error, coords bool) *Error {
 	}
 	code := PermissionDenied
 	switch ce.Code {
-	case computer.CodeStaleBasis, computer.CodeOutOfBounds:
+	case ops.CodeComputerStaleBasis, ops.CodeComputerOutOfBounds:
 		code = InvalidCoordinateFrame
-	case computer.CodeStaleRevision:
+	case ops.CodeComputerStaleRevision:
 		code = StaleRef
 		if coords {
 			code = InvalidCoordinateFrame
 		}
-	case computer.CodeElementNotFound:
+	case ops.CodeComputerElementNotFound:
 		code = StaleRef
-	case computer.CodeTargetNotFound, computer.CodeNoTarget:
+	case ops.CodeComputerTargetNotFound, ops.CodeComputerNoTarget:
 		code = WindowNotFound
-	case computer.CodeNotFocused:
+	case ops.CodeComputerTargetNotFocused:
 		code = BackgroundUnavailable
-	case computer.CodeInvalid:
+	case ops.CodeComputerInvalidRequest:
 		code = InvalidTarget
-	case computer.CodeUnsupported:
+	case ops.CodeComputerPlatformUnsupported:
 		code = InputFailed
 	}
 	return &Error{Code: code, GrantCode: ce.Code, Message: ce.Message}

@@ -42,7 +42,7 @@ func (r RunReply) Wire() ops.ComputerRunResult {
 		out.Screenshots = append(out.Screenshots, ops.ComputerShot(sh))
 	}
 	if r.Error != nil {
-		out.Error = (*ops.ComputerRunError)(r.Error)
+		out.Error = r.Error.Wire()
 	}
 	return out
 }
@@ -53,11 +53,11 @@ func (r RunReply) Wire() ops.ComputerRunResult {
 // RunReply with Error.
 func (rn *Runner) Run(ctx context.Context, b *computer.Broker, req api.ScriptRunRequest) (RunReply, error) {
 	if req.Code == "" {
-		return RunReply{}, &computer.Error{Code: computer.CodeInvalid, Message: "a run needs code"}
+		return RunReply{}, ops.Errorf(ops.CodeComputerInvalidRequest, "a run needs code")
 	}
 	g, ok := b.Describe()
 	if !ok || req.GrantID != "" && req.GrantID != g.ID {
-		return RunReply{}, &computer.Error{Code: computer.CodeNoGrant, Message: "no grant is active for this run: the person grants one with `reprise computer grant`"}
+		return RunReply{}, ops.Errorf(ops.CodeComputerNoGrant, "no grant is active for this run: the person grants one with `reprise computer grant`")
 	}
 	rt := rn.runtime(b, g.ID)
 	res, err := rt.Run(ctx, req.Code, Options{ReadOnly: req.ReadOnly, Timeout: req.Timeout, MemoryLimit: rn.MemoryLimit})

@@ -14,7 +14,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // Options are one run's.
@@ -417,7 +417,7 @@ func (r *Runtime) wait(call goja.FunctionCall) goja.Value {
 func (r *Runtime) grant() computer.Grant {
 	g, ok := r.broker.Describe()
 	if !ok || g.ID != r.grantID {
-		r.throw(fromBroker(&computer.Error{Code: computer.CodeNoGrant, Message: fmt.Sprintf("grant %s is not active: take a grant first", r.grantID)}, false))
+		r.throw(fromBroker(ops.Errorf(ops.CodeComputerNoGrant, "grant %s is not active: take a grant first", r.grantID), false))
 	}
 	return g
 }

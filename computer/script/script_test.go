@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/computer"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 func TestNoGrantNoRun(t *testing.T) {
@@ -21,7 +22,7 @@ func TestNoGrantNoRun(t *testing.T) {
 	}
 	_, err := f.r.Run(context.Background(), "desktop.windows()", Options{ReadOnly: true})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != PermissionDenied || e.GrantCode != computer.CodeNoGrant {
+	if !errors.As(err, &e) || e.Code != PermissionDenied || e.GrantCode != ops.CodeComputerNoGrant {
 		t.Fatalf("a run without its grant: %v; want PermissionDenied (COMPUTER_NO_GRANT)", err)
 	}
 }
@@ -85,7 +86,7 @@ func TestCoordinatesBelongToTheLatestScreenshotOfTheSameTarget(t *testing.T) {
 	// The window moves between the screenshot and the click.
 	f.d.set(func(ws []computer.Window) { ws[0].Bounds = ws[0].Bounds.Add(image.Pt(5, 0)) })
 	e = f.fails(t, `w.click(10, 20)`, Options{})
-	if e.Code != InvalidCoordinateFrame || e.GrantCode != computer.CodeStaleRevision && e.GrantCode != computer.CodeStaleBasis {
+	if e.Code != InvalidCoordinateFrame || e.GrantCode != ops.CodeComputerStaleRevision && e.GrantCode != ops.CodeComputerStaleBasis {
 		t.Fatalf("a click after the window moved: %v; want InvalidCoordinateFrame from a stale basis", e)
 	}
 	f.run(t, `w.screenshot(); w.doubleClick(10, 20)`)
@@ -156,7 +157,7 @@ func TestScreenshotsShowOnlyTheGrantedWindow(t *testing.T) {
 
 func TestCaptureNeedsPixelsAndNoSecureInput(t *testing.T) {
 	f := newFixture(t, computer.GrantRequest{Capture: computer.CaptureA11y})
-	if e := f.fails(t, `desktop.screenshot()`, Options{}); e.Code != PermissionDenied || e.GrantCode != computer.CodePixelsNotGranted {
+	if e := f.fails(t, `desktop.screenshot()`, Options{}); e.Code != PermissionDenied || e.GrantCode != ops.CodeComputerCaptureNotGranted {
 		t.Fatalf("a screenshot under a11y-only: %v", e)
 	}
 	f.d.set(func([]computer.Window) {})
@@ -164,7 +165,7 @@ func TestCaptureNeedsPixelsAndNoSecureInput(t *testing.T) {
 	f.d.secure = true
 	f.d.mu.Unlock()
 	for _, code := range []string{`desktop.window("0x1").ax()`, `desktop.clipboard.read()`} {
-		if e := f.fails(t, code, Options{ReadOnly: true}); e.Code != PermissionDenied || e.GrantCode != computer.CodeSecureInput {
+		if e := f.fails(t, code, Options{ReadOnly: true}); e.Code != PermissionDenied || e.GrantCode != ops.CodeComputerSecureInputRefused {
 			t.Errorf("%s while a password is typed: %v; want COMPUTER_SECURE_INPUT_REFUSED", code, e)
 		}
 	}
@@ -196,7 +197,7 @@ func TestAXRefsHaveGenerations(t *testing.T) {
 	}
 	// Setting a password field is refused by its role, with the focus
 	// elsewhere (issue 32).
-	if e := f.fails(t, `w.find({title: "Secret"})[0].setValue("hunter2")`, Options{}); e.Code != PermissionDenied || e.GrantCode != computer.CodeSecureInput {
+	if e := f.fails(t, `w.find({title: "Secret"})[0].setValue("hunter2")`, Options{}); e.Code != PermissionDenied || e.GrantCode != ops.CodeComputerSecureInputRefused {
 		t.Fatalf("setting a password field with the focus elsewhere: %v; want COMPUTER_SECURE_INPUT_REFUSED", e)
 	}
 	// The window moves: every ref of its snapshots goes stale.
@@ -233,7 +234,7 @@ func TestBudgetAndRebinding(t *testing.T) {
 	}
 	// A window grant stays on its window.
 	g := newFixture(t, computer.GrantRequest{Scope: computer.ScopeWindow})
-	if e := g.fails(t, `desktop.window("0x2").screenshot()`, Options{}); e.Code != PermissionDenied || e.GrantCode != computer.CodeOutOfScope {
+	if e := g.fails(t, `desktop.window("0x2").screenshot()`, Options{}); e.Code != PermissionDenied || e.GrantCode != ops.CodeComputerOutOfScope {
 		t.Fatalf("another window under a window grant: %v; want COMPUTER_OUT_OF_SCOPE", e)
 	}
 	// A desktop grant rebinds, and the old window's frame is stale.

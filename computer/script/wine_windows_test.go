@@ -12,6 +12,7 @@ import (
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/wine"
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // fieldReader reads an edit control's text at a screen point (the
@@ -83,8 +84,8 @@ return [shot.width, shot.height].join("x")`, Options{Timeout: time.Minute})
 	protected := policy
 	protected.Titles = []string{"notepad"}
 	pb := computer.NewBroker(desk, protected, nil, nil)
-	if _, _, err := pb.Create(ctx, computer.GrantRequest{TargetID: id, Issuer: computer.IssuerUser}); !isCode(err, computer.CodeDenyListed) {
-		t.Fatalf("a grant on a protected title: %v; want %s", err, computer.CodeDenyListed)
+	if _, _, err := pb.Create(ctx, computer.GrantRequest{TargetID: id, Issuer: computer.IssuerUser}); !isCode(err, ops.CodeComputerTargetDenyListed) {
+		t.Fatalf("a grant on a protected title: %v; want %s", err, ops.CodeComputerTargetDenyListed)
 	}
 	pg, _, err := pb.Create(ctx, computer.GrantRequest{Issuer: computer.IssuerUser, Unbound: true})
 	if err != nil {
@@ -93,8 +94,8 @@ return [shot.width, shot.height].join("x")`, Options{Timeout: time.Minute})
 	pr := New(pb, pg.ID, plat, shotsDir(t))
 	_, err = pr.Run(ctx, `desktop.window({app: "notepad"}).type(" and more")`, Options{Timeout: time.Minute})
 	var se *Error
-	if !errors.As(err, &se) || se.Code != PermissionDenied || se.GrantCode != computer.CodeDenyListed {
-		t.Fatalf("typing into a protected title: %v; want PermissionDenied (%s)", err, computer.CodeDenyListed)
+	if !errors.As(err, &se) || se.Code != PermissionDenied || se.GrantCode != ops.CodeComputerTargetDenyListed {
+		t.Fatalf("typing into a protected title: %v; want PermissionDenied (%s)", err, ops.CodeComputerTargetDenyListed)
 	}
 	if got, _ := read.FieldText(400, 280); got != "hello wine" {
 		t.Fatalf("notepad holds %q after the refused input; want it untouched", got)
@@ -105,8 +106,8 @@ return [shot.width, shot.height].join("x")`, Options{Timeout: time.Minute})
 	low.Integrity = pad.Integrity - 0x1000
 	ts, _ = computer.NewBroker(desk, low, nil, nil).Targets(ctx)
 	for _, tg := range ts {
-		if tg.ID == id && tg.Refused != computer.CodeElevated {
-			t.Fatalf("notepad above reprise's level: refused %q (%s); want %s", tg.Refused, tg.Reason, computer.CodeElevated)
+		if tg.ID == id && tg.Refused != ops.CodeComputerTargetElevated {
+			t.Fatalf("notepad above reprise's level: refused %q (%s); want %s", tg.Refused, tg.Reason, ops.CodeComputerTargetElevated)
 		}
 	}
 	if !strings.HasPrefix(id, "0x") {
@@ -126,6 +127,6 @@ func shotsDir(t *testing.T) string {
 }
 
 func isCode(err error, code string) bool {
-	var ce *computer.Error
+	var ce *ops.Error
 	return errors.As(err, &ce) && ce.Code == code
 }

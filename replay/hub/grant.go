@@ -24,7 +24,7 @@ var (
 
 // grantPrefix is where workers ask a run's coordinator for its rows:
 // hub.grant.<run>, core NATS (nothing is stored on the hub).
-const grantPrefix = "hub.grant."
+const grantPrefix = events.HubGrantPrefix
 
 // A worker's requests to the coordinator.
 const (

@@ -53,11 +53,11 @@ import (
 
 // What reprise keeps on a hub, beside the REPLAY stream.
 const (
-	StreamRows   = "HUB_ROWS"   // work queue: hub.rows.<run>, one message per row to file
-	BucketClaims = "HUB_CLAIMS" // <skill>.<dedupe key> -> the run and row filing it
-	BucketSkills = "HUB_SKILLS" // <run> -> the run's skill document, sealed
-	Consumer     = "workers"    // the one pull consumer every worker shares
-	rowsPrefix   = "hub.rows."
+	StreamRows   = events.StreamHubRows      // work queue: hub.rows.<run>, one message per row to file
+	BucketClaims = events.BucketHubClaims    // <skill>.<dedupe key> -> the run and row filing it
+	BucketSkills = events.BucketHubSkills    // <run> -> the run's skill document, sealed
+	Consumer     = events.ConsumerHubWorkers // the one pull consumer every worker shares
+	rowsPrefix   = events.HubRowsPrefix
 )
 
 // Lease is how long a worker holds a row without a sign of life before
@@ -111,7 +111,7 @@ func Redact(urls string) string {
 // consumer. It is idempotent.
 func Ensure(ctx context.Context, js jetstream.JetStream) error {
 	return withReplicas(func(r int) error {
-		if _, err := stream(ctx, js, jetstream.StreamConfig{Name: events.StreamReplay, Subjects: []string{"run.>"},
+		if _, err := stream(ctx, js, jetstream.StreamConfig{Name: events.StreamReplay, Subjects: []string{events.ReplayAll},
 			Storage: jetstream.FileStorage, Replicas: r, Duplicates: 10 * time.Minute}); err != nil {
 			return err
 		}
