@@ -222,6 +222,14 @@ const FILTER = { urls: ["<all_urls>"], types: ["main_frame", "sub_frame", "xmlht
 const byRequest = new Map();
 chrome.webRequest.onBeforeRequest.addListener((d) => {
   if (d.tabId < 0 || d.type === "xmlhttprequest" && d.method === "GET") return;
+  // A redirect goes on as the same request (a post's 303 to the page it
+  // made): one request, done when its last leg is, not a first leg left
+  // unanswered that holds the step's effect open for 30 s.
+  const leg = byRequest.get(d.requestId);
+  if (leg) {
+    leg.url = d.url;
+    return;
+  }
   const r = { id: d.requestId, tab: d.tabId, t: d.timeStamp, url: d.url, main: d.type === "main_frame", done: false, status: 0, foreign: false };
   byRequest.set(d.requestId, r);
   recent.push(r);
