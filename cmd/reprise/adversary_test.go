@@ -12,6 +12,7 @@ import (
 // into a label and a value; `recordings show` prints them escaped, so what
 // the person reads is what the recording holds (issue 32).
 func TestImportedEscapesAreNotPrinted(t *testing.T) {
+	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()
 	startDaemonProcess(t, home)
 	const label = "E\x1b]0;pwned\x07mail\x1b[2J"

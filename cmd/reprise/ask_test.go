@@ -83,6 +83,7 @@ var askLine = regexp.MustCompile(`row (\d+), step \d+ asks: the code sent to (\S
 // site sent; `reprise runs answer` from another process answers it, and
 // the code reaches neither the output nor the log.
 func TestReplayAsksForACode(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	site := newOTPSite(t)
 	tmpl, err := os.ReadFile(filepath.Join("testdata", "otp-skill.yaml"))
@@ -225,6 +226,7 @@ func refusal(t *testing.T, m *nats.Msg) string {
 // publishes on them, and still never reads an answer nor has its own
 // taken, and a person's answer is taken only with the question's token.
 func TestAnswersReachOnlyTheAsker(t *testing.T) {
+	t.Parallel()
 	r := &askRig{home: t.TempDir()}
 	startDaemonProcess(t, r.home)
 	for _, nc := range []**nats.Conn{&r.asker, &r.hostile} {

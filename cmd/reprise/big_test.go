@@ -37,6 +37,7 @@ const (
 // one row of a task and must fit one message), never a timeout. The daemon's
 // peak resident memory stays under 150 MB throughout.
 func TestBigRecordingThroughTheDaemon(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("BIG RECORDING TEST SKIPPED: it reads the daemon's peak memory from /proc, which only Linux has")
 	}

@@ -77,6 +77,7 @@ func newExpenseSite(t *testing.T) *expenseSite {
 // (paths relative to the CSV, one per line, a glob), on a site whose
 // tracker on another host is blocked, and keeps each row's confirmation.
 func TestReplayUploadsAndKeepsDownloads(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	site := newExpenseSite(t)
 	tmpl, err := os.ReadFile(filepath.Join("testdata", "expense-skill.yaml"))
@@ -186,6 +187,7 @@ func TestReplayUploadsAndKeepsDownloads(t *testing.T) {
 // TestSecretKeptInTheKeychain: `reprise secret set` keeps a certificate's
 // passphrase in the real keychain, where replay reads it by name.
 func TestSecretKeptInTheKeychain(t *testing.T) {
+	t.Parallel()
 	if ok, why := (store.KeyringKeyStore{}).Probe(); !ok {
 		t.Skipf("!!! no keychain here (%s): run the tests with scripts/with-keyring (make test does); `reprise secret` is NOT tested", why)
 	}

@@ -20,6 +20,7 @@ import (
 // changes per row when the recording stops, keeps the answers on the
 // recording, and a skill builds from that one row plus those answers.
 func TestCopilotThroughATerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
 	startDaemonProcess(t, home, "--capture-script", script, "--capture-speed", "1", "--consent-prompt", "cli")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseSample(t *testing.T) {
+	t.Parallel()
 	header, rows, err := parseSample(strings.NewReader("\ufeffFirst Name, Email \nAda,ada@example.org\nGrace,grace@example.org\n"), "s.csv")
 	if err != nil || len(header) != 2 || header[0] != "First Name" || header[1] != "Email" || len(rows) != 2 {
 		t.Fatalf("got %q %q %v", header, rows, err)

@@ -33,6 +33,7 @@ func recordScripted(t *testing.T, home string) string {
 // doctor name the damaged recording, and fetching it says it is damaged,
 // while an undamaged recording still fetches.
 func TestDamagedStoreIsReported(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
 	args := []string{"--capture-script", script, "--capture-speed", "0"}
@@ -98,6 +99,7 @@ func waitStoreChecked(t *testing.T, home string, logs *syncbuf.Buffer) api.Statu
 // 20 MB tmpfs), a recording does not start, nothing is lost, and status
 // and doctor say why.
 func TestFullDiskRefusesToRecord(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=20m,mode=0700", "tmpfs", home).CombinedOutput(); err != nil {
 		t.Skipf("FULL-DISK TEST SKIPPED: cannot mount a small tmpfs here (%v: %s); it needs root or CAP_SYS_ADMIN", err, out)

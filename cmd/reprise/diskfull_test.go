@@ -23,6 +23,7 @@ import (
 // the file is removed the same daemon, never restarted, records the next
 // recording whole.
 func TestStoreRecoversWhenSpaceReturns(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=96m,mode=0700", "tmpfs", home).CombinedOutput(); err != nil {
 		t.Skipf("FULL-DISK TEST SKIPPED: cannot mount a small tmpfs here (%v: %s); it needs root or CAP_SYS_ADMIN", err, out)

@@ -32,6 +32,7 @@ const (
 // another process publishes steps without pause while the daemon is killed
 // with SIGKILL at a random moment and restarted, ten times.
 func TestAckedStepsSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("durability rounds skipped in -short mode")
 	}

@@ -17,6 +17,7 @@ const editedSkillDoc = "docs/skills.md"
 // before the save, a when on a step. Each row is filed once with its
 // values, and the report says the save was found by its target.
 func TestHandEditedSkillReplays(t *testing.T) {
+	t.Parallel()
 	tmpl, err := os.ReadFile(filepath.Join("testdata", "edited-skill.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestExtensionPathAndPair(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	out, stderr, err := run(t, home, "extension", "path")
 	if err != nil {

@@ -157,6 +157,7 @@ func changingModel(req scripted.Request) string {
 // run replays from the cache with no model call; under ai: never the row
 // fails naming the step; the healed revision replays with ai: never.
 func TestHealingOnAChangedSite(t *testing.T) {
+	t.Parallel()
 	if _, err := chromium.Find(); err != nil {
 		t.Skipf("HEALING TEST SKIPPED: no Chromium on this machine (%v); scripts/deps installs it", err)
 	}

@@ -28,6 +28,7 @@ import (
 // rest, every row stored exactly once, row 50 settled by the skill's
 // verification on the site.
 func TestHubClusterFilesEachRowOnce(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	cluster := natstest.StartCluster(t, 3, "reprise", "s3cret-hub")
 	// The hub's password is never on a command line: the replays read it
@@ -145,6 +146,7 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 // by replay and worker alike, before anything connects, with the way to
 // give it instead; the password is not echoed.
 func TestHubRefusesAPasswordInArgv(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	for _, args := range [][]string{
 		{"worker", "--hub", "nats://reprise:s3cret-hub@127.0.0.1:1"},

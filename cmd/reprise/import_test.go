@@ -24,6 +24,7 @@ var importedPattern = regexp.MustCompile(`as (rec_[0-9a-f-]+): (\d+) steps`)
 // files every other row of the CSV exactly once, and exports back to a
 // Recorder flow equal in meaning to the first.
 func TestImportedFlowsReplayOnceAndExportBack(t *testing.T) {
+	t.Parallel()
 	rig := newImportRig(t, "recorder", "new-customer-ada.json", "new-customer-grace.json", "customers.csv")
 	out := rig.importFlows(t, 2)
 	for _, want := range []string{"Tab presses", "setViewport", "a click on the field the next step fills", "reprise recordings review " + rig.recs[0]} {
@@ -63,6 +64,7 @@ func TestImportedFlowsReplayOnceAndExportBack(t *testing.T) {
 // (a frame selected for one field, the text checked after Save) builds a
 // skill like two demonstrations, which files the other rows once.
 func TestImportedSideProjectReplaysOnce(t *testing.T) {
+	t.Parallel()
 	rig := newImportRig(t, "side", "new-customers.side", "customers.csv")
 	out := rig.importFlows(t, 2)
 	for _, want := range []string{"selectFrame", "assertText: the text checked after the click that sends the form is its success check"} {

@@ -74,6 +74,7 @@ func natsAgainstDaemon(ctx context.Context, t *testing.T) (*nats.Conn, func(args
 // with the local CLI user's credentials, reads what reprise wrote, and is
 // refused what that user may not do.
 func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	nc, natsRun := natsAgainstDaemon(ctx, t)
@@ -139,6 +140,7 @@ func TestNatsCLIReadsTheDaemonsStreams(t *testing.T) {
 // (a thief consumer there took every step of a recording, a pause stopped
 // the pipeline across restarts), and the daemon's consumer is untouched.
 func TestNatsCLICannotTouchThePipeline(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, natsRun := natsAgainstDaemon(ctx, t)

@@ -18,6 +18,7 @@ import (
 // SIGSTOP answers nothing and its client.json may be gone, yet it still
 // holds the store; a second daemon must not open it.
 func TestSecondDaemonRefusedWhileFirstIsStopped(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	first := startDaemonProcess(t, home)
 	if err := first.Process.Signal(syscall.SIGSTOP); err != nil {
@@ -40,6 +41,7 @@ func TestSecondDaemonRefusedWhileFirstIsStopped(t *testing.T) {
 // deletes daemon.lock while the daemon runs must not let a second daemon
 // onto the same store (issue 32): the data dir itself is locked.
 func TestSecondDaemonRefusedWhenTheLockFileIsDeleted(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	startDaemonProcess(t, home)
 	if err := os.Remove(filepath.Join(home, daemon.LockFile)); err != nil {

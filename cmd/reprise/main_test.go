@@ -103,6 +103,7 @@ func startDaemonProcessLogs(t *testing.T, home string, logs *syncbuf.Buffer, arg
 }
 
 func TestHelpOnEveryCommand(t *testing.T) {
+	t.Parallel()
 	var paths [][]string
 	var walk func(c *cobra.Command, path []string)
 	walk = func(c *cobra.Command, path []string) {
@@ -126,6 +127,7 @@ func TestHelpOnEveryCommand(t *testing.T) {
 }
 
 func TestBadFlagsAndArgs(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	tmpl, err := os.ReadFile(filepath.Join("testdata", "customer-skill.yaml"))
 	if err != nil {
@@ -197,6 +199,7 @@ func TestBadFlagsAndArgs(t *testing.T) {
 }
 
 func TestDaemonStatusDoctor(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	d := startDaemonProcess(t, home)
 

@@ -27,6 +27,7 @@ var (
 // (keep_recordings 1), which is then not found; daemon's TestEviction checks
 // its data key is gone.
 func TestNoPlaintextOnDisk(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"keep_recordings": 1}`), 0o600)
 	script, _ := filepath.Abs(filepath.Join("testdata", "distinctive.json"))

@@ -101,6 +101,7 @@ func fillAsAPerson(ctx context.Context, base string, first, last, email string) 
 // sent, naming what the XPath found; the run stops once the failures look
 // systematic, and nothing was stored or deleted.
 func TestProvenOnAChangedForm(t *testing.T) {
+	t.Parallel()
 	if _, err := chromium.Find(); err != nil {
 		t.Skipf("PROOF TEST SKIPPED: no Chromium on this machine (%v); scripts/deps installs it", err)
 	}

@@ -19,6 +19,7 @@ import (
 // TestRecordEndToEnd is the whole flow through the CLI, as a person runs it:
 // consent, start, the scripted demonstration plays, stop, summary, fetch.
 func TestRecordEndToEnd(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
 	startDaemonProcess(t, home, "--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli")
@@ -112,6 +113,7 @@ func TestRecordEndToEnd(t *testing.T) {
 // and the recording starts, instead of the CLI waiting on a question
 // nobody will answer.
 func TestRecordStartQuestionAnsweredElsewhere(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	script, _ := filepath.Abs(filepath.Join("..", "..", "capture", "scripted", "testdata", "form.json"))
 	startDaemonProcess(t, home, "--capture-script", script, "--capture-speed", "0", "--consent-prompt", "cli")

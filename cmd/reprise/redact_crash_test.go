@@ -22,6 +22,7 @@ import (
 // that reached CAPTURE is in RECORDINGS exactly once: CAPTURE is written in
 // order, so the stored seqs must be 1..n with no gap and no repeat.
 func TestRedactStageSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash rounds skipped in -short mode")
 	}

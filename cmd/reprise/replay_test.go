@@ -85,6 +85,7 @@ func (r *replayRig) replay(t *testing.T, args ...string) (string, string, error)
 var runIDPattern = regexp.MustCompile(`run (run_[0-9A-Za-z_]+)`)
 
 func TestReplayRefusesBadInputBeforeAnyRow(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	good, _ := r.customers("good.csv", 3)
 	for _, tc := range []struct {
@@ -114,6 +115,7 @@ func TestReplayRefusesBadInputBeforeAnyRow(t *testing.T) {
 // field equal to the CSV; the rows the server refuses are reported failed
 // with the page's message.
 func TestReplayFillsEveryRowOnce(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	sample, _ := r.customers("sample.csv", 2)
 	out, stderr, err := r.replay(t, "--rows", sample, "--dry-run")
@@ -175,6 +177,7 @@ func TestReplayFillsEveryRowOnce(t *testing.T) {
 // the replay stops within seconds and says how to resume, instead of
 // hanging on a log nobody serves, and the resume files every row once.
 func TestReplayDaemonKilledMidRun(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	sample, _ := r.customers("sample.csv", 1)
 	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {
@@ -228,6 +231,7 @@ func TestReplayKillResume(t *testing.T) { killResume(t, 80, 10) }
 func TestReplayParallelKillResume(t *testing.T) { killResume(t, 60, 4, "--parallel", "3") }
 
 func killResume(t *testing.T, n, rounds int, flags ...string) {
+	t.Parallel()
 	r := newReplayRig(t)
 	sample, _ := r.customers("sample.csv", 1)
 	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {
@@ -283,6 +287,7 @@ func killResume(t *testing.T, n, rounds int, flags ...string) {
 // TestReplayResumeCommand: the command a run stopped early names is the
 // one that started it, its flags kept, with --resume the run's id.
 func TestReplayResumeCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -309,6 +314,7 @@ func TestReplayResumeCommand(t *testing.T) {
 // command, the cause gone, files the rest. (replay's TestEngineAuto* test
 // the rule itself.)
 func TestReplayAutoStopsAndResumes(t *testing.T) {
+	t.Parallel()
 	r := newReplayRig(t)
 	sample, _ := r.customers("sample.csv", 1)
 	if _, stderr, err := r.replay(t, "--rows", sample, "--dry-run"); err != nil {

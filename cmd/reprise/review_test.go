@@ -47,6 +47,7 @@ func startReviewPage(t *testing.T, home, id string) (string, *exec.Cmd) {
 // command serves, in headless Chromium, removes step 2 and redacts step 3
 // of a recording through the daemon, and RECORDING_FETCH shows both.
 func TestReviewPageAgainstTheDaemon(t *testing.T) {
+	t.Parallel()
 	if _, err := chromium.Find(); err != nil {
 		t.Skipf("REVIEW PAGE TEST SKIPPED: no Chromium (%v); scripts/deps installs it", err)
 	}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestPruneRunsKeepsTheNewest(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	names := []string{
 		"run_20261201T100000_0000000000000001", "run_20261201T110000_0000000000000002",

@@ -27,6 +27,7 @@ import (
 // its endpoints on today's subjects, and counts a refused request in the
 // endpoint's stats.
 func TestNatsCLIListsTheServices(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	nc, natsRun := natsAgainstDaemon(ctx, t)
