@@ -27,8 +27,10 @@ build:
 	CGO_ENABLED=0 $(GO) build -o bin/reprise ./cmd/reprise
 	CGO_ENABLED=1 $(GO) build -o bin/reprise-fitz ./cmd/reprise-fitz
 
+# Three packages at a time: the end-to-end suites spend much of their time
+# waiting on browsers, daemons and servers, not on the two cores.
 test: deps
-	scripts/with-keyring $(GO) test -race -count=1 -timeout 45m ./...
+	scripts/with-keyring $(GO) test -race -count=1 -p 3 -timeout 45m ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \
