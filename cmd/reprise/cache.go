@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/heal"
+	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/skillbook"
 )
 

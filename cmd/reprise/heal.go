@@ -11,7 +11,7 @@ import (
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
-	"github.com/reprise-dev/reprise/heal"
+	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/model"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
