@@ -19,7 +19,6 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/replay"
-	"github.com/reprise-dev/reprise/skills"
 )
 
 // asker puts a run's questions to the person: each is shown on this
@@ -219,16 +218,6 @@ func (in *typed) read(prompt, name string) (string, error) {
 		return "", fmt.Errorf("the %s is empty", name)
 	}
 	return v, nil
-}
-
-// asks says whether a skill's rows wait for a person's answer.
-func asks(s *skills.Skill) bool {
-	for _, st := range s.Steps {
-		if st.Action == skills.ActionAsk || st.Secret {
-			return true
-		}
-	}
-	return false
 }
 
 // errNotAccepted: the run refused the answer without opening it (a wrong
