@@ -48,7 +48,7 @@ func (f *form) Do(_ context.Context, st replay.Step) (replay.Outcome, error) {
 }
 
 func (f *form) Verify(_ context.Context, v skills.Verification) (bool, error) { return false, nil }
-func (f *form) Snapshot(context.Context, string) error                       { return nil }
+func (f *form) Snapshot(context.Context, string) error                        { return nil }
 func (f *form) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
