@@ -223,7 +223,7 @@ func (f *replayFlags) check() error {
 		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
 	}
 	if f.hub != "" {
-		if err := hub.CheckArgv(f.hub); err != nil {
+		if err := checkHubArgv(f.hub); err != nil {
 			return err
 		}
 	} else if f.hubCredentials != "" {
@@ -246,6 +246,20 @@ func (f *replayFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// checkHubArgv refuses a --hub that is not a URL, or carries credentials.
+func checkHubArgv(urls string) error {
+	var bad *hub.URLError
+	switch err := hub.CheckArgv(urls); {
+	case errors.As(err, &bad) && errors.Is(err, hub.ErrCredentialsInArgv):
+		return fmt.Errorf("--hub %s: %w. Give the URL without them, and put user:password in a file only you can read (chmod 600), passed as --hub-credentials FILE, or in the environment as %s",
+			bad.URL, hub.ErrCredentialsInArgv, hub.CredentialsEnv)
+	case errors.As(err, &bad):
+		return fmt.Errorf("--hub: %s is not a URL", bad.URL)
+	default:
+		return err
+	}
 }
 
 // explain words the session's refusals with this command's flags.

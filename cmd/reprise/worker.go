@@ -55,7 +55,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if f.hub == "" {
 		return errors.New("--hub is required: the NATS URLs of the hub to take rows from")
 	}
-	if err := hub.CheckArgv(f.hub); err != nil {
+	if err := checkHubArgv(f.hub); err != nil {
 		return err
 	}
 	if f.parallel < 1 || f.parallel > session.MaxParallel {
