@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/replay"
 )
@@ -156,28 +157,25 @@ argument, where any program could read it (ps).`,
 			if err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
-			defer cancel()
-			reply, err := answerRun(ctx, c.Conn(), run, key, sealed)
-			switch {
-			case errors.Is(err, nats.ErrNoResponders):
-				return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
-			case errors.Is(err, errNotAccepted):
-				return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
-			case errors.Is(err, context.DeadlineExceeded):
-				return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
-			case err != nil:
-				return fmt.Errorf("answer run %s: %w", run, err)
-			case reply.Error != "":
-				return fmt.Errorf("run %s: %s", run, reply.Error)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "answered row %d, step %d of run %s\n", reply.Row, reply.Step, run)
-			return nil
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				defer cancel()
+				reply, err := answerRun(ctx, c.Conn(), run, key, sealed)
+				switch {
+				case errors.Is(err, nats.ErrNoResponders):
+					return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
+				case errors.Is(err, errNotAccepted):
+					return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
+				case errors.Is(err, context.DeadlineExceeded):
+					return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
+				case err != nil:
+					return fmt.Errorf("answer run %s: %w", run, err)
+				case reply.Error != "":
+					return fmt.Errorf("run %s: %s", run, reply.Error)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "answered row %d, step %d of run %s\n", reply.Row, reply.Step, run)
+				return nil
+			})
 		},
 	}
 	answer.Flags().IntVar(&row, "row", 0, "the row whose question this answers (default: whichever row is asking)")

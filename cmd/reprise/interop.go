@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay/rows"
@@ -55,46 +57,43 @@ demonstrations: what differs between them is a parameter.`,
 			if err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			out := cmd.OutOrStdout()
-			for i, f := range flows {
-				sum, err := c.Import(cmd.Context(), ops.ImportRequest{Format: f.Format, Steps: f.Steps})
-				if err != nil {
-					return fmt.Errorf("import %s: %w", from[i], err)
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				out := cmd.OutOrStdout()
+				for i, f := range flows {
+					sum, err := c.Import(ctx, ops.ImportRequest{Format: f.Format, Steps: f.Steps})
+					if err != nil {
+						return fmt.Errorf("import %s: %w", from[i], err)
+					}
+					title := ""
+					if f.Title != "" {
+						title = fmt.Sprintf(" (%q)", f.Title)
+					}
+					fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", from[i], title, sum.RecordingID, sum.StepCount)
+					for _, n := range f.Notes {
+						fmt.Fprintf(out, "  note: %s\n", n)
+					}
+					req.Recordings = append(req.Recordings, sum.RecordingID)
 				}
-				title := ""
-				if f.Title != "" {
-					title = fmt.Sprintf(" (%q)", f.Title)
+				if strings.TrimSpace(name) != "" {
+					draft, err := c.DraftSkill(ctx, req)
+					if err != nil {
+						return fmt.Errorf("draft the skill: %w", err)
+					}
+					printNotes(out, draft.Notes)
+					printQuestions(out, draft.Questions)
 				}
-				fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", from[i], title, sum.RecordingID, sum.StepCount)
-				for _, n := range f.Notes {
-					fmt.Fprintf(out, "  note: %s\n", n)
+				ids := strings.Join(req.Recordings, " ")
+				fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
+				for _, id := range req.Recordings {
+					fmt.Fprintf(out, "  reprise recordings review %s\n", id)
 				}
-				req.Recordings = append(req.Recordings, sum.RecordingID)
-			}
-			if strings.TrimSpace(name) != "" {
-				draft, err := c.DraftSkill(cmd.Context(), req)
-				if err != nil {
-					return fmt.Errorf("draft the skill: %w", err)
+				build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(name), "NAME"))
+				if sample != "" {
+					build += " --rows " + shellQuote(sample)
 				}
-				printNotes(out, draft.Notes)
-				printQuestions(out, draft.Questions)
-			}
-			ids := strings.Join(req.Recordings, " ")
-			fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
-			for _, id := range req.Recordings {
-				fmt.Fprintf(out, "  reprise recordings review %s\n", id)
-			}
-			build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(name), "NAME"))
-			if sample != "" {
-				build += " --rows " + shellQuote(sample)
-			}
-			fmt.Fprintf(out, "then build the skill:\n%s\n", build)
-			return nil
+				fmt.Fprintf(out, "then build the skill:\n%s\n", build)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the skill's name: shows the draft's questions now")
@@ -135,31 +134,28 @@ dedupe, success checks) is stated at the top of the script, never silently lost.
 			if format != interop.ExportReprise && csvPath == "" {
 				return fmt.Errorf("--format %s needs --rows: the CSV the exported flow fills", format)
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			reply, err := c.Skill(cmd.Context(), args[0], revision)
-			if err != nil {
-				return err
-			}
-			doc, notes, err := exportAs(format, []byte(reply.YAML), csvPath, row, output)
-			if err != nil {
-				return fmt.Errorf("export skill %s as %s: %w", reply.ID, format, err)
-			}
-			for _, n := range notes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
-			}
-			if output == "" || output == "-" {
-				_, err := cmd.OutOrStdout().Write(doc)
-				return err
-			}
-			if err := os.WriteFile(output, doc, 0o600); err != nil {
-				return fmt.Errorf("export skill %s: %w", reply.ID, err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s (%s)\n", reply.ID, reply.Revision, output, format)
-			return nil
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				reply, err := c.Skill(ctx, args[0], revision)
+				if err != nil {
+					return err
+				}
+				doc, notes, err := exportAs(format, []byte(reply.YAML), csvPath, row, output)
+				if err != nil {
+					return fmt.Errorf("export skill %s as %s: %w", reply.ID, format, err)
+				}
+				for _, n := range notes {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+				}
+				if output == "" || output == "-" {
+					_, err := cmd.OutOrStdout().Write(doc)
+					return err
+				}
+				if err := os.WriteFile(output, doc, 0o600); err != nil {
+					return fmt.Errorf("export skill %s: %w", reply.ID, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s (%s)\n", reply.ID, reply.Revision, output, format)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")

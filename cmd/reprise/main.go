@@ -103,6 +103,17 @@ func call[R any](g *globals, cmd *cobra.Command, format string, ask func(context
 	return text(cmd.OutOrStdout(), r)
 }
 
+// with dials the daemon for f, with the command's context, and closes the
+// connection after.
+func (g *globals) with(cmd *cobra.Command, f func(context.Context, *client.Client) error) error {
+	c, err := g.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return f(cmd.Context(), c)
+}
+
 // dial connects to the daemon serving the data dir.
 func (g *globals) dial() (*client.Client, error) {
 	home, err := g.resolveHome()

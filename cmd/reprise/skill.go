@@ -117,32 +117,29 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 			if pending && revision != 0 {
 				return errors.New("--pending and --revision together: the proposal is not a saved version yet")
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if pending {
-				p, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingGet})
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				if pending {
+					p, err := c.Pending(ctx, api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingGet})
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "# proposed from revision %d, not yet accepted: `reprise skill accept %s` saves it\n", p.Base, args[0])
+					_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(p.YAML))
+					return err
+				}
+				reply, err := c.Skill(ctx, args[0], revision)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "# proposed from revision %d, not yet accepted: `reprise skill accept %s` saves it\n", p.Base, args[0])
-				_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(p.YAML))
-				return err
-			}
-			reply, err := c.Skill(cmd.Context(), args[0], revision)
-			if err != nil {
-				return err
-			}
-			// YAML comments, so the output still reads as the skill.
-			if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
-				for _, line := range skills.Summary(s) {
-					fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", termtext.Line(line))
+				// YAML comments, so the output still reads as the skill.
+				if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
+					for _, line := range skills.Summary(s) {
+						fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", termtext.Line(line))
+					}
 				}
-			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(reply.YAML))
-			return err
+				_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(reply.YAML))
+				return err
+			})
 		},
 	}
 	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
