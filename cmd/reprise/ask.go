@@ -160,11 +160,11 @@ argument, where any program could read it (ps).`,
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				reply, err := answerRun(ctx, c.Conn(), run, key, sealed)
+				reply, err := replay.SendAnswer(ctx, c.Conn(), run, key, sealed)
 				switch {
 				case errors.Is(err, nats.ErrNoResponders):
 					return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
-				case errors.Is(err, errNotAccepted):
+				case errors.Is(err, replay.ErrNotAccepted):
 					return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
 				case errors.Is(err, context.DeadlineExceeded):
 					return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
@@ -216,57 +216,4 @@ func (in *typed) read(prompt, name string) (string, error) {
 		return "", fmt.Errorf("the %s is empty", name)
 	}
 	return v, nil
-}
-
-// errNotAccepted: the run refused the answer without opening it (a wrong
-// token), or so said a reply that proves nothing.
-var errNotAccepted = errors.New("not accepted")
-
-// refusalGrace is how long a plain refusal, or the server's "no
-// responders", waits for the run's sealed reply before it is believed:
-// another program may reply first, and faster, but cannot seal.
-const refusalGrace = time.Second
-
-// answerRun sends a sealed answer to run's question and returns the run's
-// sealed reply. The reply comes on a subject under the run's own (a CLI
-// may not answer into another connection's inbox), which any CLI
-// connection can read and publish on: a reply that does not open under the
-// key is not believed, and an unsealed one is errNotAccepted (or
-// nats.ErrNoResponders) only when no sealed one follows within
-// refusalGrace.
-func answerRun(ctx context.Context, nc *nats.Conn, run string, key *replay.AskKey, sealed []byte) (replay.AnswerReply, error) {
-	inbox := events.AskSubject(run) + ".reply." + nats.NewInbox()[len(nats.InboxPrefix):]
-	sub, err := nc.SubscribeSync(inbox)
-	if err != nil {
-		return replay.AnswerReply{}, err
-	}
-	defer sub.Unsubscribe()
-	if err := nc.PublishRequest(key.Subject(), inbox, sealed); err != nil {
-		return replay.AnswerReply{}, err
-	}
-	var plain error
-	wait := ctx
-	for {
-		msg, err := sub.NextMsgWithContext(wait)
-		switch {
-		case err != nil && plain != nil:
-			return replay.AnswerReply{}, plain
-		case err != nil:
-			return replay.AnswerReply{}, err
-		case replay.IsSealed(msg.Data):
-			if r, err := key.OpenReply(sealed, msg.Data); err == nil {
-				return r, nil
-			}
-			continue
-		}
-		if plain == nil {
-			plain = errNotAccepted
-			if msg.Header.Get("Status") == "503" {
-				plain = nats.ErrNoResponders
-			}
-			var cancel context.CancelFunc
-			wait, cancel = context.WithTimeout(ctx, refusalGrace)
-			defer cancel()
-		}
-	}
 }
