@@ -98,7 +98,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	defer c.Close()
-	ctx, stopWatch := watchDaemon(cmd.Context(), c.Conn(), daemonGrace)
+	ctx, stopWatch := c.Watch(cmd.Context(), client.DaemonGrace)
 	defer stopWatch()
 	skillID, doc, err := loadSkill(ctx, c, skillRef)
 	if err != nil {
@@ -183,7 +183,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	res, err := s.Run(ctx, ro)
 	bar.Finish()
 	err = f.explain(err)
-	if errors.Is(context.Cause(ctx), errDaemonGone) {
+	if errors.Is(context.Cause(ctx), client.ErrDaemonGone) {
 		err = fmt.Errorf("the daemon stopped during run %s: start it again (reprise daemon), then resume with --resume %s; no row is filed twice", plan.RunID, plan.RunID)
 	}
 	if res != nil {
