@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,8 +14,6 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/replay/rows"
-	"github.com/reprise-dev/reprise/skills"
 )
 
 func newSkillImportCmd(g *globals) *cobra.Command {
@@ -139,7 +136,11 @@ dedupe, success checks) is stated at the top of the script, never silently lost.
 				if err != nil {
 					return err
 				}
-				doc, notes, err := exportAs(format, []byte(reply.YAML), csvPath, row, output)
+				doc, notes, err := interop.Export(format, []byte(reply.YAML), csvPath, row, output)
+				var few *interop.RowsError
+				if errors.As(err, &few) {
+					err = fmt.Errorf("--row %d: %s has %d data rows", row, csvPath, few.Rows)
+				}
 				if err != nil {
 					return fmt.Errorf("export skill %s as %s: %w", reply.ID, format, err)
 				}
@@ -164,53 +165,6 @@ dedupe, success checks) is stated at the top of the script, never silently lost.
 	cmd.Flags().StringVar(&csvPath, "rows", "", "the CSV the exported flow or script fills")
 	cmd.Flags().IntVar(&row, "row", 1, "with chrome-recorder: the data row whose values fill the flow")
 	return cmd
-}
-
-// exportAs writes the skill document doc in format.
-func exportAs(format string, doc []byte, csvPath string, row int, output string) ([]byte, []string, error) {
-	if format == interop.ExportReprise {
-		return doc, nil, nil
-	}
-	s, err := skills.Parse(doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	if format == interop.ExportChromeRecorder {
-		table, err := rows.Open(csvPath, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		if row > len(table.Rows) {
-			return nil, nil, fmt.Errorf("--row %d: %s has %d data rows", row, csvPath, len(table.Rows))
-		}
-		values, err := table.Rows[row-1].Fill(s)
-		if err != nil {
-			return nil, nil, err
-		}
-		return interop.ChromeRecorder(s, values)
-	}
-	// The script reads the CSV where it is, named from the script's folder.
-	if _, err := rows.Open(csvPath, s); err != nil {
-		return nil, nil, err
-	}
-	o := interop.ExportOptions{CSV: csvPath}
-	if abs, err := filepath.Abs(csvPath); err == nil {
-		o.CSV = abs
-		if output != "" && output != "-" {
-			if dir, err := filepath.Abs(filepath.Dir(output)); err == nil {
-				if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-					o.CSV = rel
-				}
-			}
-		}
-	}
-	var b []byte
-	if format == interop.ExportPlaywright {
-		b, err = interop.Playwright(s, o)
-	} else {
-		b, err = interop.PuppeteerReplay(s, o)
-	}
-	return b, nil, err
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
