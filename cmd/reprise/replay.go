@@ -432,33 +432,10 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 	}
 }
 
+// writeReplayReport prints the run's report, and writes it to path.
 func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
-	var rs []report.Row
-	for _, r := range res.Rows {
-		// The report numbers steps from 1, as every message does.
-		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via,
-			Output: r.Output, Files: r.Files, Notes: r.Notes, Healed: r.Healed, ModelCalls: r.ModelCalls, Tokens: r.Tokens, Proofs: r.Proofs})
-	}
-	committed, failed, skipped, unknown := report.Summary(rs)
-	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)
-	for _, r := range rs {
-		if r.Outcome == replay.OutcomeFailed || r.Outcome == replay.OutcomeUnknown || strings.HasPrefix(r.Reason, "refused before the run") {
-			step := ""
-			if r.Step > 0 {
-				step = fmt.Sprintf(" at step %d (%s)", r.Step, r.Action)
-			}
-			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, termtext.Line(r.Reason))
-		}
-		for _, n := range r.Notes {
-			fmt.Fprintf(out, "  row %d: %s\n", r.N, termtext.Line(n))
-		}
-		for _, h := range r.Healed {
-			fmt.Fprintf(out, "  row %d healed: %s\n", r.N, termtext.Line(h))
-		}
-		if r.Output != "" {
-			fmt.Fprintf(out, "  row %d output: %s\n", r.N, termtext.Line(r.Output))
-		}
-	}
+	rs := report.FromResult(res)
+	session.WriteSummary(out, res.RunID, rs)
 	if path == "" {
 		return nil
 	}
