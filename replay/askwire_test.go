@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
 )
 
@@ -56,5 +59,62 @@ func TestSendAnswerBelievesOnlyASealedReply(t *testing.T) {
 	}
 	if _, err := SendAnswer(ctx, nc, run, key, sealed); !errors.Is(err, ErrNotAccepted) {
 		t.Errorf("SendAnswer(a plain refusal only) = %v; want ErrNotAccepted", err)
+	}
+}
+
+// TestWaitAnswerTakesOnlyItsToken: an answer sealed with another token,
+// or sent in the clear, is refused with the plain replies; the one sealed
+// with the question's token is taken and told so.
+func TestWaitAnswerTakesOnlyItsToken(t *testing.T) {
+	_, nc, _ := natstest.Start(t, "m_test")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	q := Question{RunID: "run_20261206T080000_0000000000000002", Row: 4, Step: 2}
+	key, err := DeriveAskKey(q.RunID, NewAskToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := DeriveAskKey(q.RunID, NewAskToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	var refusedOn, refusedPlain atomic.Int64
+	type result struct {
+		answer string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		a, err := WaitAnswer(ctx, nc, q, AnswerWait{Key: key, NotAccepted: "not accepted", Unsealed: "sealed only",
+			Ready: func() { close(ready) },
+			Refused: func(onQuestion bool) {
+				if onQuestion {
+					refusedOn.Add(1)
+				} else {
+					refusedPlain.Add(1)
+				}
+			}})
+		done <- result{a, err}
+	}()
+	<-ready
+
+	wrong, _ := other.SealAnswer(Answer{Answer: "guess"})
+	if _, err := SendAnswer(ctx, nc, q.RunID, other, wrong); !errors.Is(err, ErrNotAccepted) {
+		t.Errorf("an answer sealed with another token: %v; want ErrNotAccepted", err)
+	}
+	plain, _ := json.Marshal(Answer{Answer: "guess"})
+	if m, err := nc.RequestWithContext(ctx, events.AskSubject(q.RunID), plain); err != nil || !strings.Contains(string(m.Data), "sealed only") {
+		t.Errorf("an answer in the clear: %v, %v; want the Unsealed reply", m, err)
+	}
+	right, _ := key.SealAnswer(Answer{Answer: "42"})
+	if r, err := SendAnswer(ctx, nc, q.RunID, key, right); err != nil || r.Row != 4 || r.Step != 2 {
+		t.Errorf("the answer: %+v, %v; want taken for row 4, step 2", r, err)
+	}
+	if got := <-done; got.err != nil || got.answer != "42" {
+		t.Errorf("WaitAnswer = %q, %v; want 42", got.answer, got.err)
+	}
+	if refusedOn.Load() != 1 || refusedPlain.Load() != 1 {
+		t.Errorf("refused %d on the question subjects and %d in the clear; want 1 and 1", refusedOn.Load(), refusedPlain.Load())
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -51,70 +50,29 @@ func (a *asker) ask(ctx context.Context, q replay.Question) (string, error) {
 		return "", fmt.Errorf("wait for an answer: %w", err)
 	}
 	var refused atomic.Int64
-	// A reprise that predates sealing sends its answer in the clear here.
-	old, err := a.nc.Subscribe(events.AskSubject(q.RunID), func(m *nats.Msg) {
-		refused.Add(1)
-		respondPlain(m, unsealedReply)
-	})
-	if err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	defer old.Unsubscribe()
-	// Every question subject of the run, so that an answer sealed with a
-	// wrong token (another subject) is told it was not taken.
-	sub, err := a.nc.SubscribeSync(events.AskQuestionSubject(q.RunID, "*"))
-	if err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	defer sub.Unsubscribe()
-	if err := a.nc.FlushWithContext(ctx); err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   and type the token %s   (the row waits %s)\n",
-		q.Row, q.Step, q.Prompt, q.RunID, token, q.Wait.Round(time.Second))
+	warned := false
 	defer func() {
 		if n := refused.Load(); n > 0 {
 			fmt.Fprintf(a.out, "  row %d, step %d: %d answers refused (a wrong token, an older reprise, or another program)\n", q.Row, q.Step, n)
 		}
 	}()
-	warned := false
-	for {
-		msg, err := sub.NextMsgWithContext(ctx)
-		if err != nil {
-			return "", err
-		}
-		ans, err := replay.Answer{}, replay.ErrNotAccepted
-		if msg.Subject == key.Subject() {
-			ans, err = key.OpenAnswer(msg.Data)
-		}
-		if err != nil {
+	answer, err := replay.WaitAnswer(ctx, a.nc, q, replay.AnswerWait{Key: key, NotAccepted: notAcceptedReply, Unsealed: unsealedReply,
+		Ready: func() {
+			fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   and type the token %s   (the row waits %s)\n",
+				q.Row, q.Step, q.Prompt, q.RunID, token, q.Wait.Round(time.Second))
+		},
+		Refused: func(onQuestion bool) {
 			refused.Add(1)
-			respondPlain(msg, notAcceptedReply)
-			if !warned {
+			if onQuestion && !warned {
 				warned = true
 				fmt.Fprintf(a.out, "  row %d, step %d: an answer without this question's token was refused; still waiting\n", q.Row, q.Step)
 			}
-			continue
-		}
-		reply := replay.AnswerReply{Row: q.Row, Step: q.Step}
-		switch {
-		case ans.Row != 0 && ans.Row != q.Row:
-			reply = replay.AnswerReply{Error: fmt.Sprintf("row %d is not asking; row %d is", ans.Row, q.Row)}
-		case ans.Answer == "":
-			reply = replay.AnswerReply{Error: "the answer is empty"}
-		}
-		_ = msg.Respond(key.SealReply(msg.Data, reply))
-		if reply.Error == "" {
-			fmt.Fprintf(a.out, "  row %d, step %d: answered\n", q.Row, q.Step)
-			return ans.Answer, nil
-		}
+		},
+	})
+	if err == nil {
+		fmt.Fprintf(a.out, "  row %d, step %d: answered\n", q.Row, q.Step)
 	}
-}
-
-// respondPlain refuses an answer that did not open, in the clear.
-func respondPlain(m *nats.Msg, why string) {
-	b, _ := json.Marshal(replay.AnswerReply{Error: why})
-	_ = m.Respond(b)
+	return answer, err
 }
 
 func newRunsCmd(g *globals) *cobra.Command {
