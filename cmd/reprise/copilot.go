@@ -58,7 +58,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				for round := 0; round < maxCopilotRounds; round++ {
 					draft, err := c.DraftSkill(ctx, api.SkillBuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
 					if err != nil {
-						return err
+						return explainBuild(err)
 					}
 					if len(draft.Questions) == 0 {
 						break

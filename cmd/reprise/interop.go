@@ -74,7 +74,7 @@ demonstrations: what differs between them is a parameter.`,
 				if strings.TrimSpace(name) != "" {
 					draft, err := c.DraftSkill(ctx, req)
 					if err != nil {
-						return fmt.Errorf("draft the skill: %w", err)
+						return fmt.Errorf("draft the skill: %w", explainBuild(err))
 					}
 					printNotes(out, draft.Notes)
 					printQuestions(out, draft.Questions)

@@ -14,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -60,7 +61,8 @@ again. The skill saves only when every question is answered.
 				return err
 			}
 			build := func(ctx context.Context, c *client.Client) (api.SkillBuildReply, error) {
-				return c.BuildSkill(ctx, req)
+				reply, err := c.BuildSkill(ctx, req)
+				return reply, explainBuild(err)
 			}
 			return call(g, cmd, "", build, func(out io.Writer, reply api.SkillBuildReply) error {
 				printNotes(out, reply.Notes)
@@ -203,6 +205,16 @@ func newSkillValidateCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&rows, "rows", "", "a CSV the skill will run on")
 	return cmd
+}
+
+// explainBuild says how to remove the repeats a skill too big for one row
+// was built from.
+func explainBuild(err error) error {
+	var e *ops.Error
+	if errors.As(err, &e) && e.Code == skillbook.CodeTooBig {
+		return fmt.Errorf("%w (`reprise recordings review REC --remove SEQ,...`)", err)
+	}
+	return err
 }
 
 // printNotes and printQuestions show a draft as build and import both do.
