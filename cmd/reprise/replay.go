@@ -135,11 +135,13 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if cfg.JS, err = jetstream.New(c.Conn()); err != nil {
 		return err
 	}
-	dcfg, err := daemon.LoadConfig(home)
-	if err != nil {
-		return err
+	var dcfg daemon.Config
+	if f.hub == "" { // a hub's workers run no model
+		if dcfg, err = daemon.LoadConfig(home); err != nil {
+			return err
+		}
+		cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return openCacheIn(home, id, log) }}
 	}
-	cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return openCacheIn(home, id, log) }}
 	s, err := session.Open(ctx, cfg)
 	if err != nil {
 		return f.explain(err)
@@ -147,8 +149,8 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	defer s.Close()
 	out := cmd.OutOrStdout()
 	plan := s.Plan()
-	bar := progress.New(cmd.ErrOrStderr(), s.Total(), progress.IsTerminal(os.Stderr))
 	if s.OnHub() {
+		bar := progress.New(cmd.ErrOrStderr(), s.Total(), progress.IsTerminal(os.Stderr))
 		if err := s.Start(ctx, session.Executor{}); err != nil {
 			return f.explain(err)
 		}
@@ -168,10 +170,13 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	defer release()
+	// The browser quits, and the desktop is let go, before its profile's
+	// lock and the desktop's grant are.
+	defer func() { _ = s.Close(); release() }()
 	if err := s.Start(ctx, ex); err != nil {
 		return f.explain(err)
 	}
+	bar := progress.New(cmd.ErrOrStderr(), s.Total(), progress.IsTerminal(os.Stderr))
 
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
 	ro := session.RunOptions{ResumeCommand: resumeCommand(cmd, skillRef, plan.RunID), Progress: bar.Update, StepProgress: bar.StepOf,

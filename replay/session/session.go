@@ -68,7 +68,8 @@ type Config struct {
 	Hub *Hub
 	// Heal, if set, lets a model act for the steps whose ai asks for it
 	// (replay/heal). A skill with such steps and no Heal runs them
-	// without one, and they fail naming it.
+	// without one, and they fail naming it. A hub's workers run no model:
+	// a hub run ignores it.
 	Heal *Heal
 	// Logger defaults to discarding.
 	Logger *slog.Logger
@@ -180,7 +181,7 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 		plan.Rows, skipped = filed.TakeOut(plan.Rows)
 		s.refused = append(s.refused, skipped...)
 	}
-	if cfg.Heal != nil {
+	if cfg.Heal != nil && cfg.Hub == nil {
 		if s.healing, err = startHealing(cfg.SkillID, cfg.Skill, cfg.Heal, s.log); err != nil {
 			return nil, err
 		}
