@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/pick"
 	"github.com/reprise-dev/reprise/replay/rows"
+	"github.com/reprise-dev/reprise/replay/session"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -71,33 +73,34 @@ func (s *shim) DryRunReplay(ctx context.Context, req ops.DryRunRequest) (ops.Dry
 	if err != nil {
 		return ops.DryRunResult{}, fmt.Errorf("the drafted skill: %w", err)
 	}
-	plan, bad, err := replay.NewPlan("draft", skill, []byte(draft.YAML), sampleRows(skill, req.Header, sample), replay.PlanOptions{
-		RunID:  fmt.Sprintf("dry_%d", time.Now().UnixNano()),
-		CSV:    "dry-run",
-		NoKeys: true, // a dry run files nothing: there is nothing to dedupe
-		Fill:   func(r rows.Row) (map[string]string, error) { return dryRunValues(skill, r) },
-	})
+	sess, err := session.Open(ctx, session.Config{SkillID: "draft", Skill: skill, Doc: []byte(draft.YAML), Rows: sampleRows(skill, req.Header, sample),
+		Plan: replay.PlanOptions{
+			RunID:  fmt.Sprintf("dry_%d", time.Now().UnixNano()),
+			CSV:    "dry-run",
+			NoKeys: true, // a dry run files nothing: there is nothing to dedupe
+			Fill:   func(r rows.Row) (map[string]string, error) { return dryRunValues(skill, r) },
+		},
+		JS: s.d.js, DryRun: true, OnError: replay.OnErrorSkip, Logger: s.d.log})
+	var bad *session.RowsError
+	if errors.As(err, &bad) {
+		return ops.DryRunResult{}, bad.Bad[0].Err
+	}
 	if err != nil {
 		return ops.DryRunResult{}, err
 	}
-	if len(bad) > 0 {
-		return ops.DryRunResult{}, bad[0].Err
+	defer sess.Close()
+	if len(sess.Bad()) > 0 {
+		return ops.DryRunResult{}, sess.Bad()[0].Err
 	}
-	ex, err := pick.New(ctx, skill, pick.Options{
+	err = sess.Start(ctx, session.Executor{Options: pick.Options{
 		Kind:    pick.Browser,
 		Browser: browser.Options{ProfileDir: filepath.Join(s.d.home, "dry-run-profile"), NoSandbox: browser.SandboxOff()},
 		Logger:  s.d.log,
-	})
+	}})
 	if err != nil {
 		return ops.DryRunResult{}, err
 	}
-	defer ex.Close()
-	stop, err := replay.Serve(ctx, s.d.js, plan, ex, s.d.log)
-	if err != nil {
-		return ops.DryRunResult{}, err
-	}
-	defer stop()
-	res, err := replay.Run(ctx, replay.Options{JS: s.d.js, Plan: plan, Executor: ex, DryRun: true, OnError: replay.OnErrorSkip, Logger: s.d.log})
+	res, err := sess.Run(ctx, session.RunOptions{})
 	if err != nil {
 		return ops.DryRunResult{}, err
 	}

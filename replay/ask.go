@@ -58,7 +58,7 @@ func (e *engine) askFor(ctx context.Context, r Row, i int, st skills.Step) (Outc
 		q.Prompt = prompt
 	}
 	if e.Ask == nil {
-		return Outcome{Error: fmt.Sprintf("step %d asks a person (%s), and nobody can answer this run: run it where `reprise runs answer` can reach it", i+1, st.Action)}, nil
+		return Outcome{Error: fmt.Sprintf("step %d asks a person (%s), and nobody can answer this run: run it where a person can answer its questions", i+1, st.Action)}, nil
 	}
 	actx, cancel := context.WithTimeout(ctx, q.Wait)
 	defer cancel()

@@ -147,6 +147,22 @@ func (r *Result) Failed() bool {
 // rows: nothing was submitted.
 var ErrNotConfirmed = errors.New("the checked rows were not confirmed; nothing was submitted")
 
+// ErrNeedsDryRun: a run told to go unattended (Options.Yes) of a skill
+// version no dry run has passed yet. Nothing was filed.
+var ErrNeedsDryRun = errors.New("this skill version has not passed a dry run yet: run it once as a dry run (a few rows are enough), or let a person check its first rows")
+
+// ErrNeedsConfirmation: a skill that submits forms, whose first rows a
+// person must check, in a run with no one to ask (Options.Confirm is nil).
+var ErrNeedsConfirmation = errors.New("this skill submits forms and its first rows must be checked by a person, and no one can be asked here")
+
+// RunExistsError: a new run was given the id of a run already planned;
+// resume it, or start a new run.
+type RunExistsError struct{ RunID string }
+
+func (e *RunExistsError) Error() string {
+	return fmt.Sprintf("run %s exists: resume it, or start a new run", e.RunID)
+}
+
 // engine is one run in progress.
 type engine struct {
 	Options
@@ -228,7 +244,7 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	}
 	switch {
 	case e.state.planned != nil && !o.Resume:
-		return e, nil, fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", p.RunID, p.RunID)
+		return e, nil, &RunExistsError{RunID: p.RunID}
 	case e.state.planned == nil && o.Resume:
 		return e, nil, fmt.Errorf("no run %s to resume", p.RunID)
 	case o.Resume && (e.state.planned.CSV != p.CSV || e.state.planned.SkillDigest != p.Digest):
@@ -394,7 +410,7 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 func (e *engine) stoppedBecause(why string) string {
 	resume := e.ResumeCommand
 	if resume == "" {
-		resume = "--resume " + e.Plan.RunID + " with the same skill and CSV"
+		resume = e.Plan.RunID + ", with the same skill and CSV"
 	}
 	return "not run: " + why + ": the failures look systematic (--on-error auto); fix the cause, then resume the run: " + resume
 }
@@ -450,13 +466,13 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 		return err
 	}
 	if e.Yes && !passed {
-		return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
+		return ErrNeedsDryRun
 	}
 	if passed {
 		return nil // checked once for this version: a resume or a later run never asks again
 	}
 	if e.Confirm == nil {
-		return errors.New("this skill submits forms and its first rows must be checked by a person: run it on a terminal, or pass --yes after a --dry-run")
+		return ErrNeedsConfirmation
 	}
 	var rows []int
 	var snaps []string

@@ -713,7 +713,7 @@ func TestEngineAutoStopsOnSystematicFailures(t *testing.T) {
 	a.s = newSite()
 	a.s.unfit["row1@example.org"], a.s.unfit["row2@example.org"], a.s.unfit["row3@example.org"] = true, true, true
 	res, err = a.run(plan("auto-stop-2", testSkill(false), 4), Options{})
-	if err != nil || !strings.HasSuffix(res.Rows[3].Reason, "resume the run: --resume auto-stop-2 with the same skill and CSV") {
+	if err != nil || !strings.HasSuffix(res.Rows[3].Reason, "resume the run: auto-stop-2, with the same skill and CSV") {
 		t.Fatalf("%v: row 4 is %+v; want the run's id to resume", err, res.Rows[3])
 	}
 }

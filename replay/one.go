@@ -129,7 +129,7 @@ func PlanSession(ctx context.Context, js jetstream.JetStream, p *Plan, dryRun, r
 	}
 	switch {
 	case st.planned != nil && !resume:
-		return 0, fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", p.RunID, p.RunID)
+		return 0, &RunExistsError{RunID: p.RunID}
 	case st.planned == nil && resume:
 		return 0, fmt.Errorf("no run %s to resume on this hub", p.RunID)
 	case st.planned != nil && (st.planned.CSV != p.CSV || st.planned.SkillDigest != p.Digest):

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/replay"
-	"github.com/reprise-dev/reprise/skills"
 )
 
 // asker puts a run's questions to the person: each is shown on this
@@ -51,70 +50,29 @@ func (a *asker) ask(ctx context.Context, q replay.Question) (string, error) {
 		return "", fmt.Errorf("wait for an answer: %w", err)
 	}
 	var refused atomic.Int64
-	// A reprise that predates sealing sends its answer in the clear here.
-	old, err := a.nc.Subscribe(events.AskSubject(q.RunID), func(m *nats.Msg) {
-		refused.Add(1)
-		respondPlain(m, unsealedReply)
-	})
-	if err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	defer old.Unsubscribe()
-	// Every question subject of the run, so that an answer sealed with a
-	// wrong token (another subject) is told it was not taken.
-	sub, err := a.nc.SubscribeSync(events.AskQuestionSubject(q.RunID, "*"))
-	if err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	defer sub.Unsubscribe()
-	if err := a.nc.FlushWithContext(ctx); err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   and type the token %s   (the row waits %s)\n",
-		q.Row, q.Step, q.Prompt, q.RunID, token, q.Wait.Round(time.Second))
+	warned := false
 	defer func() {
 		if n := refused.Load(); n > 0 {
 			fmt.Fprintf(a.out, "  row %d, step %d: %d answers refused (a wrong token, an older reprise, or another program)\n", q.Row, q.Step, n)
 		}
 	}()
-	warned := false
-	for {
-		msg, err := sub.NextMsgWithContext(ctx)
-		if err != nil {
-			return "", err
-		}
-		ans, err := replay.Answer{}, replay.ErrNotAccepted
-		if msg.Subject == key.Subject() {
-			ans, err = key.OpenAnswer(msg.Data)
-		}
-		if err != nil {
+	answer, err := replay.WaitAnswer(ctx, a.nc, q, replay.AnswerWait{Key: key, NotAccepted: notAcceptedReply, Unsealed: unsealedReply,
+		Ready: func() {
+			fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   and type the token %s   (the row waits %s)\n",
+				q.Row, q.Step, q.Prompt, q.RunID, token, q.Wait.Round(time.Second))
+		},
+		Refused: func(onQuestion bool) {
 			refused.Add(1)
-			respondPlain(msg, notAcceptedReply)
-			if !warned {
+			if onQuestion && !warned {
 				warned = true
 				fmt.Fprintf(a.out, "  row %d, step %d: an answer without this question's token was refused; still waiting\n", q.Row, q.Step)
 			}
-			continue
-		}
-		reply := replay.AnswerReply{Row: q.Row, Step: q.Step}
-		switch {
-		case ans.Row != 0 && ans.Row != q.Row:
-			reply = replay.AnswerReply{Error: fmt.Sprintf("row %d is not asking; row %d is", ans.Row, q.Row)}
-		case ans.Answer == "":
-			reply = replay.AnswerReply{Error: "the answer is empty"}
-		}
-		_ = msg.Respond(key.SealReply(msg.Data, reply))
-		if reply.Error == "" {
-			fmt.Fprintf(a.out, "  row %d, step %d: answered\n", q.Row, q.Step)
-			return ans.Answer, nil
-		}
+		},
+	})
+	if err == nil {
+		fmt.Fprintf(a.out, "  row %d, step %d: answered\n", q.Row, q.Step)
 	}
-}
-
-// respondPlain refuses an answer that did not open, in the clear.
-func respondPlain(m *nats.Msg, why string) {
-	b, _ := json.Marshal(replay.AnswerReply{Error: why})
-	_ = m.Respond(b)
+	return answer, err
 }
 
 func newRunsCmd(g *globals) *cobra.Command {
@@ -157,28 +115,25 @@ argument, where any program could read it (ps).`,
 			if err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
-			defer cancel()
-			reply, err := answerRun(ctx, c.Conn(), run, key, sealed)
-			switch {
-			case errors.Is(err, nats.ErrNoResponders):
-				return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
-			case errors.Is(err, errNotAccepted):
-				return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
-			case errors.Is(err, context.DeadlineExceeded):
-				return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
-			case err != nil:
-				return fmt.Errorf("answer run %s: %w", run, err)
-			case reply.Error != "":
-				return fmt.Errorf("run %s: %s", run, reply.Error)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "answered row %d, step %d of run %s\n", reply.Row, reply.Step, run)
-			return nil
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				defer cancel()
+				reply, err := replay.SendAnswer(ctx, c.Conn(), run, key, sealed)
+				switch {
+				case errors.Is(err, nats.ErrNoResponders):
+					return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
+				case errors.Is(err, replay.ErrNotAccepted):
+					return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
+				case errors.Is(err, context.DeadlineExceeded):
+					return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
+				case err != nil:
+					return fmt.Errorf("answer run %s: %w", run, err)
+				case reply.Error != "":
+					return fmt.Errorf("run %s: %s", run, reply.Error)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "answered row %d, step %d of run %s\n", reply.Row, reply.Step, run)
+				return nil
+			})
 		},
 	}
 	answer.Flags().IntVar(&row, "row", 0, "the row whose question this answers (default: whichever row is asking)")
@@ -219,67 +174,4 @@ func (in *typed) read(prompt, name string) (string, error) {
 		return "", fmt.Errorf("the %s is empty", name)
 	}
 	return v, nil
-}
-
-// asks says whether a skill's rows wait for a person's answer.
-func asks(s *skills.Skill) bool {
-	for _, st := range s.Steps {
-		if st.Action == skills.ActionAsk || st.Secret {
-			return true
-		}
-	}
-	return false
-}
-
-// errNotAccepted: the run refused the answer without opening it (a wrong
-// token), or so said a reply that proves nothing.
-var errNotAccepted = errors.New("not accepted")
-
-// refusalGrace is how long a plain refusal, or the server's "no
-// responders", waits for the run's sealed reply before it is believed:
-// another program may reply first, and faster, but cannot seal.
-const refusalGrace = time.Second
-
-// answerRun sends a sealed answer to run's question and returns the run's
-// sealed reply. The reply comes on a subject under the run's own (a CLI
-// may not answer into another connection's inbox), which any CLI
-// connection can read and publish on: a reply that does not open under the
-// key is not believed, and an unsealed one is errNotAccepted (or
-// nats.ErrNoResponders) only when no sealed one follows within
-// refusalGrace.
-func answerRun(ctx context.Context, nc *nats.Conn, run string, key *replay.AskKey, sealed []byte) (replay.AnswerReply, error) {
-	inbox := events.AskSubject(run) + ".reply." + nats.NewInbox()[len(nats.InboxPrefix):]
-	sub, err := nc.SubscribeSync(inbox)
-	if err != nil {
-		return replay.AnswerReply{}, err
-	}
-	defer sub.Unsubscribe()
-	if err := nc.PublishRequest(key.Subject(), inbox, sealed); err != nil {
-		return replay.AnswerReply{}, err
-	}
-	var plain error
-	wait := ctx
-	for {
-		msg, err := sub.NextMsgWithContext(wait)
-		switch {
-		case err != nil && plain != nil:
-			return replay.AnswerReply{}, plain
-		case err != nil:
-			return replay.AnswerReply{}, err
-		case replay.IsSealed(msg.Data):
-			if r, err := key.OpenReply(sealed, msg.Data); err == nil {
-				return r, nil
-			}
-			continue
-		}
-		if plain == nil {
-			plain = errNotAccepted
-			if msg.Header.Get("Status") == "503" {
-				plain = nats.ErrNoResponders
-			}
-			var cancel context.CancelFunc
-			wait, cancel = context.WithTimeout(ctx, refusalGrace)
-			defer cancel()
-		}
-	}
 }

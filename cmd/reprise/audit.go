@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/audit"
+	"github.com/reprise-dev/reprise/client"
 )
 
 // newAuditCmd is `reprise audit`: check and read the tamper-evident log of
@@ -44,25 +46,22 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			nc := c.Conn()
-			r, err := audit.RequestVerify(cmd.Context(), nc)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if format == "json" {
-				if err := writeJSON(out, r); err != nil {
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				nc := c.Conn()
+				r, err := audit.RequestVerify(ctx, nc)
+				if err != nil {
 					return err
 				}
-			} else {
-				printReport(out, r)
-			}
-			return r.Err()
+				out := cmd.OutOrStdout()
+				if format == "json" {
+					if err := writeJSON(out, r); err != nil {
+						return err
+					}
+				} else {
+					printReport(out, r)
+				}
+				return r.Err()
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -99,30 +98,27 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			nc := c.Conn()
-			js, err := jetstream.New(nc)
-			if err != nil {
-				return fmt.Errorf("audit tail: %w", err)
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			out := cmd.OutOrStdout()
-			lines := json.NewEncoder(out)
-			return audit.Tail(ctx, js, n, follow, func(m audit.Message, e *audit.Entry, err error) error {
-				if format == "json" {
-					return lines.Encode(tailLine{StreamSeq: m.StreamSeq, Subject: m.Subject, Entry: e, Error: errString(err)})
-				}
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				nc := c.Conn()
+				js, err := jetstream.New(nc)
 				if err != nil {
-					_, werr := fmt.Fprintf(out, "%8d  (not an audit entry: %v)\n", m.StreamSeq, err)
-					return werr
+					return fmt.Errorf("audit tail: %w", err)
 				}
-				_, werr := fmt.Fprintln(out, formatEntry(e))
-				return werr
+				ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+				defer stop()
+				out := cmd.OutOrStdout()
+				lines := json.NewEncoder(out)
+				return audit.Tail(ctx, js, n, follow, func(m audit.Message, e *audit.Entry, err error) error {
+					if format == "json" {
+						return lines.Encode(tailLine{StreamSeq: m.StreamSeq, Subject: m.Subject, Entry: e, Error: errString(err)})
+					}
+					if err != nil {
+						_, werr := fmt.Fprintf(out, "%8d  (not an audit entry: %v)\n", m.StreamSeq, err)
+						return werr
+					}
+					_, werr := fmt.Fprintln(out, formatEntry(e))
+					return werr
+				})
 			})
 		},
 	}

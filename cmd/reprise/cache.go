@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/heal"
+	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/skillbook"
 )
 
@@ -20,20 +21,18 @@ func newCacheCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// cacheOf is where skill's replay cache is (its id or name): the folder
-// and the skill's id.
-func cacheOf(g *globals, skill string) (dir, id string, err error) {
-	home, err := g.resolveHome()
-	if err != nil {
+// cacheOf is skill's (its id or name) data dir and id.
+func cacheOf(g *globals, skill string) (home, id string, err error) {
+	if home, err = g.resolveHome(); err != nil {
 		return "", "", err
 	}
 	id, err = skillbook.ID(skill)
-	return cacheDir(home), id, err
+	return home, id, err
 }
 
 // openCache opens skill's replay cache.
 func openCache(g *globals, skill string) (*heal.Cache, string, error) {
-	dir, id, err := cacheOf(g, skill)
+	home, id, err := cacheOf(g, skill)
 	if err != nil {
 		return nil, "", err
 	}
@@ -41,15 +40,7 @@ func openCache(g *globals, skill string) (*heal.Cache, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	home, err := g.resolveHome()
-	if err != nil {
-		return nil, "", err
-	}
-	key, err := cacheKey(home, log)
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := heal.OpenCache(dir, id, key)
+	c, err := openCacheIn(home, id, log)
 	return c, id, err
 }
 
@@ -95,11 +86,11 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 				return errors.New("--step counts from 1, as the report does")
 			}
 			if step == 0 { // all of it, whatever state the file is in
-				dir, id, err := cacheOf(g, args[0])
+				home, id, err := cacheOf(g, args[0])
 				if err != nil {
 					return err
 				}
-				if err := heal.RemoveCache(dir, id); err != nil {
+				if err := heal.RemoveCache(filepath.Join(home, "cache"), id); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "removed the replay cache of skill %s\n", id)

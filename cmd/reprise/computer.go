@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/internal/termtext"
 )
@@ -18,21 +21,15 @@ func newStopCmd(g *globals) *cobra.Command {
 		Short: "Stop whatever operates this desktop: revoke the grant; a program may not take another for 30 s",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			g, err := c.StopComputer(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if !g.Active {
-				fmt.Fprintln(cmd.OutOrStdout(), "stopped: no grant was active; programs may not take one for 30 s")
+			stop := func(ctx context.Context, c *client.Client) (api.GrantReply, error) { return c.StopComputer(ctx) }
+			return call(g, cmd, "", stop, func(out io.Writer, g api.GrantReply) error {
+				if !g.Active {
+					fmt.Fprintln(out, "stopped: no grant was active; programs may not take one for 30 s")
+					return nil
+				}
+				fmt.Fprintf(out, "stopped: grant %s on %s (%s) revoked; programs may not take another for 30 s\n", g.ID, g.App, g.Title)
 				return nil
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "stopped: grant %s on %s (%s) revoked; programs may not take another for 30 s\n", g.ID, g.App, g.Title)
-			return nil
+			})
 		},
 	}
 }
@@ -45,31 +42,19 @@ func newComputerCmd(g *globals) *cobra.Command {
 		Short: "List this desktop's windows, front to back; the refused ones with why",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ts, err := c.Targets(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				return writeJSON(cmd.OutOrStdout(), ts)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "WINDOW\tAPP\tTITLE\tREFUSED")
-			for _, t := range ts {
-				refused := "-"
-				if t.Refused != "" {
-					refused = t.Refused + ": " + t.Reason
+			targets := func(ctx context.Context, c *client.Client) ([]api.Target, error) { return c.Targets(ctx) }
+			return call(g, cmd, format, targets, func(out io.Writer, ts []api.Target) error {
+				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "WINDOW\tAPP\tTITLE\tREFUSED")
+				for _, t := range ts {
+					refused := "-"
+					if t.Refused != "" {
+						refused = t.Refused + ": " + t.Reason
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.App, t.Title, refused)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.App, t.Title, refused)
-			}
-			return tw.Flush()
+				return tw.Flush()
+			})
 		},
 	}
 	targets.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -86,18 +71,14 @@ func newComputerCmd(g *globals) *cobra.Command {
 			if pixels {
 				req.Capture = computer.CapturePixels
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
+			grant := func(ctx context.Context, c *client.Client) (api.GrantReply, error) {
+				fmt.Fprintln(cmd.ErrOrStderr(), "confirm the grant where the daemon asks you: a dialog on your desktop, or the daemon's terminal")
+				return c.Grant(ctx, req)
 			}
-			defer c.Close()
-			fmt.Fprintln(cmd.ErrOrStderr(), "confirm the grant where the daemon asks you: a dialog on your desktop, or the daemon's terminal")
-			r, err := c.Grant(cmd.Context(), req)
-			if err != nil {
+			return call(g, cmd, "", grant, func(out io.Writer, r api.GrantReply) error {
+				_, err := fmt.Fprintf(out, "grant %s: %s scope on %s (%s), %s, %d actions\n", r.ID, r.Scope, termtext.Line(r.App), termtext.Line(r.Title), r.Capture, r.Budget)
 				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "grant %s: %s scope on %s (%s), %s, %d actions\n", r.ID, r.Scope, termtext.Line(r.App), termtext.Line(r.Title), r.Capture, r.Budget)
-			return nil
+			})
 		},
 	}
 	grant.Flags().StringVar(&req.WindowID, "window", "", "pin the grant to this window (as `reprise computer targets` lists it)")
@@ -109,22 +90,16 @@ func newComputerCmd(g *globals) *cobra.Command {
 		Short: "Show the active grant",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			r, err := c.ActiveGrant(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if !r.Active {
-				fmt.Fprintln(cmd.OutOrStdout(), "no grant is active")
+			active := func(ctx context.Context, c *client.Client) (api.GrantReply, error) { return c.ActiveGrant(ctx) }
+			return call(g, cmd, "", active, func(out io.Writer, r api.GrantReply) error {
+				if !r.Active {
+					fmt.Fprintln(out, "no grant is active")
+					return nil
+				}
+				fmt.Fprintf(out, "grant %s by %s: %s scope on %s (%s, window %s), revision %d, %s, %d actions left\n",
+					r.ID, r.Issuer, r.Scope, r.App, r.Title, r.WindowID, r.Revision, r.Capture, r.Budget)
 				return nil
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "grant %s by %s: %s scope on %s (%s, window %s), revision %d, %s, %d actions left\n",
-				r.ID, r.Issuer, r.Scope, r.App, r.Title, r.WindowID, r.Revision, r.Capture, r.Budget)
-			return nil
+			})
 		},
 	}
 	revoke := &cobra.Command{
@@ -132,16 +107,13 @@ func newComputerCmd(g *globals) *cobra.Command {
 		Short: "End a grant (Stop also keeps programs from taking another for 30 s)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := g.dial()
-			if err != nil {
-				return err
+			revoke := func(ctx context.Context, c *client.Client) (struct{}, error) {
+				return struct{}{}, c.Revoke(ctx, args[0])
 			}
-			defer c.Close()
-			if err := c.Revoke(cmd.Context(), args[0]); err != nil {
+			return call(g, cmd, "", revoke, func(out io.Writer, _ struct{}) error {
+				_, err := fmt.Fprintf(out, "revoked %s\n", args[0])
 				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "revoked %s\n", args[0])
-			return nil
+			})
 		},
 	}
 	cmd.AddCommand(targets, grant, status, revoke, newComputerRunCmd(g))

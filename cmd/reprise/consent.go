@@ -31,13 +31,9 @@ start; the platform can ask, never approve.`,
 }
 
 // withConsentClient connects to the daemon serving the data dir and runs f.
+// withConsentClient dials the daemon for f, with its consent queue.
 func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *client.Consent) error) error {
-	c, err := g.dial()
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return f(cmd.Context(), c.Consent())
+	return g.with(cmd, func(ctx context.Context, c *client.Client) error { return f(ctx, c.Consent()) })
 }
 
 func newConsentListCmd(g *globals) *cobra.Command {

@@ -39,49 +39,46 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 					return err
 				}
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			id := ""
-			if len(args) == 1 {
-				id = args[0]
-			} else if id, err = c.ActiveRecording(cmd.Context()); err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if err := follow(cmd.Context(), c, id, out); err != nil {
-				return err
-			}
-			// An answer may raise the next question (a field said to be the
-			// same for every row leaves its CSV column to account for):
-			// ask until the draft has none open.
-			in := bufio.NewReader(cmd.InOrStdin())
-			asked := false
-			for round := 0; round < maxCopilotRounds; round++ {
-				draft, err := c.DraftSkill(cmd.Context(), api.SkillBuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
-				if err != nil {
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				id := ""
+				if len(args) == 1 {
+					id = args[0]
+				} else if id, err = c.ActiveRecording(ctx); err != nil {
 					return err
 				}
-				if len(draft.Questions) == 0 {
-					break
-				}
-				answers, err := askQuestions(in, out, draft.Questions, header)
-				if err != nil {
+				out := cmd.OutOrStdout()
+				if err := follow(ctx, c, id, out); err != nil {
 					return err
 				}
-				if _, err := c.ConfirmAnswers(cmd.Context(), api.SkillConfirmRequest{RecordingID: id, Answers: answers}); err != nil {
-					return err
+				// An answer may raise the next question (a field said to be the
+				// same for every row leaves its CSV column to account for):
+				// ask until the draft has none open.
+				in := bufio.NewReader(cmd.InOrStdin())
+				asked := false
+				for round := 0; round < maxCopilotRounds; round++ {
+					draft, err := c.DraftSkill(ctx, api.SkillBuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
+					if err != nil {
+						return explainBuild(err)
+					}
+					if len(draft.Questions) == 0 {
+						break
+					}
+					answers, err := askQuestions(in, out, draft.Questions, header)
+					if err != nil {
+						return err
+					}
+					if _, err := c.ConfirmAnswers(ctx, api.SkillConfirmRequest{RecordingID: id, Answers: answers}); err != nil {
+						return err
+					}
+					asked = true
 				}
-				asked = true
-			}
-			if !asked {
-				fmt.Fprintln(out, "nothing to ask: the recording's values are settled")
+				if !asked {
+					fmt.Fprintln(out, "nothing to ask: the recording's values are settled")
+					return nil
+				}
+				fmt.Fprintf(out, "answers recorded on %s.\nnext: reprise recordings review %s, then reprise skill build %s --name NAME\n", id, id, id)
 				return nil
-			}
-			fmt.Fprintf(out, "answers recorded on %s.\nnext: reprise recordings review %s, then reprise skill build %s --name NAME\n", id, id, id)
-			return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&rows, "rows", "", "a sample of the CSV the skill will run on, to offer its columns")

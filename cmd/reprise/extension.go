@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/extension"
 )
 
@@ -40,17 +44,11 @@ chrome://extensions or Chromium's --load-extension.`,
 loaded. The credentials ride in the link's fragment, which never leaves the browser.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := g.dial()
-			if err != nil {
+			pairing := func(ctx context.Context, c *client.Client) (api.Pairing, error) { return c.Pairing(ctx) }
+			return call(g, cmd, "", pairing, func(out io.Writer, p api.Pairing) error {
+				_, err := fmt.Fprintln(out, extension.PairingURL(p.URL, p.User, p.Password))
 				return err
-			}
-			defer c.Close()
-			p, err := c.Pairing(cmd.Context())
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), extension.PairingURL(p.URL, p.User, p.Password))
-			return nil
+			})
 		},
 	}
 	cmd.AddCommand(path, pair)

@@ -2,19 +2,18 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/replay/rows"
-	"github.com/reprise-dev/reprise/skills"
 )
 
 func newSkillImportCmd(g *globals) *cobra.Command {
@@ -55,46 +54,43 @@ demonstrations: what differs between them is a parameter.`,
 			if err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			out := cmd.OutOrStdout()
-			for i, f := range flows {
-				sum, err := c.Import(cmd.Context(), ops.ImportRequest{Format: f.Format, Steps: f.Steps})
-				if err != nil {
-					return fmt.Errorf("import %s: %w", from[i], err)
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				out := cmd.OutOrStdout()
+				for i, f := range flows {
+					sum, err := c.Import(ctx, ops.ImportRequest{Format: f.Format, Steps: f.Steps})
+					if err != nil {
+						return fmt.Errorf("import %s: %w", from[i], err)
+					}
+					title := ""
+					if f.Title != "" {
+						title = fmt.Sprintf(" (%q)", f.Title)
+					}
+					fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", from[i], title, sum.RecordingID, sum.StepCount)
+					for _, n := range f.Notes {
+						fmt.Fprintf(out, "  note: %s\n", n)
+					}
+					req.Recordings = append(req.Recordings, sum.RecordingID)
 				}
-				title := ""
-				if f.Title != "" {
-					title = fmt.Sprintf(" (%q)", f.Title)
+				if strings.TrimSpace(name) != "" {
+					draft, err := c.DraftSkill(ctx, req)
+					if err != nil {
+						return fmt.Errorf("draft the skill: %w", explainBuild(err))
+					}
+					printNotes(out, draft.Notes)
+					printQuestions(out, draft.Questions)
 				}
-				fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", from[i], title, sum.RecordingID, sum.StepCount)
-				for _, n := range f.Notes {
-					fmt.Fprintf(out, "  note: %s\n", n)
+				ids := strings.Join(req.Recordings, " ")
+				fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
+				for _, id := range req.Recordings {
+					fmt.Fprintf(out, "  reprise recordings review %s\n", id)
 				}
-				req.Recordings = append(req.Recordings, sum.RecordingID)
-			}
-			if strings.TrimSpace(name) != "" {
-				draft, err := c.DraftSkill(cmd.Context(), req)
-				if err != nil {
-					return fmt.Errorf("draft the skill: %w", err)
+				build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(name), "NAME"))
+				if sample != "" {
+					build += " --rows " + shellQuote(sample)
 				}
-				printNotes(out, draft.Notes)
-				printQuestions(out, draft.Questions)
-			}
-			ids := strings.Join(req.Recordings, " ")
-			fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
-			for _, id := range req.Recordings {
-				fmt.Fprintf(out, "  reprise recordings review %s\n", id)
-			}
-			build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(name), "NAME"))
-			if sample != "" {
-				build += " --rows " + shellQuote(sample)
-			}
-			fmt.Fprintf(out, "then build the skill:\n%s\n", build)
-			return nil
+				fmt.Fprintf(out, "then build the skill:\n%s\n", build)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the skill's name: shows the draft's questions now")
@@ -135,31 +131,32 @@ dedupe, success checks) is stated at the top of the script, never silently lost.
 			if format != interop.ExportReprise && csvPath == "" {
 				return fmt.Errorf("--format %s needs --rows: the CSV the exported flow fills", format)
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			reply, err := c.Skill(cmd.Context(), args[0], revision)
-			if err != nil {
-				return err
-			}
-			doc, notes, err := exportAs(format, []byte(reply.YAML), csvPath, row, output)
-			if err != nil {
-				return fmt.Errorf("export skill %s as %s: %w", reply.ID, format, err)
-			}
-			for _, n := range notes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
-			}
-			if output == "" || output == "-" {
-				_, err := cmd.OutOrStdout().Write(doc)
-				return err
-			}
-			if err := os.WriteFile(output, doc, 0o600); err != nil {
-				return fmt.Errorf("export skill %s: %w", reply.ID, err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s (%s)\n", reply.ID, reply.Revision, output, format)
-			return nil
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				reply, err := c.Skill(ctx, args[0], revision)
+				if err != nil {
+					return err
+				}
+				doc, notes, err := interop.Export(format, []byte(reply.YAML), csvPath, row, output)
+				var few *interop.RowsError
+				if errors.As(err, &few) {
+					err = fmt.Errorf("--row %d: %s has %d data rows", row, csvPath, few.Rows)
+				}
+				if err != nil {
+					return fmt.Errorf("export skill %s as %s: %w", reply.ID, format, err)
+				}
+				for _, n := range notes {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+				}
+				if output == "" || output == "-" {
+					_, err := cmd.OutOrStdout().Write(doc)
+					return err
+				}
+				if err := os.WriteFile(output, doc, 0o600); err != nil {
+					return fmt.Errorf("export skill %s: %w", reply.ID, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s revision %d to %s (%s)\n", reply.ID, reply.Revision, output, format)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
@@ -168,53 +165,6 @@ dedupe, success checks) is stated at the top of the script, never silently lost.
 	cmd.Flags().StringVar(&csvPath, "rows", "", "the CSV the exported flow or script fills")
 	cmd.Flags().IntVar(&row, "row", 1, "with chrome-recorder: the data row whose values fill the flow")
 	return cmd
-}
-
-// exportAs writes the skill document doc in format.
-func exportAs(format string, doc []byte, csvPath string, row int, output string) ([]byte, []string, error) {
-	if format == interop.ExportReprise {
-		return doc, nil, nil
-	}
-	s, err := skills.Parse(doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	if format == interop.ExportChromeRecorder {
-		table, err := rows.Open(csvPath, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		if row > len(table.Rows) {
-			return nil, nil, fmt.Errorf("--row %d: %s has %d data rows", row, csvPath, len(table.Rows))
-		}
-		values, err := table.Rows[row-1].Fill(s)
-		if err != nil {
-			return nil, nil, err
-		}
-		return interop.ChromeRecorder(s, values)
-	}
-	// The script reads the CSV where it is, named from the script's folder.
-	if _, err := rows.Open(csvPath, s); err != nil {
-		return nil, nil, err
-	}
-	o := interop.ExportOptions{CSV: csvPath}
-	if abs, err := filepath.Abs(csvPath); err == nil {
-		o.CSV = abs
-		if output != "" && output != "-" {
-			if dir, err := filepath.Abs(filepath.Dir(output)); err == nil {
-				if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-					o.CSV = rel
-				}
-			}
-		}
-	}
-	var b []byte
-	if format == interop.ExportPlaywright {
-		b, err = interop.Playwright(s, o)
-	} else {
-		b, err = interop.PuppeteerReplay(s, o)
-	}
-	return b, nil, err
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

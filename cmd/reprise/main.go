@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 )
 
@@ -74,6 +76,51 @@ func (g *globals) logger() (*slog.Logger, error) {
 		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel)
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil
+}
+
+// call is a subcommand's dial/call/print: it dials the daemon, asks it with
+// ask, and prints the reply, as indented JSON when format is "json", else
+// with text. A format other than text or json is refused before dialing;
+// "" prints text only.
+func call[R any](g *globals, cmd *cobra.Command, format string, ask func(context.Context, *client.Client) (R, error), text func(io.Writer, R) error) error {
+	if format != "" {
+		if err := checkFormat(format); err != nil {
+			return err
+		}
+	}
+	c, err := g.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	r, err := ask(cmd.Context(), c)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return writeJSON(cmd.OutOrStdout(), r)
+	}
+	return text(cmd.OutOrStdout(), r)
+}
+
+// with dials the daemon for f, with the command's context, and closes the
+// connection after.
+func (g *globals) with(cmd *cobra.Command, f func(context.Context, *client.Client) error) error {
+	c, err := g.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return f(cmd.Context(), c)
+}
+
+// dial connects to the daemon serving the data dir.
+func (g *globals) dial() (*client.Client, error) {
+	home, err := g.resolveHome()
+	if err != nil {
+		return nil, err
+	}
+	return client.Dial(home)
 }
 
 // writeJSON prints v as indented JSON, the --format json of every command.

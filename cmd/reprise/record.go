@@ -33,43 +33,40 @@ person at this terminal.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req := ops.ConsentRequest{Mode: mode, InterpretationRoute: route, Channels: splitList(channels)}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Minute)
-			defer cancel()
-			result, err := requestConsent(ctx, c, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
-			if err != nil {
-				return err
-			}
-			if !result.Approved {
-				return errors.New("consent was declined; nothing is being recorded")
-			}
-			started, err := c.Start(ctx, ops.StartRequest{
-				Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
-			})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\n",
-				started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), cmp.Or(started.InterpretationRoute, result.InterpretationRoute))
-			if slices.Contains(req.Channels, capture.ChannelBrowser) {
-				home, err := g.resolveHome()
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+				defer cancel()
+				result, err := requestConsent(ctx, c, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
 				if err != nil {
 					return err
 				}
-				// What the person does in the browser before the extension
-				// knows is not recorded: say when it does.
-				if waitBrowserJoined(ctx, home, started.RecordingID) {
-					fmt.Fprintln(cmd.OutOrStdout(), "the browser extension is recording (REC on its badge)")
-				} else {
-					fmt.Fprintln(cmd.ErrOrStderr(), "warning: the browser extension has not joined yet; wait for REC on its badge before you start")
+				if !result.Approved {
+					return errors.New("consent was declined; nothing is being recorded")
 				}
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), "stop it with: reprise record stop")
-			return nil
+				started, err := c.Start(ctx, ops.StartRequest{
+					Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
+				})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\n",
+					started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), cmp.Or(started.InterpretationRoute, result.InterpretationRoute))
+				if slices.Contains(req.Channels, capture.ChannelBrowser) {
+					home, err := g.resolveHome()
+					if err != nil {
+						return err
+					}
+					// What the person does in the browser before the extension
+					// knows is not recorded: say when it does.
+					if waitBrowserJoined(ctx, home, started.RecordingID) {
+						fmt.Fprintln(cmd.OutOrStdout(), "the browser extension is recording (REC on its badge)")
+					} else {
+						fmt.Fprintln(cmd.ErrOrStderr(), "warning: the browser extension has not joined yet; wait for REC on its badge before you start")
+					}
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), "stop it with: reprise record stop")
+				return nil
+			})
 		},
 	}
 	start.Flags().StringVar(&mode, "mode", capture.ModeDemonstration, "demonstration or copilot")
@@ -82,31 +79,28 @@ person at this terminal.`,
 		Short: "Stop the running recording and print its summary",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			id := ""
-			if len(args) == 1 {
-				id = args[0]
-			} else if id, err = c.ActiveRecording(cmd.Context()); err != nil {
-				return err
-			}
-			sum, err := c.Stop(cmd.Context(), id)
-			if err != nil {
-				return err
-			}
-			cov := sum.EnrichmentCoverage
-			fmt.Fprintf(cmd.OutOrStdout(), "stopped %s: %d steps in %.1f s (dom %d, ax %d, none %d)\n",
-				sum.RecordingID, sum.StepCount, sum.DurationSeconds, cov.DOM, cov.AX, cov.None)
-			for _, w := range sum.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
-			}
-			if sum.LostSteps > 0 {
-				return fmt.Errorf("recording %s is incomplete: %d step(s) lost", sum.RecordingID, sum.LostSteps)
-			}
-			return nil
+			return g.with(cmd, func(ctx context.Context, c *client.Client) (err error) {
+				id := ""
+				if len(args) == 1 {
+					id = args[0]
+				} else if id, err = c.ActiveRecording(ctx); err != nil {
+					return err
+				}
+				sum, err := c.Stop(ctx, id)
+				if err != nil {
+					return err
+				}
+				cov := sum.EnrichmentCoverage
+				fmt.Fprintf(cmd.OutOrStdout(), "stopped %s: %d steps in %.1f s (dom %d, ax %d, none %d)\n",
+					sum.RecordingID, sum.StepCount, sum.DurationSeconds, cov.DOM, cov.AX, cov.None)
+				for _, w := range sum.Warnings {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+				}
+				if sum.LostSteps > 0 {
+					return fmt.Errorf("recording %s is incomplete: %d step(s) lost", sum.RecordingID, sum.LostSteps)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.AddCommand(start, stop)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"text/tabwriter"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/termtext"
@@ -17,14 +19,6 @@ import (
 )
 
 // dial connects to the daemon serving the data dir, as the local CLI.
-func (g *globals) dial() (*client.Client, error) {
-	home, err := g.resolveHome()
-	if err != nil {
-		return nil, err
-	}
-	return client.Dial(home)
-}
-
 func newRecordingsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recordings",
@@ -36,31 +30,25 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 		Short: "List the recordings kept, oldest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
+			type listing struct {
+				Recordings []api.RecordingListing `json:"recordings"`
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
+			list := func(ctx context.Context, c *client.Client) (l listing, err error) {
+				l.Recordings, err = c.List(ctx)
+				return l, err
 			}
-			defer c.Close()
-			l, err := c.List(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				return writeJSON(cmd.OutOrStdout(), map[string]any{"recordings": l})
-			}
-			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "RECORDING\tSTARTED\tMODE\tROUTE\tSTATE\tSTEPS")
-			for _, r := range l {
-				state := r.State
-				if r.LostSteps > 0 {
-					state += fmt.Sprintf(" (incomplete: %d lost)", r.LostSteps)
+			return call(g, cmd, format, list, func(_ io.Writer, l listing) error {
+				tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "RECORDING\tSTARTED\tMODE\tROUTE\tSTATE\tSTEPS")
+				for _, r := range l.Recordings {
+					state := r.State
+					if r.LostSteps > 0 {
+						state += fmt.Sprintf(" (incomplete: %d lost)", r.LostSteps)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", termtext.Line(r.RecordingID), stamp(r.CreatedAt), termtext.Line(r.Mode), termtext.Line(r.InterpretationRoute), state, r.StepsStored)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", termtext.Line(r.RecordingID), stamp(r.CreatedAt), termtext.Line(r.Mode), termtext.Line(r.InterpretationRoute), state, r.StepsStored)
-			}
-			return tw.Flush()
+				return tw.Flush()
+			})
 		},
 	}
 	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -71,17 +59,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 		Short: "Show a recording's steps",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(showFormat); err != nil {
-				return err
-			}
-			rec, err := g.fetch(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			if showFormat == "json" {
-				return writeJSON(cmd.OutOrStdout(), rec)
-			}
-			return printSteps(rec)
+			return call(g, cmd, showFormat, fetch(args[0]), func(_ io.Writer, rec *events.Recording) error { return printSteps(rec) })
 		},
 	}
 	show.Flags().StringVar(&showFormat, "format", "text", "output format: text or json")
@@ -95,11 +73,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 			if fetchFormat != "json" {
 				return fmt.Errorf("--format %q: fetch prints json only", fetchFormat)
 			}
-			rec, err := g.fetch(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return writeJSON(cmd.OutOrStdout(), rec)
+			return call(g, cmd, "json", fetch(args[0]), nil)
 		},
 	}
 	fetch.Flags().StringVar(&fetchFormat, "format", "json", "output format: json")
@@ -121,17 +95,11 @@ nothing to remove or redact says the recording is fine as it is.`,
 			if req.RedactedStepSeqs, err = parseSeqs("--redact", redact); err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
+			review := func(ctx context.Context, c *client.Client) (ops.ReviewApplied, error) { return c.Review(ctx, req) }
+			return call(g, cmd, "", review, func(out io.Writer, applied ops.ReviewApplied) error {
+				_, err := fmt.Fprintf(out, "reviewed %s: %d steps kept\n", applied.RecordingID, applied.StepCount)
 				return err
-			}
-			defer c.Close()
-			applied, err := c.Review(cmd.Context(), req)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "reviewed %s: %d steps kept\n", applied.RecordingID, applied.StepCount)
-			return nil
+			})
 		},
 	}
 	review.Flags().StringVar(&remove, "remove", "", "comma-separated step seqs to remove")
@@ -153,13 +121,9 @@ func parseSeqs(flag, s string) ([]uint64, error) {
 	return out, nil
 }
 
-func (g *globals) fetch(ctx context.Context, id string) (*events.Recording, error) {
-	c, err := g.dial()
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	return c.Fetch(ctx, id)
+// fetch is recording id, in full.
+func fetch(id string) func(context.Context, *client.Client) (*events.Recording, error) {
+	return func(ctx context.Context, c *client.Client) (*events.Recording, error) { return c.Fetch(ctx, id) }
 }
 
 func printSteps(rec *events.Recording) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,10 +24,12 @@ import (
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
+	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/replay/hub"
 	"github.com/reprise-dev/reprise/replay/pick"
 	"github.com/reprise-dev/reprise/replay/report"
 	"github.com/reprise-dev/reprise/replay/rows"
+	"github.com/reprise-dev/reprise/replay/session"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -40,10 +43,6 @@ type replayFlags struct {
 	parallel                                                         int
 	idle                                                             time.Duration
 }
-
-// maxParallel bounds --parallel: each tab is a renderer's worth of memory
-// and CPU, and a site rarely wants more from one person.
-const maxParallel = 16
 
 func newReplayCmd(g *globals) *cobra.Command {
 	var f replayFlags
@@ -87,6 +86,130 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 }
 
 func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	home, err := g.resolveHome()
+	if err != nil {
+		return err
+	}
+	c, err := g.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, stopWatch := c.Watch(cmd.Context(), client.DaemonGrace)
+	defer stopWatch()
+	skillID, doc, err := loadSkill(ctx, c, skillRef)
+	if err != nil {
+		return err
+	}
+	skill, err := skills.Parse(doc)
+	if err != nil {
+		return fmt.Errorf("skill %s: %w", skillID, err)
+	}
+	table, err := rows.Open(f.rows, skill)
+	if err != nil {
+		return err
+	}
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
+	cfg := session.Config{SkillID: skillID, Skill: skill, Doc: doc, Rows: table.Rows, Header: table.Header, Ignore: f.ignoreColumns,
+		Plan: replay.PlanOptions{RunID: f.resume, CSV: table.Fingerprint()}, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun,
+		Yes: f.yes, OnError: f.onError, Logger: log}
+	if f.hub != "" {
+		if f.hubKey == "" {
+			f.hubKey = filepath.Join(home, "hub.key")
+		}
+		key, err := hub.LoadKey(f.hubKey, true)
+		if err != nil {
+			return err
+		}
+		cfg.Hub = &session.Hub{URLs: f.hub, Name: "reprise replay", Key: key, Ledger: filepath.Join(home, "hub-ledger"),
+			Credentials: hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)}}
+	} else if cfg.Plan.Salt, err = c.ReplayKey(ctx); err != nil {
+		return err
+	}
+	if cfg.JS, err = jetstream.New(c.Conn()); err != nil {
+		return err
+	}
+	var dcfg daemon.Config
+	if f.hub == "" { // a hub's workers run no model
+		if dcfg, err = daemon.LoadConfig(home); err != nil {
+			return err
+		}
+		cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return openCacheIn(home, id, log) }}
+	}
+	s, err := session.Open(ctx, cfg)
+	if err != nil {
+		return f.explain(err)
+	}
+	defer s.Close()
+	out := cmd.OutOrStdout()
+	plan := s.Plan()
+	if s.OnHub() {
+		bar := progress.New(cmd.ErrOrStderr(), s.Total(), progress.IsTerminal(os.Stderr))
+		if err := s.Start(ctx, session.Executor{}); err != nil {
+			return f.explain(err)
+		}
+		fmt.Fprintf(out, "run %s: skill %s, %d rows queued on hub %s for its workers (resume with --resume %s)\n",
+			plan.RunID, plan.SkillID, s.Queued(), hub.Redact(f.hub), plan.RunID)
+		res, err := s.Run(ctx, session.RunOptions{Progress: bar.Update})
+		bar.Finish()
+		if err != nil {
+			return fmt.Errorf("run %s: %w; its rows stay on the hub: --resume %s follows them again", plan.RunID, err, plan.RunID)
+		}
+		if err := writeReplayReport(out, f.reportPath, res); err != nil {
+			return err
+		}
+		return failed(res)
+	}
+	ex, release, err := f.executors(ctx, cmd, c, home, dcfg.KeepRuns, skill, skillRef, plan.RunID, log)
+	if err != nil {
+		return err
+	}
+	// The browser quits, and the desktop is let go, before its profile's
+	// lock and the desktop's grant are.
+	defer func() { _ = s.Close(); release() }()
+	if err := s.Start(ctx, ex); err != nil {
+		return f.explain(err)
+	}
+	bar := progress.New(cmd.ErrOrStderr(), s.Total(), progress.IsTerminal(os.Stderr))
+
+	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
+	ro := session.RunOptions{ResumeCommand: resumeCommand(cmd, skillRef, plan.RunID), Progress: bar.Update, StepProgress: bar.StepOf,
+		Ask: (&asker{nc: c.Conn(), out: cmd.ErrOrStderr()}).ask}
+	if !f.yes {
+		ro.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
+		ro.SnapshotDir = filepath.Join(home, "replay-checks")
+	}
+	res, err := s.Run(ctx, ro)
+	bar.Finish()
+	err = f.explain(err)
+	if errors.Is(context.Cause(ctx), client.ErrDaemonGone) {
+		err = fmt.Errorf("the daemon stopped during run %s: start it again (reprise daemon), then resume with --resume %s; no row is filed twice", plan.RunID, plan.RunID)
+	}
+	if res != nil {
+		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
+			err = werr
+		}
+		if res.Stopped != "" {
+			fmt.Fprintf(out, "run %s stopped early: %s\n", res.RunID, res.Stopped)
+		}
+		if herr := proposeHealed(ctx, s, c, out, res, skillRef, f.acceptHealed); herr != nil && err == nil {
+			err = herr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return failed(res)
+}
+
+// check refuses flags that do not go together, before anything is read.
+func (f *replayFlags) check() error {
 	if f.rows == "" {
 		return errors.New("--rows is required: the CSV whose rows the skill fills")
 	}
@@ -95,8 +218,8 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	default:
 		return fmt.Errorf("--on-error %q: want auto, stop or skip", f.onError)
 	}
-	if f.parallel < 1 || f.parallel > maxParallel {
-		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
+	if f.parallel < 1 || f.parallel > session.MaxParallel {
+		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, session.MaxParallel)
 	}
 	if f.idle < 0 {
 		return fmt.Errorf("--idle %s: want 0 (no wait) or more", f.idle)
@@ -105,7 +228,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
 	}
 	if f.hub != "" {
-		if err := hub.CheckArgv(f.hub); err != nil {
+		if err := checkHubArgv(f.hub); err != nil {
 			return err
 		}
 	} else if f.hubCredentials != "" {
@@ -127,223 +250,116 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 			return fmt.Errorf("--report: %w", err)
 		}
 	}
-	home, err := g.resolveHome()
-	if err != nil {
-		return err
-	}
-	c, err := g.dial()
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	ctx, stopWatch := watchDaemon(cmd.Context(), c.Conn(), daemonGrace)
-	defer stopWatch()
-	skillID, doc, err := loadSkill(ctx, c, skillRef)
-	if err != nil {
-		return err
-	}
-	skill, err := skills.Parse(doc)
-	if err != nil {
-		return fmt.Errorf("skill %s: %w", skillID, err)
-	}
-	table, err := rows.Open(f.rows, skill)
-	if err != nil {
-		return err
-	}
-	var hubKey *hub.Key
-	var salt []byte
-	if f.hub != "" {
-		// Every machine of the hub keys a row's record alike: a resume
-		// from another machine names it as the first run did.
-		if f.hubKey == "" {
-			f.hubKey = filepath.Join(home, "hub.key")
-		}
-		if hubKey, err = hub.LoadKey(f.hubKey, true); err != nil {
-			return err
-		}
-		salt = hubKey.Salt()
-	} else if salt, err = c.ReplayKey(ctx); err != nil {
-		return err
-	}
-	if left := unaccounted(skill, table.Header, f.ignoreColumns); len(left) > 0 {
-		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
-			f.rows, quoteJoin(left))
-	}
-	plan, badRows, err := replay.NewPlan(skillID, skill, doc, table.Rows, replay.PlanOptions{RunID: f.resume, CSV: table.Fingerprint(), Salt: salt})
-	if err != nil {
-		return err
-	}
-	js, err := jetstream.New(c.Conn())
-	if err != nil {
-		return err
-	}
-	// A row filed before (by hand while demonstrating, or by a run) is
-	// neither bad nor filed again, whatever its cells say now.
-	var filed replay.Filed
-	if !f.again {
-		if filed, err = replay.FiledBefore(ctx, js, skillID, plan.RunID); err != nil {
-			return fmt.Errorf("read the rows filed before: %w", err)
-		}
-	}
-	var bad []string
-	var refused []replay.RowResult
-	for _, b := range badRows {
-		rr, before := filed.Refused(b)
-		refused = append(refused, rr)
-		if !before {
-			bad = append(bad, b.Why())
-		}
-	}
-	out := cmd.OutOrStdout()
-	if len(bad) > 0 && f.onError == replay.OnErrorStop {
-		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
-	}
-	if len(bad) > 0 && len(plan.Rows) == 0 {
-		// --on-error auto or skip runs the other rows: there are none.
-		return fmt.Errorf("%s: every row is bad (%d), nothing was run:\n  %s", f.rows, len(bad), strings.Join(bad, "\n  "))
-	}
+	return nil
+}
 
-	if f.hub != "" && asks(skill) {
-		return errors.New("--hub: this skill asks a person (an ask step or a password), which a hub's workers cannot pass on yet: run it without --hub")
-	}
-	if f.hub != "" && skill.Browser != nil {
-		// A worker's browser starts before it knows which skill it files:
-		// it could not keep to the skill's allowed domains or certificates.
-		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
-	}
-	if f.hub != "" {
-		// The hub's workers read the hub's log, not this machine's.
-		var skipped []replay.RowResult
-		plan.Rows, skipped = filed.TakeOut(plan.Rows)
-		refused = append(refused, skipped...)
-		return runHubReplay(ctx, cmd, f, &hub.Run{Key: hubKey, Plan: plan, Doc: doc, DryRun: f.dryRun, Again: f.again, Resume: f.resume != "", Refused: refused,
-			Ledger: filepath.Join(home, "hub-ledger")})
-	}
-	log, err := g.logger()
-	if err != nil {
+// checkHubArgv refuses a --hub that is not a URL, or carries credentials.
+func checkHubArgv(urls string) error {
+	var bad *hub.URLError
+	switch err := hub.CheckArgv(urls); {
+	case errors.As(err, &bad) && errors.Is(err, hub.ErrCredentialsInArgv):
+		return fmt.Errorf("--hub %s: %w. Give the URL without them, and put user:password in a file only you can read (chmod 600), passed as --hub-credentials FILE, or in the environment as %s",
+			bad.URL, hub.ErrCredentialsInArgv, hub.CredentialsEnv)
+	case errors.As(err, &bad):
+		return fmt.Errorf("--hub: %s is not a URL", bad.URL)
+	default:
 		return err
+	}
+}
+
+// explain words the session's refusals with this command's flags.
+func (f *replayFlags) explain(err error) error {
+	var rowsErr *session.RowsError
+	var cols *session.ColumnsError
+	var exists *replay.RunExistsError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &rowsErr) && rowsErr.Stop:
+		return fmt.Errorf("%s: %d bad row(s), nothing was run (--on-error skip runs the others and reports these skipped):\n  %s", f.rows, len(rowsErr.Bad), rowsErr.Why())
+	case errors.As(err, &rowsErr):
+		// --on-error auto or skip runs the other rows: there are none.
+		return fmt.Errorf("%s: every row is bad (%d), nothing was run:\n  %s", f.rows, len(rowsErr.Bad), rowsErr.Why())
+	case errors.As(err, &cols):
+		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
+			f.rows, session.QuoteJoin(cols.Columns))
+	case errors.Is(err, session.ErrHubAsks):
+		return errors.New("--hub: this skill asks a person (an ask step or a password), which a hub's workers cannot pass on yet: run it without --hub")
+	case errors.Is(err, session.ErrHubBrowser):
+		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
+	case errors.Is(err, session.ErrHubNeedsDryRun):
+		return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub))
+	case errors.Is(err, session.ErrParallelDesktop):
+		return errors.New("--parallel needs the browser executor: a desktop has one keyboard and pointer, so its rows run one at a time")
+	case errors.Is(err, pick.ErrKind):
+		return fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)
+	case errors.Is(err, replay.ErrNeedsDryRun):
+		return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
+	case errors.Is(err, replay.ErrNeedsConfirmation):
+		return errors.New("this skill submits forms and its first rows must be checked by a person: run it on a terminal, or pass --yes after a --dry-run")
+	case errors.As(err, &exists):
+		return fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", exists.RunID, exists.RunID)
+	}
+	return explainCache(err)
+}
+
+// executors are what replays a local run's steps, as the flags say: the
+// browser (its profile held for the run) or the desktop (its grant and
+// lease held), and release lets them go.
+func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *client.Client, home string, keep int, skill *skills.Skill, skillRef, runID string, log *slog.Logger) (session.Executor, func(), error) {
+	var releases []func()
+	release := func() {
+		for i := len(releases) - 1; i >= 0; i-- {
+			releases[i]()
+		}
 	}
 	profile := f.profile
 	if profile == "" && skill.Browser != nil {
 		profile = skill.Browser.Profile
 	}
-	profile, release, err := holdProfile(home, profile, "browser-profile", "run "+plan.RunID)
+	profile, rel, err := holdProfile(home, profile, "browser-profile", "run "+runID)
 	if err != nil {
-		return err
+		return session.Executor{}, nil, err
 	}
-	defer release()
-	cfg, err := daemon.LoadConfig(home)
-	if err != nil {
-		return err
-	}
-	kind, _ := pick.Kind(f.executor, skill)
-	heals, err := startHealing(home, cfg, skillID, skillRef, skill, doc, log)
-	if err != nil {
-		return err
-	}
-	if err := pruneRuns(filepath.Join(home, "runs"), cfg.KeepRuns, plan.RunID); err != nil {
-		return err
-	}
-	plan.Artifacts = filepath.Join(home, "runs", plan.RunID)
+	releases = append(releases, rel)
 	skillDir := ""
 	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
 		skillDir = filepath.Dir(skillRef)
 	}
-	var guard desktop.Guard
-	var lease *desktop.Lease
-	if kind == pick.Desktop {
-		g, release, err := holdDesktop(ctx, c, log)
-		if err != nil {
-			return err
-		}
-		defer release()
-		guard = g
-		if lease, err = desktop.NewLease(os.Getenv("DISPLAY"), fmt.Sprintf("run %s, pid %d", plan.RunID, os.Getpid())); err != nil {
-			return err
-		}
-		lease.Logger = log
-		lease.Waiting = func(holder string) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "waiting for the desktop: another replay holds it (%s)\n", holder)
-		}
+	quiet := f.idle
+	if quiet <= 0 {
+		quiet = -1 // the desktop executor's "no wait"
 	}
-	exec, err := pick.New(ctx, skill, pick.Options{
-		Kind:    f.executor,
-		Guard:   guard,
-		Lease:   lease,
-		Quiet:   quiet(f.idle),
-		NoMarks: f.noMarks,
+	ex := session.Executor{Parallel: f.parallel, Runs: filepath.Join(home, "runs"), Keep: keep, Options: pick.Options{
+		Kind: f.executor, Quiet: quiet, NoMarks: f.noMarks, Frame: c.Frame, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
 			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows),
 			SkillDir: skillDir, Passphrase: keychainSecret},
-		Frame:  c.Frame,
-		Logger: log,
-	})
-	if errors.Is(err, pick.ErrKind) {
-		return fmt.Errorf("--executor %q: want auto, browser or desktop", f.executor)
-	}
-	if err != nil {
-		return err
-	}
-	defer exec.Close()
-	others, err := moreTabs(ctx, exec, f.parallel-1)
-	for _, o := range others {
-		defer o.Close()
-	}
-	if err != nil {
-		return err
-	}
-	if heals != nil {
-		if exec, err = heals.wrap(exec); err != nil {
-			return err
-		}
-		for i := range others {
-			if others[i], err = heals.wrap(others[i]); err != nil {
-				return err
-			}
-		}
-	}
-	for i, x := range append([]replay.Executor{exec}, others...) {
-		stop, err := replay.ServeWorker(ctx, js, plan, i, x, log)
+	}}
+	if kind, _ := pick.Kind(f.executor, skill); kind == pick.Desktop {
+		guard, rel, err := holdDesktop(ctx, c, log)
 		if err != nil {
-			return err
+			release()
+			return session.Executor{}, nil, err
 		}
-		defer stop()
+		releases = append(releases, rel)
+		ex.Guard = guard
+		if ex.Lease, err = desktop.NewLease(os.Getenv("DISPLAY"), fmt.Sprintf("run %s, pid %d", runID, os.Getpid())); err != nil {
+			release()
+			return session.Executor{}, nil, err
+		}
+		ex.Lease.Logger = log
+		ex.Lease.Waiting = func(holder string) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "waiting for the desktop: another replay holds it (%s)\n", holder)
+		}
 	}
+	return ex, release, nil
+}
 
-	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
-	bar := progress.New(cmd.ErrOrStderr(), len(plan.Rows)+len(refused), progress.IsTerminal(os.Stderr))
-	o := replay.Options{JS: js, Plan: plan, Executor: exec, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun, Yes: f.yes,
-		OnError: f.onError, ResumeCommand: resumeCommand(cmd, skillRef, plan.RunID), Refused: refused, Progress: bar.Update, StepProgress: bar.StepOf, Others: others, Logger: log, SnapshotDir: filepath.Join(home, "replay-checks"),
-		Ask: (&asker{nc: c.Conn(), out: cmd.ErrOrStderr()}).ask}
-	if !f.yes {
-		o.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
-		if err := os.MkdirAll(o.SnapshotDir, 0o700); err != nil {
-			return err
-		}
-	}
-	res, err := replay.Run(ctx, o)
-	bar.Finish()
-	if errors.Is(context.Cause(ctx), errDaemonGone) {
-		err = fmt.Errorf("the daemon stopped during run %s: start it again (reprise daemon), then resume with --resume %s; no row is filed twice", plan.RunID, plan.RunID)
-	}
-	if res != nil {
-		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
-			err = werr
-		}
-		if res.Stopped != "" {
-			fmt.Fprintf(out, "run %s stopped early: %s\n", res.RunID, res.Stopped)
-		}
-		if heals != nil {
-			if herr := heals.propose(ctx, c, out, res, f.acceptHealed); herr != nil && err == nil {
-				err = herr
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
+// failed is the run's error when rows failed: the exit is then not zero.
+func failed(res *replay.Result) error {
 	if res.Failed() {
-		return fmt.Errorf("run %s: some rows failed or need checking; see the report", plan.RunID)
+		return fmt.Errorf("run %s: some rows failed or need checking; see the report", res.RunID)
 	}
 	return nil
 }
@@ -376,78 +392,6 @@ func resumeCommand(cmd *cobra.Command, skillRef, runID string) string {
 		}
 	})
 	return strings.Join(append(parts, "--resume", runID), " ")
-}
-
-// quiet is --idle as the desktop executor takes it: 0 turns the wait off.
-func quiet(idle time.Duration) time.Duration {
-	if idle <= 0 {
-		return -1
-	}
-	return idle
-}
-
-// runHubReplay queues a run's rows on a hub for its workers and follows
-// their results to the report.
-func runHubReplay(ctx context.Context, cmd *cobra.Command, f replayFlags, r *hub.Run) error {
-	nc, js, err := hub.Connect(f.hub, "reprise replay", hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)})
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	r.JS = js
-	p := r.Plan
-	if !f.dryRun {
-		passed, err := r.PassedDryRun(ctx)
-		if err != nil {
-			return err
-		}
-		if !passed {
-			return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub))
-		}
-	}
-	out := cmd.OutOrStdout()
-	bar := progress.New(cmd.ErrOrStderr(), len(p.Rows)+len(r.Refused), progress.IsTerminal(os.Stderr))
-	r.Progress = bar.Update
-	session, settled, err := r.Start(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "run %s: skill %s, %d rows queued on hub %s for its workers (resume with --resume %s)\n",
-		p.RunID, p.SkillID, len(p.Rows)-len(settled), hub.Redact(f.hub), p.RunID)
-	res, err := r.Wait(ctx, session, settled)
-	bar.Finish()
-	if err != nil {
-		return fmt.Errorf("run %s: %w; its rows stay on the hub: --resume %s follows them again", p.RunID, err, p.RunID)
-	}
-	if err := writeReplayReport(out, f.reportPath, res); err != nil {
-		return err
-	}
-	if res.Failed() {
-		return fmt.Errorf("run %s: some rows failed or need checking; see the report", p.RunID)
-	}
-	return nil
-}
-
-// moreTabs opens n more tabs of exec's browser, each an executor of its
-// own for rows filed in parallel. Tabs, not separate browser contexts, so
-// that every row has the profile's login, as the person's own tabs would.
-func moreTabs(ctx context.Context, exec replay.Executor, n int) ([]replay.Executor, error) {
-	if n == 0 {
-		return nil, nil
-	}
-	b, ok := exec.(*browser.Executor)
-	if !ok {
-		return nil, errors.New("--parallel needs the browser executor: a desktop has one keyboard and pointer, so its rows run one at a time")
-	}
-	var tabs []replay.Executor
-	for range n {
-		t, err := b.Tab(ctx)
-		if err != nil {
-			return tabs, err
-		}
-		tabs = append(tabs, t)
-	}
-	return tabs, nil
 }
 
 // loadSkill reads a skill file, or asks the daemon for a kept skill by id.
@@ -493,33 +437,10 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 	}
 }
 
+// writeReplayReport prints the run's report, and writes it to path.
 func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
-	var rs []report.Row
-	for _, r := range res.Rows {
-		// The report numbers steps from 1, as every message does.
-		rs = append(rs, report.Row{N: r.N, Outcome: r.Outcome, Step: r.Step + 1, Action: r.Action, Reason: r.Reason, Via: r.Via,
-			Output: r.Output, Files: r.Files, Notes: r.Notes, Healed: r.Healed, ModelCalls: r.ModelCalls, Tokens: r.Tokens, Proofs: r.Proofs})
-	}
-	committed, failed, skipped, unknown := report.Summary(rs)
-	fmt.Fprintf(out, "run %s: %d committed, %d failed, %d skipped, %d unknown\n", res.RunID, committed, failed, skipped, unknown)
-	for _, r := range rs {
-		if r.Outcome == replay.OutcomeFailed || r.Outcome == replay.OutcomeUnknown || strings.HasPrefix(r.Reason, "refused before the run") {
-			step := ""
-			if r.Step > 0 {
-				step = fmt.Sprintf(" at step %d (%s)", r.Step, r.Action)
-			}
-			fmt.Fprintf(out, "  row %d %s%s: %s\n", r.N, r.Outcome, step, termtext.Line(r.Reason))
-		}
-		for _, n := range r.Notes {
-			fmt.Fprintf(out, "  row %d: %s\n", r.N, termtext.Line(n))
-		}
-		for _, h := range r.Healed {
-			fmt.Fprintf(out, "  row %d healed: %s\n", r.N, termtext.Line(h))
-		}
-		if r.Output != "" {
-			fmt.Fprintf(out, "  row %d output: %s\n", r.N, termtext.Line(r.Output))
-		}
-	}
+	rs := report.FromResult(res)
+	session.WriteSummary(out, res.RunID, rs)
 	if path == "" {
 		return nil
 	}
@@ -528,34 +449,4 @@ func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	}
 	fmt.Fprintf(out, "report: %s\n", path)
 	return nil
-}
-
-// unaccounted returns the header's columns that no parameter reads and
-// neither the skill nor the person ignores.
-func unaccounted(skill *skills.Skill, header, ignored []string) []string {
-	known := map[string]bool{}
-	for _, p := range skill.Parameters {
-		known[p.Column] = true
-	}
-	for _, ig := range skill.Ignore {
-		known[ig.Column] = true
-	}
-	for _, c := range ignored {
-		known[strings.TrimSpace(c)] = true
-	}
-	var out []string
-	for _, h := range header {
-		if h = strings.TrimSpace(h); h != "" && !known[h] {
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
-func quoteJoin(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = fmt.Sprintf("%q", x)
-	}
-	return strings.Join(q, ", ")
 }

@@ -27,32 +27,29 @@ values, then apply the review. A skill is built only from reviewed recordings.
 The page works with the keyboard alone. It stops once the review is applied.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			srv, err := review.Start(cmd.Context(), reviewSource{c}, args[0], review.Options{})
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "review %s at:\n  %s\n", args[0], srv.URL())
-			if !noOpen {
-				if err := openBrowser(srv.URL()); err != nil {
-					fmt.Fprintf(out, "(open it yourself: %v)\n", err)
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				srv, err := review.Start(ctx, reviewSource{c}, args[0], review.Options{})
+				if err != nil {
+					return err
 				}
-			}
-			select {
-			case <-srv.Done():
-				fmt.Fprintln(out, "review applied")
-				// The confirmation page may still ask for its stylesheet.
-				time.Sleep(time.Second)
-				return nil
-			case <-cmd.Context().Done():
-				return errors.New("stopped before the review was applied; nothing changed")
-			}
+				defer srv.Close()
+				out := cmd.OutOrStdout()
+				fmt.Fprintf(out, "review %s at:\n  %s\n", args[0], srv.URL())
+				if !noOpen {
+					if err := openBrowser(srv.URL()); err != nil {
+						fmt.Fprintf(out, "(open it yourself: %v)\n", err)
+					}
+				}
+				select {
+				case <-srv.Done():
+					fmt.Fprintln(out, "review applied")
+					// The confirmation page may still ask for its stylesheet.
+					time.Sleep(time.Second)
+					return nil
+				case <-ctx.Done():
+					return errors.New("stopped before the review was applied; nothing changed")
+				}
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link only; do not open a browser")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/api"
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -57,25 +60,21 @@ again. The skill saves only when every question is answered.
 			if err != nil {
 				return err
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
+			build := func(ctx context.Context, c *client.Client) (api.SkillBuildReply, error) {
+				reply, err := c.BuildSkill(ctx, req)
+				return reply, explainBuild(err)
 			}
-			defer c.Close()
-			reply, err := c.BuildSkill(cmd.Context(), req)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			printNotes(out, reply.Notes)
-			if !reply.Saved {
-				fmt.Fprintf(out, "%d question(s) before the skill can be saved:\n", len(reply.Questions))
-				printQuestions(out, reply.Questions)
-				fmt.Fprintln(out, "answer each with --confirm KEY=ANSWER as the question says (or one a line in --confirm-file), and build again")
-				return fmt.Errorf("skill not saved: %d question(s) open", len(reply.Questions))
-			}
-			fmt.Fprintf(out, "saved skill %s, revision %d\n", reply.SkillID, reply.Revision)
-			return nil
+			return call(g, cmd, "", build, func(out io.Writer, reply api.SkillBuildReply) error {
+				printNotes(out, reply.Notes)
+				if !reply.Saved {
+					fmt.Fprintf(out, "%d question(s) before the skill can be saved:\n", len(reply.Questions))
+					printQuestions(out, reply.Questions)
+					fmt.Fprintln(out, "answer each with --confirm KEY=ANSWER as the question says (or one a line in --confirm-file), and build again")
+					return fmt.Errorf("skill not saved: %d question(s) open", len(reply.Questions))
+				}
+				fmt.Fprintf(out, "saved skill %s, revision %d\n", reply.SkillID, reply.Revision)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the skill's name (required)")
@@ -92,27 +91,15 @@ func newSkillListCmd(g *globals) *cobra.Command {
 		Short: "List the skills kept, newest version of each",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			reply, err := c.Skills(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				return writeJSON(cmd.OutOrStdout(), reply)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "SKILL\tREVISION\tSAVED\tNAME\tPARAMETERS\tSTEPS")
-			for _, s := range reply.Skills {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\n", s.ID, s.Revision, s.Saved.Local().Format("2006-01-02 15:04:05"), termtext.Line(s.Name), s.Parameters, s.Steps)
-			}
-			return tw.Flush()
+			list := func(ctx context.Context, c *client.Client) (api.SkillListReply, error) { return c.Skills(ctx) }
+			return call(g, cmd, format, list, func(out io.Writer, reply api.SkillListReply) error {
+				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "SKILL\tREVISION\tSAVED\tNAME\tPARAMETERS\tSTEPS")
+				for _, s := range reply.Skills {
+					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\n", s.ID, s.Revision, s.Saved.Local().Format("2006-01-02 15:04:05"), termtext.Line(s.Name), s.Parameters, s.Steps)
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -132,32 +119,29 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 			if pending && revision != 0 {
 				return errors.New("--pending and --revision together: the proposal is not a saved version yet")
 			}
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if pending {
-				p, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingGet})
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				if pending {
+					p, err := c.Pending(ctx, api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingGet})
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "# proposed from revision %d, not yet accepted: `reprise skill accept %s` saves it\n", p.Base, args[0])
+					_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(p.YAML))
+					return err
+				}
+				reply, err := c.Skill(ctx, args[0], revision)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "# proposed from revision %d, not yet accepted: `reprise skill accept %s` saves it\n", p.Base, args[0])
-				_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(p.YAML))
-				return err
-			}
-			reply, err := c.Skill(cmd.Context(), args[0], revision)
-			if err != nil {
-				return err
-			}
-			// YAML comments, so the output still reads as the skill.
-			if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
-				for _, line := range skills.Summary(s) {
-					fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", termtext.Line(line))
+				// YAML comments, so the output still reads as the skill.
+				if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
+					for _, line := range skills.Summary(s) {
+						fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", termtext.Line(line))
+					}
 				}
-			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(reply.YAML))
-			return err
+				_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(reply.YAML))
+				return err
+			})
 		},
 	}
 	cmd.Flags().Uint64Var(&revision, "revision", 0, "a saved version (default: the newest)")
@@ -172,24 +156,19 @@ func newSkillAcceptCmd(g *globals) *cobra.Command {
 		Short: "Save the revision a model's healing proposed as the skill's newest (--discard drops it)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := g.dial()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
+			req := api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingAccept}
 			if discard {
-				if _, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingDiscard}); err != nil {
-					return err
+				req.Op = api.SkillPendingDiscard
+			}
+			pending := func(ctx context.Context, c *client.Client) (api.SkillPendingReply, error) { return c.Pending(ctx, req) }
+			return call(g, cmd, "", pending, func(out io.Writer, reply api.SkillPendingReply) error {
+				if discard {
+					fmt.Fprintf(out, "dropped the proposed revision of skill %s\n", args[0])
+				} else {
+					fmt.Fprintf(out, "saved as revision %d of skill %s\n", reply.Revision, args[0])
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "dropped the proposed revision of skill %s\n", args[0])
 				return nil
-			}
-			reply, err := c.Pending(cmd.Context(), api.SkillPendingRequest{SkillID: args[0], Op: api.SkillPendingAccept})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "saved as revision %d of skill %s\n", reply.Revision, args[0])
-			return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&discard, "discard", false, "drop the proposal instead")
@@ -226,6 +205,16 @@ func newSkillValidateCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&rows, "rows", "", "a CSV the skill will run on")
 	return cmd
+}
+
+// explainBuild says how to remove the repeats a skill too big for one row
+// was built from.
+func explainBuild(err error) error {
+	var e *ops.Error
+	if errors.As(err, &e) && e.Code == skillbook.CodeTooBig {
+		return fmt.Errorf("%w (`reprise recordings review REC --remove SEQ,...`)", err)
+	}
+	return err
 }
 
 // printNotes and printQuestions show a draft as build and import both do.

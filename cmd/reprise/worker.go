@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/hub"
+	"github.com/reprise-dev/reprise/replay/session"
 )
 
 // workerFlags are `reprise worker`'s settings.
@@ -55,11 +55,11 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if f.hub == "" {
 		return errors.New("--hub is required: the NATS URLs of the hub to take rows from")
 	}
-	if err := hub.CheckArgv(f.hub); err != nil {
+	if err := checkHubArgv(f.hub); err != nil {
 		return err
 	}
-	if f.parallel < 1 || f.parallel > maxParallel {
-		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, maxParallel)
+	if f.parallel < 1 || f.parallel > session.MaxParallel {
+		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, session.MaxParallel)
 	}
 	home, err := g.resolveHome()
 	if err != nil {
@@ -82,32 +82,16 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	nc, js, err := hub.Connect(f.hub, "reprise worker "+f.name, hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)})
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
 	profile, release, err := holdProfile(home, f.profile, "worker-profile", "worker "+f.name)
 	if err != nil {
 		return err
 	}
 	defer release()
-	ex, err := browser.New(ctx, browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()})
-	if err != nil {
-		return err
-	}
-	defer ex.Close()
-	tabs, err := moreTabs(ctx, ex, f.parallel-1)
-	for _, t := range tabs {
-		defer t.Close()
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub), f.parallel)
-	w := &hub.Worker{JS: js, Key: key, Name: f.name, Executors: append([]replay.Executor{ex}, tabs...), Logger: log}
-	if err := w.Run(ctx); err != nil {
-		return err
-	}
-	return nil
+	return session.Worker{URLs: f.hub, Credentials: hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)},
+		Key: key, Name: f.name, Parallel: f.parallel, Logger: log,
+		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()},
+		Ready: func() {
+			fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub), f.parallel)
+		},
+	}.Run(ctx)
 }

@@ -53,10 +53,16 @@ var Reprise = Picture{
 			Why:      "the CLI talks to the daemon over NATS only, in the wire's and api's types: it links no service, no server, no capture",
 		},
 		{
+			Name:     "session",
+			Packages: []string{"replay/session"},
+			May:      []string{Below},
+			Why:      "one replay session puts the services a run needs together (the executor pick, healing, the hub) for the CLI's replay, the hub worker and the co-pilot's dry run; it talks to the daemon through no client",
+		},
+		{
 			Name: "services",
 			Packages: []string{
 				"recorder", "recordings", "skillbook", "review", "consent", "computer/...",
-				"heal", "elements", "doctor", "replay/pick", "replay/hub",
+				"replay/heal", "elements", "doctor", "replay/pick", "replay/hub",
 			},
 			May: []string{"recordings", "computer", "api", "executors", "sources", "domain", "platform", "wire", "vocabulary", "leaves"},
 			Why: "what the daemon and the CLI run, each on the executors, the sources and the domain; a service stands on no other but recordings (the read model the recorder writes through) and computer (the grants computer/script acts through)",

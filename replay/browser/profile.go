@@ -7,6 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/reprise-dev/reprise/internal/flock"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // privatePrefs are the profile settings that keep what replay types out of
@@ -61,4 +65,52 @@ func makeProfilePrivate(profileDir string) error {
 		}
 	}
 	return nil
+}
+
+// profileLock is the file in a browser profile whose OS lock a run holds:
+// one run at a time per profile, however many reprise processes there are.
+const profileLock = "reprise.lock"
+
+// ErrProfileName refuses a profile that is neither a name (letters,
+// digits, '-' and '_') nor a folder's path.
+var ErrProfileName = errors.New("a profile is a name of letters, digits, '-' and '_' (kept in the data dir), or a folder's path")
+
+// ProfileInUseError: another run holds the profile's lock.
+type ProfileInUseError struct{ Holder string }
+
+func (e *ProfileInUseError) Error() string {
+	return fmt.Sprintf("the browser profile is in use by %s: wait for it to end, or use another profile", e.Holder)
+}
+
+// ProfileDir is the folder a profile names: a name is kept in the data dir
+// home's profiles/, a path is a folder of the person's own; empty is
+// fallback in the data dir.
+func ProfileDir(home, profile, fallback string) (string, error) {
+	switch {
+	case profile == "":
+		return filepath.Join(home, fallback), nil
+	case skills.ValidProfile(profile):
+		return filepath.Join(home, "profiles", profile), nil
+	case strings.ContainsAny(profile, `/\`):
+		return profile, nil
+	}
+	return "", ErrProfileName
+}
+
+// HoldProfile makes the profile folder dir and takes its lock for holder
+// ("run run_... (pid 12)"). A profile another run holds is refused
+// (*ProfileInUseError), naming that run: two browsers on one profile would
+// each see the other's pages and logins change under them.
+func HoldProfile(dir, holder string) (release func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("browser profile: %w", err)
+	}
+	l, err := flock.Take(filepath.Join(dir, profileLock), holder)
+	if errors.Is(err, flock.ErrHeld) {
+		return nil, &ProfileInUseError{Holder: strings.TrimPrefix(err.Error(), flock.ErrHeld.Error()+": ")}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("browser profile: %w", err)
+	}
+	return l.Release, nil
 }

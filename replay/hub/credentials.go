@@ -20,6 +20,26 @@ const CredentialsEnv = "REPRISE_HUB_CREDENTIALS"
 // password or token: every local user can read a command line (ps).
 var ErrCredentialsInArgv = errors.New("a hub URL on the command line must not carry a user, password or token: every local user can read a command line (ps)")
 
+// ErrNotURL: a hub URL that does not parse.
+var ErrNotURL = errors.New("not a URL")
+
+// URLError refuses a hub URL as CheckArgv found it: URL is shown with its
+// password hidden, and Err is ErrNotURL or ErrCredentialsInArgv.
+type URLError struct {
+	URL string
+	Err error
+}
+
+func (e *URLError) Error() string {
+	if errors.Is(e.Err, ErrCredentialsInArgv) {
+		return fmt.Sprintf("hub URL %s: %v. Give the URL without them, and put user:password in a file only you can read (chmod 600), or in the environment as %s",
+			e.URL, e.Err, CredentialsEnv)
+	}
+	return fmt.Sprintf("hub URL %s: %v", e.URL, e.Err)
+}
+
+func (e *URLError) Unwrap() error { return e.Err }
+
 // CheckArgv refuses hub URLs that carry credentials, as they came on a
 // command line. Its error shows the URLs with their passwords hidden, and
 // says where the credentials go instead.
@@ -31,11 +51,10 @@ func CheckArgv(urls string) error {
 		}
 		u, err := url.Parse(s)
 		if err != nil {
-			return fmt.Errorf("--hub: %s is not a URL", Redact(s))
+			return &URLError{URL: Redact(s), Err: ErrNotURL}
 		}
 		if u.User != nil || strings.Contains(u.Host, "@") {
-			return fmt.Errorf("--hub %s: %w. Give the URL without them, and put user:password in a file only you can read (chmod 600), passed as --hub-credentials FILE, or in the environment as %s",
-				Redact(s), ErrCredentialsInArgv, CredentialsEnv)
+			return &URLError{URL: Redact(s), Err: ErrCredentialsInArgv}
 		}
 	}
 	return nil
@@ -54,7 +73,7 @@ type Credentials struct {
 func (c Credentials) options() ([]nats.Option, error) {
 	secret, from := c.Env, CredentialsEnv
 	if c.File != "" {
-		from = "--hub-credentials " + c.File
+		from = "the hub credentials file " + c.File
 		st, err := os.Stat(c.File)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", from, err)

@@ -203,8 +203,9 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 	// A resume from another machine: every row settled, nothing queued.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel2()
-	if _, _, err := (&Run{JS: js, Key: key, Plan: p, Doc: doc, Ledger: elsewhere}).Start(ctx2); err == nil || !strings.Contains(err.Error(), "--resume") {
-		t.Errorf("a second start of run1 without resume: %v; want a refusal that says --resume", err)
+	var exists *replay.RunExistsError
+	if _, _, err := (&Run{JS: js, Key: key, Plan: p, Doc: doc, Ledger: elsewhere}).Start(ctx2); !errors.As(err, &exists) || exists.RunID != p.RunID {
+		t.Errorf("a second start of run1 without resume: %v; want a *replay.RunExistsError", err)
 	}
 	res = runOnHub(t, ctx2, &Run{JS: js, Key: key, Plan: p, Doc: doc, Resume: true, Ledger: elsewhere})
 	if got := count(res); got[replay.OutcomeCommitted] != 24 {

@@ -118,12 +118,25 @@ func OpenCache(dir, skill string, key []byte) (*Cache, error) {
 	return c, nil
 }
 
+// DamagedError: a replay cache file that does not decode. Removing it
+// (RemoveCache) lets the model be asked again.
+type DamagedError struct {
+	Path, Skill string
+	Err         error
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("the replay cache %s is damaged (%v): remove it, and the model is asked again", e.Path, e.Err)
+}
+
+func (e *DamagedError) Unwrap() error { return e.Err }
+
 // load decodes a cache file's bytes into c: a file of another version is
 // set aside (Ignored), and of the entries only those that verify are kept.
 func (c *Cache) load(data []byte) error {
 	var f cacheFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return fmt.Errorf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", c.path, err, c.skill)
+		return &DamagedError{Path: c.path, Skill: c.skill, Err: err}
 	}
 	if f.Version != CacheVersion {
 		c.Ignored = true

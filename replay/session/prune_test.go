@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"os"
@@ -21,7 +21,7 @@ func TestPruneRunsKeepsTheNewest(t *testing.T) {
 		}
 	}
 	current := "run_20261202T120000_0000000000000005"
-	if err := pruneRuns(root, 3, current); err != nil {
+	if err := PruneRuns(root, 3, current); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(root)
@@ -33,7 +33,7 @@ func TestPruneRunsKeepsTheNewest(t *testing.T) {
 	if strings.Join(left, ",") != want {
 		t.Errorf("left %v; want %s (the two newest, and what is no run's)", left, want)
 	}
-	if err := pruneRuns(filepath.Join(root, "none"), 3, current); err != nil {
+	if err := PruneRuns(filepath.Join(root, "none"), 3, current); err != nil {
 		t.Errorf("no runs folder yet: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package heal
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,8 +77,9 @@ func TestCacheFiles(t *testing.T) {
 		t.Errorf("another version: %v, ignored %v, %d entries; want it set aside", err, c != nil && c.Ignored, len(c.Entries()))
 	}
 	write(`{"version": 2, "skill": "s", "entries": [`)
-	if _, err := OpenCache(dir, "s", key); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "cache clear") {
-		t.Errorf("a damaged file: %v; want an error saying how to clear it", err)
+	var damaged *DamagedError
+	if _, err := OpenCache(dir, "s", key); !errors.As(err, &damaged) || damaged.Skill != "s" || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("a damaged file: %v; want a *DamagedError naming skill s", err)
 	}
 	write(`{"version": 2, "skill": "other", "entries": []}`)
 	if _, err := OpenCache(dir, "s", key); err == nil || !strings.Contains(err.Error(), "belongs to") {
