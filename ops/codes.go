@@ -49,6 +49,10 @@ const (
 	// CodeNotFound is NOT_FOUND. What the request names (a consent prompt, a
 	// remembered choice) is not there: list again.
 	CodeNotFound = "NOT_FOUND"
+	// CodeSkillTooBig is SKILL_TOO_BIG. The skill a build would make is over
+	// the size a skill may be (it is kept as one message): a skill does one row
+	// of a task, so record one row, or remove the repeats from the recordings.
+	CodeSkillTooBig = "SKILL_TOO_BIG"
 )
 
 // Desktop scope grants: The grant broker's refusals (package computer): every
@@ -220,6 +224,7 @@ var Codes = []CodeInfo{
 	{Code: CodeInterpretationUnavailable, Group: "wire", Meaning: "The interpretation route or model asked for is not available on this machine.", Retry: false},
 	{Code: CodeReviewRequired, Group: "wire", Meaning: "A skill is built only from a reviewed recording: apply a review first.", Retry: false},
 	{Code: CodeNotFound, Group: "local", Meaning: "What the request names (a consent prompt, a remembered choice) is not there: list again.", Retry: false},
+	{Code: CodeSkillTooBig, Group: "local", Meaning: "The skill a build would make is over the size a skill may be (it is kept as one message): a skill does one row of a task, so record one row, or remove the repeats from the recordings.", Retry: false},
 	{Code: CodeComputerNoGrant, Group: "computer", Meaning: "No grant is active, or not the one named: the person grants one with `reprise computer grant`.", Retry: false},
 	{Code: CodeComputerGrantActive, Group: "computer", Meaning: "A grant is already active on this desktop (one at a time): revoke it first.", Retry: false},
 	{Code: CodeComputerStoppedByUser, Group: "computer", Meaning: "The person pressed Stop: a program may not take a grant again until the cooldown ends.", Retry: false},

@@ -233,17 +233,12 @@ func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get
 	return draft, recs, nil
 }
 
-// CodeTooBig refuses a build whose skill would be over MaxSkillSize: its
-// recordings hold more than one row of a task, which a review that
-// removes the repeats, or a new recording of one row, puts right.
-const CodeTooBig = "SKILL_TOO_BIG"
-
 // replyOf is a draft's reply: its questions, notes and YAML. A draft too big
 // to be kept as a skill is refused here, before anyone answers its questions.
 func replyOf(draft *skills.Draft) (api.SkillBuildReply, *ops.Error) {
 	doc, err := skills.MarshalWithin(draft.Skill, MaxSkillSize)
 	if tooBig, ok := errors.AsType[*skills.TooBigError](err); ok {
-		return api.SkillBuildReply{}, ops.Errorf(CodeTooBig, "the skill would be %d steps, and %s already take more than the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats from the recordings",
+		return api.SkillBuildReply{}, ops.Errorf(ops.CodeSkillTooBig, "the skill would be %d steps, and %s already take more than the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats from the recordings",
 			len(draft.Skill.Steps), tooBig.Part, MaxSkillSize>>10)
 	}
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -211,7 +210,7 @@ func newSkillValidateCmd() *cobra.Command {
 // was built from.
 func explainBuild(err error) error {
 	var e *ops.Error
-	if errors.As(err, &e) && e.Code == skillbook.CodeTooBig {
+	if errors.As(err, &e) && e.Code == ops.CodeSkillTooBig {
 		return fmt.Errorf("%w (`reprise recordings review REC --remove SEQ,...`)", err)
 	}
 	return err
