@@ -92,7 +92,14 @@
     if (!os.length) return;
     const have = knownOpts.get(u.key) || [];
     const labels = new Set(have.map((o) => o.label));
-    for (const o of os) if (!labels.has(o.label) && have.length < 1000) { have.push({ label: o.label, value: o.value }); labels.add(o.label); }
+    for (const o of os) {
+      // An option first seen without its text (the page still building it)
+      // is the same option once its text comes: one option, named.
+      const unnamed = o.label && o.value ? have.find((h) => !h.label && h.value === o.value) : null;
+      if (unnamed) { unnamed.label = o.label; labels.add(o.label); continue; }
+      if (!o.label && o.value && have.some((h) => h.value === o.value)) continue;
+      if (!labels.has(o.label) && have.length < 1000) { have.push({ label: o.label, value: o.value }); labels.add(o.label); }
+    }
     knownOpts.set(u.key, have);
   }
 
@@ -418,7 +425,10 @@
           pend(pu, "fill");
           if (ctl.getAttribute("aria-expanded") !== "true") setTimeout(() => flush(pu.key), 0);
         }
-        for (const n of r.addedNodes || []) if (n.nodeType === 1) see(D.unitsIn([n], cache));
+        // While the parser is still adding the page, a control may be half
+        // built (a select whose option has no text yet): the first look,
+        // at DOMContentLoaded, sees it whole.
+        if (document.readyState !== "loading") for (const n of r.addedNodes || []) if (n.nodeType === 1) see(D.unitsIn([n], cache));
       }
     }
   }
