@@ -104,9 +104,9 @@ func candidates(s Selector, t Tree) ([]int, error) {
 	}
 	// A name is often a label's text ("Name:" names its field on the
 	// web), so it compares as a label: without a trailing colon.
-	name := FoldLabel(s.Name)
+	name := NormalizeLabel(s.Name)
 	found := slices.DeleteFunc(scope, func(i int) bool {
-		return t[i].Role != s.Role || s.Name != "" && !glob(name, FoldLabel(t[i].Name), true)
+		return t[i].Role != s.Role || s.Name != "" && !glob(name, NormalizeLabel(t[i].Name), true)
 	})
 	if s.Near != nil {
 		found = t.near(found, *s.Near)
@@ -136,10 +136,10 @@ func (t Tree) under(i, box int) bool {
 // when it links none, for each text element so named, the nearest
 // candidate on n.Side of it that overlaps it in the other direction.
 func (t Tree) near(found []int, n Near) []int {
-	want := FoldLabel(n.Label)
+	want := NormalizeLabel(n.Label)
 	var labels []int
 	for i, e := range t {
-		if FoldLabel(e.Name) == want {
+		if NormalizeLabel(e.Name) == want {
 			labels = append(labels, i)
 		}
 	}

@@ -40,7 +40,7 @@ func TestMatch(t *testing.T) {
 		code string // the miss's code when want is -1
 	}{
 		{"role and name", Selector{Role: "button", Name: "Cancel"}, 10, ""},
-		{"name folds whitespace", Selector{Role: "button", Name: "Save draft"}, 12, ""},
+		{"name collapses whitespace", Selector{Role: "button", Name: "Save draft"}, 12, ""},
 		{"name glob", Selector{Role: "button", Name: "Can*"}, 10, ""},
 		{"a name compares as a label, without a trailing colon", Selector{Role: "text", Name: "City:"}, 7, ""},
 		{"name is whole, not part", Selector{Role: "button", Name: "Canc"}, -1, CodeNotFound},
@@ -161,18 +161,18 @@ func TestFill(t *testing.T) {
 	}
 }
 
-func TestFold(t *testing.T) {
+func TestNormalize(t *testing.T) {
 	for in, want := range map[string]string{
 		"  First\t\tname ": "First name",
 		"ＡＢＣ　１２３":          "ABC 123",
 		"Name:":            "Name:",
 	} {
-		if got := Fold(in); got != want {
-			t.Errorf("Fold(%q) = %q; want %q", in, got, want)
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q; want %q", in, got, want)
 		}
 	}
-	if got := FoldLabel("Ｎａｍｅ："); got != "Name" {
-		t.Errorf("FoldLabel(full-width Name:) = %q; want Name", got)
+	if got := NormalizeLabel("Ｎａｍｅ："); got != "Name" {
+		t.Errorf("NormalizeLabel(full-width Name:) = %q; want Name", got)
 	}
 }
 

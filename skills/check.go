@@ -48,9 +48,9 @@ func (c Check) Wait(def time.Duration) time.Duration {
 func (c Check) Holds(title string, t selector.Tree) (ok bool, seen string) {
 	switch {
 	case c.Text != "":
-		want := selector.Fold(c.Text)
+		want := selector.Normalize(c.Text)
 		for _, e := range t {
-			if strings.Contains(selector.Fold(e.Name), want) || strings.Contains(selector.Fold(e.Value), want) {
+			if strings.Contains(selector.Normalize(e.Name), want) || strings.Contains(selector.Normalize(e.Value), want) {
 				return true, ""
 			}
 		}

@@ -24,7 +24,7 @@ func TestCheckHolds(t *testing.T) {
 		seen  string
 	}{
 		{"text is case-sensitive", Check{Text: "saved order #42"}, false, "no visible element shows the text (5 elements read)"},
-		{"text in a name, full-width and spaces folded", Check{Text: "Saved order #42"}, true, ""},
+		{"text in a name, full-width and spaces normalized", Check{Text: "Saved order #42"}, true, ""},
 		{"text in a value", Check{Text: "ada@"}, true, ""},
 		{"text nowhere", Check{Text: "Refused"}, false, "no visible element shows the text (5 elements read)"},
 		{"one element", Check{Element: &selector.Selector{Role: "text_field", Name: "Email"}}, true, ""},

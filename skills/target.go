@@ -70,7 +70,7 @@ var pathContainers = map[string]string{
 // repeat) the nearest named container on their recorded accessibility
 // paths, so each names its own.
 func inRepeated(steps []Step) {
-	key := func(t *selector.Selector) string { return t.Role + "\x00" + selector.FoldLabel(t.Name) }
+	key := func(t *selector.Selector) string { return t.Role + "\x00" + selector.NormalizeLabel(t.Name) }
 	shared := map[string]int{}
 	for _, st := range steps {
 		if t := st.Target; t != nil && t.In == nil && t.ID == "" {

@@ -69,7 +69,7 @@ var Cases = []Case{
 	{Name: "nth 2 is the third, left to right", Selector: `{"role":"button","name":"Add","nth":2}`, Want: &Probe{Role: "button", Name: "Add", Index: 2}},
 	{Name: "nth past the end", Selector: `{"role":"button","name":"Add","nth":3}`, Code: selector.CodeNotFound},
 	{Name: "several equal without nth", Selector: `{"role":"button","name":"Add"}`, Code: selector.CodeAmbiguous, Count: 3},
-	{Name: "full-width folds to half-width", Selector: `{"role":"button","name":"Ｃａｎｃｅｌ"}`, Want: &Probe{Role: "button", Name: "Cancel"}},
+	{Name: "full-width is read as half-width", Selector: `{"role":"button","name":"Ｃａｎｃｅｌ"}`, Want: &Probe{Role: "button", Name: "Cancel"}},
 	{Name: "whitespace collapses", Selector: `{"role":"checkbox","name":"Gift    wrap"}`, Want: &Probe{Role: "checkbox", Name: "Gift wrap"}},
 	{Name: "a glob in the name", Selector: `{"role":"checkbox","name":"Gift*"}`, Want: &Probe{Role: "checkbox", Name: "Gift wrap"}},
 	{Name: "a name is whole, not a part", Selector: `{"role":"checkbox","name":"Gift"}`, Code: selector.CodeNotFound},
@@ -151,7 +151,7 @@ func Find(tree selector.Tree, p Probe) (int, error) {
 	var found []int
 	for i, e := range tree {
 		if e.Role == p.Role && Group(tree, i) == p.Group &&
-			(p.Name == "" || selector.Fold(e.Name) == p.Name) &&
+			(p.Name == "" || selector.Normalize(e.Name) == p.Name) &&
 			(p.Value == "" || e.Value == p.Value) {
 			found = append(found, i)
 		}
@@ -167,7 +167,7 @@ func Find(tree selector.Tree, p Probe) (int, error) {
 func Group(tree selector.Tree, i int) string {
 	for p := tree[i].Parent; p >= 0 && p < i; p = tree[p].Parent {
 		if tree[p].Role == "group" && tree[p].Name != "" {
-			return selector.Fold(tree[p].Name)
+			return selector.Normalize(tree[p].Name)
 		}
 		i = p
 	}

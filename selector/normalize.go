@@ -6,19 +6,21 @@ import (
 	"golang.org/x/text/width"
 )
 
-// Fold is how names, labels, titles and looked-for text compare: full-width
-// characters folded to half-width and whitespace collapsed, so a selector a
-// person types matches what a form shows without reproducing its spelling.
-func Fold(s string) string {
+// Normalize is how names, labels, titles and looked-for text compare:
+// full-width characters narrowed to half-width and whitespace collapsed, so
+// a selector a person types matches what a form shows without reproducing
+// its spelling.
+func Normalize(s string) string {
 	return strings.Join(strings.Fields(width.Fold.String(s)), " ")
 }
 
-// FoldLabel is Fold without a label's trailing colon ("Name:" is "Name").
-func FoldLabel(s string) string {
-	return strings.TrimSpace(strings.TrimSuffix(Fold(s), ":"))
+// NormalizeLabel is Normalize without a label's trailing colon ("Name:" is
+// "Name").
+func NormalizeLabel(s string) string {
+	return strings.TrimSpace(strings.TrimSuffix(Normalize(s), ":"))
 }
 
-// glob reports whether text matches pattern, both folded, where "*" in the
+// glob reports whether text matches pattern, both normalized, where "*" in the
 // pattern stands for any run of characters; whole reports whether the
 // whole text must match, else any part of it.
 func glob(pattern, text string, whole bool) bool {
@@ -44,7 +46,7 @@ func glob(pattern, text string, whole bool) bool {
 	return strings.HasSuffix(text, last)
 }
 
-// Contains reports whether text contains pattern after folding, "*" in the
+// Contains reports whether text contains pattern once both are normalized, "*" in the
 // pattern standing for any run of characters: how a window title is
 // matched.
-func Contains(text, pattern string) bool { return glob(Fold(pattern), Fold(text), false) }
+func Contains(text, pattern string) bool { return glob(Normalize(pattern), Normalize(text), false) }
