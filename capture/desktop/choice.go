@@ -80,7 +80,7 @@ func choiceish(e *events.Enrichment) bool {
 }
 
 // choice handles a button-1 press on a choice control, or the press after
-// one opened a combo box; handled says the press is folded into a choice
+// one opened a combo box; handled says the press is taken into a choice
 // and is no click of its own.
 func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 	if p.choices == nil || r.Button != 1 || (p.open == nil && !choiceish(r.Enrichment)) {
@@ -105,7 +105,7 @@ func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 	}
 	switch ch.Kind {
 	case ChoiceCombo:
-		p.emitAll(ctx, p.folder.Flush())
+		p.emitAll(ctx, p.assembler.Flush())
 		if ch.Picked != "" && !image.Pt(r.X, r.Y).In(ch.Bounds) { // a pick in a popup whose opening was not seen
 			p.emitChoice(ctx, events.ActionSelect, ch, ch.Picked, r)
 			return true
@@ -116,14 +116,14 @@ func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 		if ch.Picked == "" {
 			return false // the list's empty space
 		}
-		p.emitAll(ctx, p.folder.Flush())
+		p.emitAll(ctx, p.assembler.Flush())
 		p.emitChoice(ctx, events.ActionSelect, ch, ch.Picked, r)
 		return true
 	case ChoiceCheck:
 		// The box toggles when the button is released, which may be
 		// before or after this press is looked at: its state is read once
 		// the person has moved on (settleCheck).
-		p.emitAll(ctx, p.folder.Flush())
+		p.emitAll(ctx, p.assembler.Flush())
 		p.check = &openCombo{choice: ch, raw: r}
 		return true
 	}
@@ -172,7 +172,7 @@ func (p *Pipeline[E]) emitChoice(ctx context.Context, action string, ch *Choice,
 		c := *ch.Control
 		enr = &c
 	}
-	p.emit(ctx, Folded{At: r.Time, Step: events.Step{
+	p.emit(ctx, Assembled{At: r.Time, Step: events.Step{
 		TS:           events.Stamp(r.Time),
 		Actor:        events.ActorHuman,
 		Action:       action,

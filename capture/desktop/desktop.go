@@ -1,5 +1,5 @@
 // Package desktop is what every OS's desktop floor source shares (SPEC
-// section 9): the pipeline from an input callback to the sink, the folding
+// section 9): the pipeline from an input callback to the sink, the assembling
 // of raw input into intentful steps, and the Source shell (name, channel,
 // one session at a time, its counts). capture/x11, capture/quartz and
 // capture/winhook add only their hooks and their own events.
@@ -38,7 +38,7 @@ type Enricher interface {
 // Stats count one session's input and output.
 type Stats struct {
 	Events        uint64 // raw input events the callback saw
-	DroppedEvents uint64 // of those, dropped because folding fell behind
+	DroppedEvents uint64 // of those, dropped because assembling fell behind
 	Steps         uint64 // steps handed to the sink
 	DroppedSteps  uint64 // of those, refused by a full sink
 }

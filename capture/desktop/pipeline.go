@@ -25,7 +25,7 @@ type PipelineOptions struct {
 	Enricher Enricher
 	// EnrichTimeout bounds one Enricher call; 0 means DefaultEnrichTimeout.
 	EnrichTimeout time.Duration
-	// QueueSize bounds the events waiting to be folded; 0 means
+	// QueueSize bounds the events waiting to be assembled; 0 means
 	// DefaultQueueSize.
 	QueueSize int
 	// Logger receives warnings; nil discards them.
@@ -35,7 +35,7 @@ type PipelineOptions struct {
 // Pipeline carries a desktop source's input from its callback to the sink:
 // the callback stamps each event and hands it to Feed, which never waits;
 // one goroutine (Run) prepares each event as Raw (keysyms, the window),
-// folds, attaches frames and enrichment, and emits. E is the source's own
+// assembles, attaches frames and enrichment, and emits. E is the source's own
 // event: a RECORD event here, a Quartz or a Windows hook event elsewhere.
 type Pipeline[E any] struct {
 	in      chan E
@@ -46,10 +46,10 @@ type Pipeline[E any] struct {
 	timeout time.Duration
 	// prepare appends the Raw events e stands for to dst; it runs in the
 	// emitting goroutine, so it may ask the window system.
-	prepare func(dst []Raw, e E) []Raw
-	raws    []Raw
-	log     *slog.Logger
-	folder  Folder
+	prepare   func(dst []Raw, e E) []Raw
+	raws      []Raw
+	log       *slog.Logger
+	assembler Assembler
 	// pressed are the last button presses' points and elements: a fill is
 	// typed into the field a click focused, and is often committed by the
 	// next click (OK), when that field may be gone from the tree.
@@ -73,7 +73,7 @@ type Pipeline[E any] struct {
 }
 
 // NewPipeline returns a pipeline into sink; prepare turns each fed event
-// into raw events for the folder.
+// into raw events for the assembler.
 func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(dst []Raw, e E) []Raw) *Pipeline[E] {
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = DefaultQueueSize
@@ -116,7 +116,7 @@ func (p *Pipeline[E]) Feed(e E) {
 // returns. Feed must not be called after Close.
 func (p *Pipeline[E]) Close() { close(p.in) }
 
-// Run folds and emits until Close, then flushes what is pending (a held
+// Run assembles and emits until Close, then flushes what is pending (a held
 // click, a fill not yet committed). ctx bounds frame storage and
 // enrichment; it is not what ends Run.
 func (p *Pipeline[E]) Run(ctx context.Context) {
@@ -124,14 +124,14 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 	timer.Stop()
 	defer timer.Stop()
 	for {
-		if d, ok := p.folder.Deadline(); ok {
+		if d, ok := p.assembler.Deadline(); ok {
 			timer.Reset(time.Until(d))
 		}
 		select {
 		case e, ok := <-p.in:
 			if !ok {
 				p.flushChoice(ctx)
-				p.emitAll(ctx, p.folder.Flush())
+				p.emitAll(ctx, p.assembler.Flush())
 				return
 			}
 			p.raws = p.prepare(p.raws[:0], e)
@@ -152,24 +152,24 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 					}
 				}
 				if r.Kind == ButtonPress && p.choice(ctx, r) {
-					continue // folded into a choice: no click of its own
+					continue // taken into a choice: no click of its own
 				}
-				p.emitAll(ctx, p.folder.Add(r))
+				p.emitAll(ctx, p.assembler.Add(r))
 			}
 		case now := <-timer.C:
-			p.emitAll(ctx, p.folder.Tick(now))
+			p.emitAll(ctx, p.assembler.Tick(now))
 		}
 		timer.Stop()
 	}
 }
 
-func (p *Pipeline[E]) emitAll(ctx context.Context, steps []Folded) {
+func (p *Pipeline[E]) emitAll(ctx context.Context, steps []Assembled) {
 	for _, f := range steps {
 		p.emit(ctx, f)
 	}
 }
 
-func (p *Pipeline[E]) emit(ctx context.Context, f Folded) {
+func (p *Pipeline[E]) emit(ctx context.Context, f Assembled) {
 	step := f.Step
 	if p.fsink != nil {
 		step.ScreenshotRef = p.frame(ctx, f.At)

@@ -1,5 +1,5 @@
 // Package floor is the desktop floor of this OS (SPEC section 9): input
-// events folded into steps, each with its pre-action frame and, where the
+// events assembled into steps, each with its pre-action frame and, where the
 // accessibility tree knows the element, its role and label. On Linux that
 // is X11 RECORD, the frame ring over X11 grabs, and AT-SPI; on Windows the
 // low-level hooks, BitBlt frames, and UI Automation else MSAA; on macOS

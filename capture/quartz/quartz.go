@@ -2,14 +2,14 @@
 // listen-only Quartz event tap (CGEventTapCreate, through purego, no cgo)
 // sees mouse-downs and key-downs in every application; the callback stamps
 // each event and queues it without waiting, and one goroutine translates it
-// (Translator) and folds it with capture/x11's portable Folder, so that a
+// (Translator) and assembles it with capture/x11's portable Assembler, so that a
 // step means the same on macOS as on Linux. Steps carry the frontmost
 // application (NSWorkspace) and the window under the point or owning the
 // keyboard (CGWindowListCopyWindowInfo), and optionally a pre-action frame
 // and an accessibility enrichment (platform/ax/axmac) from hooks.
 //
 // Everything that talks to macOS is in *_darwin.go and only compiles there;
-// the key mapping, the translation, the window choice and the folding are
+// the key mapping, the translation, the window choice and the assembling are
 // portable and tested on every system. Elsewhere the source reports itself
 // unavailable.
 //
@@ -78,7 +78,7 @@ type pipeline struct {
 
 // newPipeline translates each tapped event (the Translator keeps the
 // modifier state between events) and names its window with resolve, which
-// runs in the folding goroutine and so may ask the window server.
+// runs in the assembling goroutine and so may ask the window server.
 func newPipeline(sink capture.Sink, opts Options, resolve func(Event, *desktop.Window)) *pipeline {
 	var tr Translator
 	return &pipeline{log: opts.Logger, Pipeline: desktop.NewPipeline(sink, opts, func(dst []desktop.Raw, e Event) []desktop.Raw {

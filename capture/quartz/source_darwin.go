@@ -54,7 +54,7 @@ var (
 	active       atomic.Pointer[session]
 )
 
-// session is one Start..Stop: the run loop thread and the folding
+// session is one Start..Stop: the run loop thread and the assembling
 // goroutine.
 type session struct {
 	pipe     *pipeline
@@ -102,7 +102,7 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	return s.Begin(ctx, func() (desktop.Session[Stats], error) { return s.open(ctx, sink) })
 }
 
-// open starts the tap's run loop and the folding goroutine.
+// open starts the tap's run loop and the assembling goroutine.
 func (s *Source) open(ctx context.Context, sink capture.Sink) (*session, error) {
 	sess := &session{pipe: newPipeline(sink, s.opts, resolve),
 		loopDone: make(chan struct{}), runDone: make(chan struct{})}

@@ -38,7 +38,7 @@ type Event struct {
 }
 
 // Translator turns tapped Quartz events into the raw X-shaped events
-// capture/x11's Folder folds, so that macOS and Linux make the same steps.
+// capture/x11's Assembler assembles, so that macOS and Linux make the same steps.
 // It is not safe for concurrent use.
 //
 // The tap sees key-downs, not modifier presses, so the Translator derives
@@ -57,7 +57,7 @@ type Event struct {
 // Caps Lock work; chords are named by the letter the layout typed when it
 // is one, else by the US ANSI key (cmd+shift+1 is "ctrl+shift+1").
 type Translator struct {
-	mods uint8 // modifier bits last reported to the folder
+	mods uint8 // modifier bits last reported to the assembler
 	out  []desktop.Raw
 }
 
@@ -129,7 +129,7 @@ func (t *Translator) key(e Event) (desktop.Raw, bool) {
 	return desktop.Raw{Kind: desktop.KeyPress, Sym: s, Shifted: s}, true
 }
 
-// sync emits the modifier presses and releases that take the folder from
+// sync emits the modifier presses and releases that take the assembler from
 // what it was told to want.
 func (t *Translator) sync(want uint8, e Event) {
 	for _, m := range modSyms {
@@ -143,7 +143,7 @@ func (t *Translator) sync(want uint8, e Event) {
 	t.mods = want
 }
 
-// chordBits are the folder's modifiers for flags; Option counts only when
+// chordBits are the assembler's modifiers for flags; Option counts only when
 // withAlt.
 func chordBits(flags uint64, withAlt bool) uint8 {
 	var b uint8

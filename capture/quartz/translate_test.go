@@ -9,10 +9,10 @@ import (
 	"github.com/reprise-dev/reprise/platform/keys/mackey"
 )
 
-// fold runs events through a Translator and a Folder, as the pipeline does.
-func fold(evs []Event) []events.Step {
+// assemble runs events through a Translator and an Assembler, as the pipeline does.
+func assemble(evs []Event) []events.Step {
 	var tr Translator
-	var f desktop.Folder
+	var f desktop.Assembler
 	var out []events.Step
 	for _, e := range evs {
 		for _, r := range tr.Translate(e) {
@@ -27,7 +27,7 @@ func fold(evs []Event) []events.Step {
 	return out
 }
 
-func TestTranslateFolds(t *testing.T) {
+func TestTranslateAssembles(t *testing.T) {
 	t0 := time.Unix(1700000000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	key := func(ms int, code mackey.Keycode, flags uint64, text string) Event {
@@ -79,7 +79,7 @@ func TestTranslateFolds(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := fold(tc.evs)
+			got := assemble(tc.evs)
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d steps %+v, want %v", len(got), got, tc.want)
 			}

@@ -62,7 +62,7 @@ func (st *hookState) mouse(wParam, lParam uintptr) {
 	case wmRButtonDown:
 		button = 3
 	default:
-		return // releases, moves, wheel: the folder has no use for them
+		return // releases, moves, wheel: the assembler has no use for them
 	}
 	// lParam is a pointer Windows owns for the call; read through it
 	// without converting a uintptr variable to a pointer.
@@ -129,7 +129,7 @@ func (s *Source) Start(ctx context.Context, _ capture.Session, sink capture.Sink
 	return s.Begin(ctx, func() (desktop.Session[Stats], error) { return s.open(ctx, sink) })
 }
 
-// open installs the hooks and starts the folding goroutine.
+// open installs the hooks and starts the assembling goroutine.
 func (s *Source) open(ctx context.Context, sink capture.Sink) (*session, error) {
 	if !claimed.CompareAndSwap(false, true) {
 		return nil, ErrBusy

@@ -23,7 +23,7 @@ type keysymPair struct{ plain, shifted keys.Keysym }
 
 // vkKeysyms maps the virtual-key codes that are not letters, digits or the
 // function keys to X keysyms, for a US keyboard layout: the low-level hook
-// reports the key, not the character, and the layout-independent folding in
+// reports the key, not the character, and the layout-independent assembling in
 // capture/x11 wants keysyms. Punctuation on other layouts is approximated by
 // its US meaning (the OEM keys' VK codes already follow the layout for
 // letters and for most of ,.-+).
@@ -83,7 +83,7 @@ var vkKeysyms = map[uint16]keysymPair{
 const digitShifted = ")!@#$%^&*("
 
 // keysymsOf returns the X keysyms of virtual key vk without and with Shift,
-// or zeros for a key the folding has no use for (media keys, IME keys...).
+// or zeros for a key the assembling has no use for (media keys, IME keys...).
 // extended is the hook's LLKHF_EXTENDED flag: Enter on the keypad.
 func keysymsOf(vk uint16, extended bool) (plain, shifted keys.Keysym) {
 	switch {

@@ -56,7 +56,7 @@ func TestKeysymsOf(t *testing.T) {
 		{0xdc, false, '\\', '|'},
 		{0xdd, false, ']', '}'},
 		{0xde, false, '\'', '"'},
-		{0xad, false, 0, 0}, // VK_VOLUME_MUTE: nothing to fold
+		{0xad, false, 0, 0}, // VK_VOLUME_MUTE: nothing to assemble
 		{0xe5, false, 0, 0}, // VK_PROCESSKEY
 	} {
 		p, s := keysymsOf(c.vk, c.extended)
@@ -66,9 +66,9 @@ func TestKeysymsOf(t *testing.T) {
 	}
 }
 
-// TestFoldVirtualKeys checks that virtual keys, resolved as the source
-// resolves them, fold into the steps the X11 floor makes.
-func TestFoldVirtualKeys(t *testing.T) {
+// TestAssembleVirtualKeys checks that virtual keys, resolved as the source
+// resolves them, assemble into the steps the X11 floor makes.
+func TestAssembleVirtualKeys(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	win := desktop.Window{ID: 0x1234, App: "notepad.exe", Title: "Untitled - Notepad"}
 	var raws []desktop.Raw
@@ -96,7 +96,7 @@ func TestFoldVirtualKeys(t *testing.T) {
 	tap('S')
 	key(desktop.KeyRelease, vkLControl)
 
-	var f desktop.Folder
+	var f desktop.Assembler
 	var got []events.Step
 	for _, r := range raws {
 		for _, s := range f.Add(r) {

@@ -1,12 +1,12 @@
 // Package winhook is the Windows desktop floor source (SPEC section 9): it
 // watches a person's mouse and keyboard through the low-level hooks
-// WH_MOUSE_LL and WH_KEYBOARD_LL and folds them into intentful steps with
-// capture/desktop's portable Folder (virtual keys become X keysyms in vk.go),
+// WH_MOUSE_LL and WH_KEYBOARD_LL and assembles them into intentful steps with
+// capture/desktop's portable Assembler (virtual keys become X keysyms in vk.go),
 // each with the window under the press (its root owner's title, and its
 // process's image name as the app).
 //
 // The hook callback stamps each event and hands it to a bounded channel
-// without ever waiting; one goroutine resolves the window, folds and emits.
+// without ever waiting; one goroutine resolves the window, assembles and emits.
 // Input another program injected (SendInput, LLMHF_INJECTED) is ignored
 // unless Options.IncludeInjected is set: that is replay, not the person.
 //
@@ -74,7 +74,7 @@ func New(opts Options) *Source {
 	return &Source{Shell: desktop.NewShell[Stats](Name), opts: opts}
 }
 
-// keyRaw is a key event as the folder wants it: the virtual key in Keycode
+// keyRaw is a key event as the assembler wants it: the virtual key in Keycode
 // and its keysyms resolved (a table lookup, cheap enough for the callback).
 func keyRaw(kind desktop.Kind, vk uint16, extended bool, at time.Time) desktop.Raw {
 	r := desktop.Raw{Kind: kind, Keycode: byte(vk), Time: at}
@@ -90,7 +90,7 @@ type pipeline struct {
 }
 
 // newPipeline names each event's window with resolve, which runs in the
-// folding goroutine, never the callback.
+// assembling goroutine, never the callback.
 func newPipeline(sink capture.Sink, opts Options, resolve func(*desktop.Raw)) *pipeline {
 	return &pipeline{Pipeline: desktop.NewPipeline(sink, opts.PipelineOptions, func(dst []desktop.Raw, r desktop.Raw) []desktop.Raw {
 		if resolve != nil {
@@ -104,7 +104,7 @@ func (p *pipeline) stats() Stats {
 	return Stats{Stats: p.Stats(), Injected: p.injected.Load()}
 }
 
-// session is one running recording: the hook thread and the folding
+// session is one running recording: the hook thread and the assembling
 // goroutine, stopped by stop and waited for on done.
 type session struct {
 	pipe *pipeline

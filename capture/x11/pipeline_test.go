@@ -85,7 +85,7 @@ func (e fakeEnricher) At(ctx context.Context, x, y int) (*events.Enrichment, err
 
 func testOptions(opts Options) Options { return New(opts).opts }
 
-// play feeds wire events to the callback, lets the pipeline fold them, and
+// play feeds wire events to the callback, lets the pipeline assemble them, and
 // returns the steps it emitted.
 func play(t *testing.T, opts Options, sink capture.Sink, q *capture.Queue, wire ...[]byte) []events.Step {
 	t.Helper()
@@ -210,7 +210,7 @@ func (s *timedSink) Emit(step events.Step) error {
 
 // BenchmarkInputToQueue measures the floor's budget, "input event to queued
 // step: p99 <= 50 µs": from a raw event entering the input callback to its
-// folded step being in a capture.Queue. The events are those that complete
+// assembled step being in a capture.Queue. The events are those that complete
 // a step at once (a right click, the key of a chord, the second press of a
 // double click, Enter committing a fill); a single left click is held for
 // the double-click window by design and is not queueing latency.

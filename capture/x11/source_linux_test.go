@@ -104,7 +104,7 @@ func xdotool(t *testing.T, desk *xvfb.Desktop, args ...string) {
 }
 
 // TestSourceUnderXvfb plays a person on a real X display and checks the
-// steps the source folds: a click, the committed text, a chord, a double and
+// steps the source assembles: a click, the committed text, a chord, a double and
 // a right click, each with the window, app and cursor.
 func TestSourceUnderXvfb(t *testing.T) {
 	desk := xvfb.Start(t)

@@ -1,10 +1,10 @@
 // Package x11 is the Linux desktop floor source (SPEC section 9): it watches
 // a person's mouse and keyboard on an X display through the RECORD extension
-// and folds them into intentful steps (fold.go), each with the active app and
+// and assembles them into intentful steps (capture/desktop/assemble.go), each with the active app and
 // window, the cursor, and optionally a pre-action frame and an accessibility
 // enrichment from hooks other packages provide.
 //
-// The folding is portable and tested everywhere; the X connection is Linux
+// The assembling is portable and tested everywhere; the X connection is Linux
 // only (source_linux.go), and other systems get a source that says it is
 // unavailable.
 package x11

@@ -45,18 +45,18 @@ type Raw struct {
 	Time         time.Time
 	Window       Window
 	// Enrichment is the element under a button press, if an enricher
-	// resolved it; the folder hands it to the step the press begins.
+	// resolved it; the assembler hands it to the step the press begins.
 	Enrichment *events.Enrichment
 }
 
-// Folded is one intentful step the folder produced. At is the moment of its
+// Assembled is one intentful step the assembler produced. At is the moment of its
 // first input event: the step's frame must be older than it.
-type Folded struct {
+type Assembled struct {
 	Step events.Step
 	At   time.Time
 }
 
-// Folder turns raw input into intentful steps (SPEC sections 4 and 9): a
+// Assembler turns raw input into intentful steps (SPEC sections 4 and 9): a
 // click, a field's committed text, a chord; never a keystroke tape. It is not
 // safe for concurrent use: one goroutine feeds it in event order.
 //
@@ -78,12 +78,12 @@ type Folded struct {
 //
 // A single click is held until DoubleClickTime has passed (Tick) or the next
 // input arrives, so that a double click is one step.
-type Folder struct {
+type Assembler struct {
 	mods  uint8
 	caps  bool
 	fill  *pendingFill
 	click *pendingClick
-	out   []Folded
+	out   []Assembled
 }
 
 type pendingFill struct {
@@ -101,9 +101,9 @@ type pendingClick struct {
 	enrich *events.Enrichment
 }
 
-// Add folds r and returns the steps it completes, oldest first. The slice is
+// Add takes r and returns the steps it completes, oldest first. The slice is
 // reused by the next call.
-func (f *Folder) Add(r Raw) []Folded {
+func (f *Assembler) Add(r Raw) []Assembled {
 	f.out = f.out[:0]
 	switch r.Kind {
 	case ButtonPress:
@@ -119,7 +119,7 @@ func (f *Folder) Add(r Raw) []Folded {
 }
 
 // Deadline returns when a held single click becomes final, if one is held.
-func (f *Folder) Deadline() (time.Time, bool) {
+func (f *Assembler) Deadline() (time.Time, bool) {
 	if f.click == nil {
 		return time.Time{}, false
 	}
@@ -127,7 +127,7 @@ func (f *Folder) Deadline() (time.Time, bool) {
 }
 
 // Tick emits a held single click whose double-click window has passed by now.
-func (f *Folder) Tick(now time.Time) []Folded {
+func (f *Assembler) Tick(now time.Time) []Assembled {
 	f.out = f.out[:0]
 	if f.click != nil && !now.Before(f.click.at.Add(DoubleClickTime)) {
 		f.flushClick("")
@@ -137,14 +137,14 @@ func (f *Folder) Tick(now time.Time) []Folded {
 
 // Flush emits whatever is pending (a held click, an uncommitted fill): the
 // capture is ending.
-func (f *Folder) Flush() []Folded {
+func (f *Assembler) Flush() []Assembled {
 	f.out = f.out[:0]
 	f.flushClick("")
 	f.commitFill()
 	return f.out
 }
 
-func (f *Folder) button(r Raw) {
+func (f *Assembler) button(r Raw) {
 	var kind string
 	switch r.Button {
 	case 1:
@@ -171,14 +171,14 @@ func (f *Folder) button(r Raw) {
 	f.emitClick(c, kind)
 }
 
-func (f *Folder) flushClick(kind string) {
+func (f *Assembler) flushClick(kind string) {
 	if c := f.click; c != nil {
 		f.click = nil
 		f.emitClick(c, kind)
 	}
 }
 
-func (f *Folder) emitClick(c *pendingClick, kind string) {
+func (f *Assembler) emitClick(c *pendingClick, kind string) {
 	parts := modNames(c.mods)
 	if kind != "" {
 		parts = append(parts, kind)
@@ -190,7 +190,7 @@ func (f *Folder) emitClick(c *pendingClick, kind string) {
 	f.emit(events.ActionClick, v, c.at, c.x, c.y, c.win, c.enrich)
 }
 
-func (f *Folder) keyPress(r Raw) {
+func (f *Assembler) keyPress(r Raw) {
 	if bit, ok := keys.ModifierOf(r.Sym); ok {
 		f.mods |= bit
 		if r.Sym == keys.KeyCapsLock {
@@ -230,7 +230,7 @@ func (f *Folder) keyPress(r Raw) {
 
 // level picks the keysym Shift and Caps Lock select, as X does for a
 // two-column mapping: Caps Lock shifts letters only.
-func (f *Folder) level(r Raw) keys.Keysym {
+func (f *Assembler) level(r Raw) keys.Keysym {
 	shift := f.mods&keys.ModShift != 0
 	if f.caps && keys.Upper(r.Sym) != r.Sym {
 		shift = !shift
@@ -241,7 +241,7 @@ func (f *Folder) level(r Raw) keys.Keysym {
 	return r.Sym
 }
 
-func (f *Folder) chord(r Raw) {
+func (f *Assembler) chord(r Raw) {
 	f.commitFill()
 	name := keys.NameOf(r.Sym)
 	if name == "" {
@@ -258,14 +258,14 @@ func (f *Folder) chord(r Raw) {
 	f.emit(action, &events.Value{Raw: chord, Type: events.ValueEnum}, r.Time, r.X, r.Y, r.Window, nil)
 }
 
-func (f *Folder) startFill(r Raw) *pendingFill {
+func (f *Assembler) startFill(r Raw) *pendingFill {
 	if f.fill == nil {
 		f.fill = &pendingFill{at: r.Time, x: r.X, y: r.Y, win: r.Window}
 	}
 	return f.fill
 }
 
-func (f *Folder) commitFill() {
+func (f *Assembler) commitFill() {
 	fl := f.fill
 	if fl == nil {
 		return
@@ -277,8 +277,8 @@ func (f *Folder) commitFill() {
 	f.emit(events.ActionFill, v, fl.at, fl.x, fl.y, fl.win, nil)
 }
 
-func (f *Folder) emit(action string, v *events.Value, at time.Time, x, y int, win Window, enr *events.Enrichment) {
-	f.out = append(f.out, Folded{At: at, Step: events.Step{
+func (f *Assembler) emit(action string, v *events.Value, at time.Time, x, y int, win Window, enr *events.Enrichment) {
+	f.out = append(f.out, Assembled{At: at, Step: events.Step{
 		TS:           events.Stamp(at),
 		Actor:        events.ActorHuman,
 		Action:       action,

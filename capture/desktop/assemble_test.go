@@ -14,7 +14,7 @@ var (
 	t0     = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	form   = Window{ID: 1, App: "Zenity", Title: "New customer"}
 	notes  = Window{ID: 2, App: "Gedit", Title: "notes.txt"}
-	tickKd = Kind(0) // a pseudo-event: the folder's timer firing at Time
+	tickKd = Kind(0) // a pseudo-event: the assembler's timer firing at Time
 )
 
 func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
@@ -92,11 +92,11 @@ func seq(parts ...[]Raw) []Raw {
 	return out
 }
 
-// fold runs raws through a Folder, then flushes it, and describes each step
+// assemble runs raws through an Assembler, then flushes it, and describes each step
 // as "action[value]@x,y" plus, separately, the steps themselves.
-func fold(raws []Raw) ([]string, []Folded) {
-	var f Folder
-	var all []Folded
+func assemble(raws []Raw) ([]string, []Assembled) {
+	var f Assembler
+	var all []Assembled
 	for _, r := range raws {
 		if r.Kind == tickKd {
 			all = append(all, f.Tick(r.Time)...)
@@ -116,7 +116,7 @@ func fold(raws []Raw) ([]string, []Folded) {
 	return out, all
 }
 
-func TestFold(t *testing.T) {
+func TestAssemble(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		in   []Raw
@@ -181,26 +181,26 @@ func TestFold(t *testing.T) {
 		{"modifiers alone do nothing", seq(chord(0, keys.KeyControlL), chord(50, keys.KeySuperL), chord(100, keys.KeyAltL, keys.KeyShiftL)), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, _ := fold(tc.in)
+			got, _ := assemble(tc.in)
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
-				t.Errorf("fold(%s) = %q; want %q", tc.name, got, tc.want)
+				t.Errorf("assemble(%s) = %q; want %q", tc.name, got, tc.want)
 			}
 		})
 	}
 }
 
-// TestFoldFloor checks the floor of each folded step: the moment, window
+// TestAssembleFloor checks the floor of each assembled step: the moment, window
 // and app of its first input event, a human actor, and a valid step.
-func TestFoldFloor(t *testing.T) {
+func TestAssembleFloor(t *testing.T) {
 	in := seq(click(1, 100, 200, 0), click(1, 101, 200, 100), typeIn(form, "hi", 1000),
 		typeIn(notes, "x", 2000), click(3, 1, 2, 3000))
-	_, got := fold(in)
+	_, got := assemble(in)
 	want := []struct {
 		ms  int
 		win Window
 	}{{0, form}, {1001, form}, {2001, notes}, {3000, form}}
 	if len(got) != len(want) {
-		t.Fatalf("fold gave %d steps; want %d", len(got), len(want))
+		t.Fatalf("assemble gave %d steps; want %d", len(got), len(want))
 	}
 	for i, w := range want {
 		s := got[i].Step
@@ -219,14 +219,14 @@ func TestFoldFloor(t *testing.T) {
 	}
 }
 
-// TestFoldEnrichment: a press's enrichment goes to the click it begins, also
+// TestAssembleEnrichment: a press's enrichment goes to the click it begins, also
 // when the click becomes a double.
-func TestFoldEnrichment(t *testing.T) {
+func TestAssembleEnrichment(t *testing.T) {
 	e := &events.Enrichment{Kind: events.KindAX, Role: "push button", Label: "OK"}
 	in := click(1, 10, 10, 0)
 	in[0].Enrichment = e
-	_, got := fold(seq(in, click(1, 10, 10, 100)))
+	_, got := assemble(seq(in, click(1, 10, 10, 100)))
 	if len(got) != 1 || got[0].Step.Enrichment != e {
-		t.Fatalf("fold(enriched double click) = %+v; want one step with the first press's enrichment", got)
+		t.Fatalf("assemble(enriched double click) = %+v; want one step with the first press's enrichment", got)
 	}
 }
