@@ -51,7 +51,7 @@ lint: deps
 
 # Short coverage-guided runs of every decoder's fuzz test.
 FUZZTIME ?= 20s
-FUZZ_PKGS := ./events ./ops ./capture/scripted ./redact ./store ./consent ./extract ./skills ./model ./platform/ax/axpath ./selector ./replay/heal ./internal/termtext
+FUZZ_PKGS := ./events ./ops ./capture/scripted ./redact ./store ./consent ./extract ./skills ./skills/learn ./skills/cells ./model ./platform/ax/axpath ./selector ./replay/heal ./internal/termtext
 fuzz:
 	@set -e; for p in $(FUZZ_PKGS); do for f in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
 		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10x $$p ; \

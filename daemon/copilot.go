@@ -16,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/replay/session"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/cells"
 )
 
 var _ ops.CopilotService = (*shim)(nil)
@@ -138,7 +139,7 @@ func dryRunValues(skill *skills.Skill, r rows.Row) (map[string]string, error) {
 			return nil, ops.Errorf(ops.CodeInvalidRequest, "row %d has no value for %s (column %q)", r.N, p.Name, p.Column)
 		}
 	}
-	mapped, bad := skill.Cells(r.Values)
+	mapped, bad := cells.Values(skill, r.Values)
 	for _, p := range skill.Parameters {
 		if err := bad[p.Name]; err != nil {
 			return nil, ops.Errorf(ops.CodeInvalidRequest, "row %d: %s (column %q) %v", r.N, p.Name, p.Column, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/learn"
 	"github.com/reprise-dev/reprise/store"
 )
 
@@ -56,7 +57,7 @@ func (d *Daemon) serveSkills(ctx context.Context, aud *auditor) (*skillbook.Serv
 // under their dedupe keys, the way replay keys a CSV's rows, so a replay of
 // a CSV that holds them skips them: demonstrating the first rows of the
 // CSV you then replay must not file those rows twice.
-func (d *Daemon) markFiledByHand(ctx context.Context, skillID string, skill *skills.Skill, filed []skills.Demonstration) error {
+func (d *Daemon) markFiledByHand(ctx context.Context, skillID string, skill *skills.Skill, filed []learn.Demonstration) error {
 	salt, err := d.replayKey()
 	if err != nil {
 		return err

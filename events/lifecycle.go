@@ -48,7 +48,7 @@ type RecordingReviewed struct {
 }
 
 // RecordingConfirmed is the payload of rec.<id>.confirmed: the person's
-// answers, parameter name to a column or "const" (skills.ParseConfirm's
+// answers, parameter name to a column or "const" (skills/learn.ParseConfirm's
 // syntax). Names and columns only, never a value.
 type RecordingConfirmed struct {
 	ConfirmedAt float64           `json:"confirmed_at" msgpack:"confirmed_at"`

@@ -18,6 +18,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/learn"
 )
 
 // Auditor records content-free audit entries.
@@ -58,7 +59,7 @@ type Service struct {
 	Log   *slog.Logger
 	// FiledByHand, if set, is told after a skill is saved which rows its
 	// recordings filed by hand, so that replay never files them again.
-	FiledByHand func(ctx context.Context, skillID string, skill *skills.Skill, rows []skills.Demonstration) error
+	FiledByHand func(ctx context.Context, skillID string, skill *skills.Skill, rows []learn.Demonstration) error
 }
 
 // ServiceName is the skill service's name in `nats micro ls`.
@@ -154,7 +155,7 @@ func (s *Service) Draft(ctx context.Context, req api.SkillBuildRequest) api.Skil
 
 // generalize reads the recordings through get and generalizes them, with
 // the answers recorded on them under the request's own.
-func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get func(context.Context, string) (*events.Recording, error)) (*skills.Draft, []events.Recording, *ops.Error) {
+func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get func(context.Context, string) (*events.Recording, error)) (*learn.Draft, []events.Recording, *ops.Error) {
 	if len(req.Recordings) == 0 {
 		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "name at least one recording to build the skill from (two rows of the same task confirm its parameters)")
 	}
@@ -180,11 +181,11 @@ func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get
 			maps.Copy(recorded, a)
 		}
 	}
-	opts := skills.Options{Name: req.Name, Header: req.Header, SampleRows: req.SampleRows}
+	opts := learn.Options{Name: req.Name, Header: req.Header, SampleRows: req.SampleRows}
 	if len(recorded) > 0 {
 		// Answers recorded on one recording may name parameters a draft of
 		// several does not have: keep those it has.
-		bare, err := skills.Generalize(recs, opts)
+		bare, err := learn.Generalize(recs, opts)
 		if err != nil {
 			return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
 		}
@@ -220,7 +221,7 @@ func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get
 			}
 		}
 	}
-	draft, err := skills.Generalize(recs, opts)
+	draft, err := learn.Generalize(recs, opts)
 	if err != nil {
 		return nil, nil, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
 	}
@@ -235,7 +236,7 @@ func (s *Service) generalize(ctx context.Context, req api.SkillBuildRequest, get
 
 // replyOf is a draft's reply: its questions, notes and YAML. A draft too big
 // to be kept as a skill is refused here, before anyone answers its questions.
-func replyOf(draft *skills.Draft) (api.SkillBuildReply, *ops.Error) {
+func replyOf(draft *learn.Draft) (api.SkillBuildReply, *ops.Error) {
 	doc, err := skills.MarshalWithin(draft.Skill, MaxSkillSize)
 	if tooBig, ok := errors.AsType[*skills.TooBigError](err); ok {
 		return api.SkillBuildReply{}, ops.Errorf(ops.CodeSkillTooBig, "the skill would be %d steps, and %s already take more than the %d KB a skill can be: a skill does one row of a task. Record one row, or remove the repeats from the recordings",

@@ -18,7 +18,7 @@ import (
 // fixture reads one of the skills package's generalization cases.
 func fixture(t *testing.T, name string) events.Recording {
 	t.Helper()
-	b, err := os.ReadFile("../skills/testdata/generalize/select_checkbox/" + name)
+	b, err := os.ReadFile("../skills/learn/testdata/generalize/select_checkbox/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

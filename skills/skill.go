@@ -1,6 +1,8 @@
 // Package skills holds the skill format (SPEC section 10): a readable,
-// versioned YAML document that replays a demonstrated task once per CSV row,
-// and the generalization that turns recordings into one.
+// versioned YAML document that replays a demonstrated task once per CSV row:
+// its types, their YAML, validation, placeholders, and what each field means
+// when it is unset. Building a skill from recordings is skills/learn's job;
+// mapping a row's cells onto the values steps set is skills/cells'.
 //
 // A skill's values are constants or %name% placeholders naming a parameter;
 // a parameter is joined to one CSV column. A literal percent sign in a value
@@ -271,4 +273,16 @@ func quoteList(xs []string) string {
 		q[i] = fmt.Sprintf("%q", x)
 	}
 	return strings.Join(q, ", ")
+}
+
+// OptionsOf returns the closed set of options of the choice step whose
+// value is the parameter name's placeholder, or nil for none (a text
+// field, an open list).
+func (s *Skill) OptionsOf(name string) []Option {
+	for _, st := range s.Steps {
+		if st.Value == Placeholder(name) && len(st.Options) > 0 {
+			return st.Options
+		}
+	}
+	return nil
 }

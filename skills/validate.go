@@ -348,6 +348,10 @@ func quoteShort(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
+// ValidType reports whether t can be a parameter's type: a SPEC 4 value
+// type a CSV cell can hold, boolean or list.
+func ValidType(t string) bool { return parameterTypes[t] }
+
 func set(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))
 	for _, x := range xs {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -218,12 +219,14 @@ func TestPlaceholders(t *testing.T) {
 
 // TestMarshalInPartsIsWhole: Marshal, which hands the emitter the steps a
 // few hundred at a time, writes the bytes of encoding the skill at once, for
-// every skill in testdata cut into parts of one, two and three steps.
+// every skill in testdata, and every skill skills/learn's goldens hold, cut
+// into parts of one, two and three steps.
 func TestMarshalInPartsIsWhole(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*/*.yaml")
 	nested, _ := filepath.Glob("testdata/*/*/*.yaml")
+	learned, _ := filepath.Glob("learn/testdata/*/*/*.yaml")
 	compared := 0
-	for _, f := range append(files, nested...) {
+	for _, f := range slices.Concat(files, nested, learned) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/learn"
 )
 
 func newCopilotCmd(g *globals) *cobra.Command {
@@ -102,7 +102,7 @@ func follow(ctx context.Context, c *client.Client, id string, out io.Writer) err
 }
 
 // askQuestions puts each question to the person and returns their answers in
-// skills.ParseConfirm's terms.
+// learn.ParseConfirm's terms.
 func askQuestions(in *bufio.Reader, out io.Writer, qs []ops.Question, header []string) (map[string]string, error) {
 	answers := map[string]string{}
 	for _, q := range qs {
@@ -110,8 +110,8 @@ func askQuestions(in *bufio.Reader, out io.Writer, qs []ops.Question, header []s
 		if label == "" {
 			label = q.Parameter
 		}
-		switch skills.QuestionKind(q.Kind) {
-		case skills.AskParameter, skills.AskSameValue, skills.AskAmbiguous, skills.AskMissingColumn, skills.AskRedacted:
+		switch learn.QuestionKind(q.Kind) {
+		case learn.AskParameter, learn.AskSameValue, learn.AskAmbiguous, learn.AskMissingColumn, learn.AskRedacted:
 		default:
 			// The other questions (options, empty cells, columns, fields,
 			// success) say what to answer: the person types it.
@@ -122,13 +122,13 @@ func askQuestions(in *bufio.Reader, out io.Writer, qs []ops.Question, header []s
 			answers[q.Parameter] = a
 			continue
 		}
-		if q.Kind == string(skills.AskParameter) || q.Kind == string(skills.AskSameValue) {
+		if q.Kind == string(learn.AskParameter) || q.Kind == string(learn.AskSameValue) {
 			yes, err := yesNo(in, out, fmt.Sprintf("Does %s change on every run? [y/n] ", label))
 			if err != nil {
 				return nil, err
 			}
 			if !yes {
-				answers[q.Parameter] = skills.ConstAnswer
+				answers[q.Parameter] = learn.ConstAnswer
 				continue
 			}
 		}
@@ -136,8 +136,8 @@ func askQuestions(in *bufio.Reader, out io.Writer, qs []ops.Question, header []s
 		if err != nil {
 			return nil, err
 		}
-		if col == skills.ConstAnswer {
-			col = skills.ColumnPrefix + col
+		if col == learn.ConstAnswer {
+			col = learn.ColumnPrefix + col
 		}
 		answers[q.Parameter] = col
 	}

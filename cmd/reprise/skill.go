@@ -15,6 +15,7 @@ import (
 	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/learn"
 )
 
 func newSkillCmd(g *globals) *cobra.Command {
@@ -255,7 +256,7 @@ func readConfirm(flags []string, file string) (map[string]string, error) {
 		}
 		text += "\n" + string(b)
 	}
-	m, err := skills.ParseConfirm(text)
+	m, err := learn.ParseConfirm(text)
 	if err != nil {
 		return nil, fmt.Errorf("--confirm: %w", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/learn"
 )
 
 // buildSkillFromCLI is the skill commands as a person uses them, on a
@@ -45,7 +45,7 @@ func buildSkillFromCLI(t *testing.T, home, id string) {
 	for _, m := range regexp.MustCompile(`(?m)^\d+\. \[([a-z0-9_]+)\]`).FindAllStringSubmatch(out, -1) {
 		answer := m[1] + "=const"
 		for _, h := range header {
-			if skills.Key(h) == skills.Key(m[1]) {
+			if learn.Key(h) == learn.Key(m[1]) {
 				answer = m[1] + "=" + h
 			}
 		}

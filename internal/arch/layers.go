@@ -82,7 +82,7 @@ var Reprise = Picture{
 		{
 			Name: "domain",
 			Packages: []string{
-				"skills", "replay", "replay/rows", "replay/report", "interop", "interpret",
+				"skills", "skills/learn", "skills/cells", "replay", "replay/rows", "replay/report", "interop", "interpret",
 				"extract", "model", "redact", "audit", "store",
 			},
 			May: []string{"domain", "platform/ax/axpath", "wire", "vocabulary"},

@@ -136,7 +136,7 @@ func sameName(want, got string) bool {
 		return true
 	}
 	if !strings.Contains(want, "*") {
-		return skills.Fold(want) == skills.Fold(got)
+		return skills.Loose(want) == skills.Loose(got)
 	}
 	parts := strings.Split(strings.TrimSpace(want), "*")
 	for i, p := range parts {

@@ -85,12 +85,12 @@ func (e *Executor) shows(ctx context.Context, window, text string, wait time.Dur
 	if !ok {
 		return false, errNoLister
 	}
-	want := skills.Fold(text)
+	want := skills.Loose(text)
 	for deadline := time.Now().Add(wait); ; {
 		nodes, err := l.List(ctx, window, maxNodes)
 		if err == nil {
 			for _, n := range nodes {
-				if strings.Contains(skills.Fold(n.Name), want) || strings.Contains(skills.Fold(n.Value), want) {
+				if strings.Contains(skills.Loose(n.Name), want) || strings.Contains(skills.Loose(n.Value), want) {
 					return true, nil
 				}
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/skills"
+	"github.com/reprise-dev/reprise/skills/cells"
 )
 
 // ErrBadValue is wrapped by every ValueError.
@@ -52,7 +53,7 @@ func (r Row) Check(skill *skills.Skill) error {
 }
 
 // Fill returns the values r's steps set, by parameter name: each cell
-// checked against its parameter and mapped (skills.Parameter.MapCell) onto
+// checked against its parameter and mapped (cells.Map) onto
 // a choice's option or a box's state. A cell is required unless its
 // parameter is optional (a box's empty cell is unchecked); number, email
 // and date cells must parse; a choice's cell must name one of its options.
@@ -68,14 +69,14 @@ func (r Row) Fill(skill *skills.Skill) (map[string]string, error) {
 			problem = checkValue(p, cell)
 		}
 		if problem == "" {
-			var item *skills.ItemError
-			v, err := p.MapCell(cell, skill.OptionsOf(p.Name))
+			var item *cells.ItemError
+			v, err := cells.Map(p, cell, skill.OptionsOf(p.Name))
 			switch {
 			case errors.As(err, &item):
 				problem = fmt.Sprintf("item %d of the list (split by %s) %s", item.N, sepName(p.Separator), itemProblem(item.Err, skill.OptionsOf(p.Name)))
-			case errors.Is(err, skills.ErrNoOption):
+			case errors.Is(err, cells.ErrNoOption):
 				problem = fmt.Sprintf("matches none of the options of the field (%s): use one of them, or map it in the skill's options", optionList(skill.OptionsOf(p.Name)))
-			case errors.Is(err, skills.ErrNotBool):
+			case errors.Is(err, cells.ErrNotBool):
 				problem = "is not yes/no, true/false, 1/0, y/n, x/empty or checked/unchecked: use one of them, or map it in the skill's options"
 			case err != nil:
 				problem = err.Error()
@@ -120,7 +121,7 @@ func optionList(opts []skills.Option) string {
 
 // itemProblem says what is wrong with a list's item.
 func itemProblem(err error, opts []skills.Option) string {
-	if errors.Is(err, skills.ErrNoOption) {
+	if errors.Is(err, cells.ErrNoOption) {
 		return fmt.Sprintf("matches none of the options of the field (%s): use one of them, or map it in the skill's options", optionList(opts))
 	}
 	return err.Error()
@@ -138,7 +139,7 @@ func sepName(sep string) string {
 func checkValue(p skills.Parameter, v string) string {
 	t := p.Type
 	if t == skills.TypeBoolean {
-		return "" // an empty cell is unchecked; MapCell reads the rest
+		return "" // an empty cell is unchecked; cells.Map reads the rest
 	}
 	if strings.TrimSpace(v) == "" {
 		return "is empty: the field needs a value in every row (or make the parameter optional in the skill)"
