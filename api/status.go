@@ -1,6 +1,9 @@
 package api
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Status is what a running daemon reports about itself, on
 // events.LocalStatus.
@@ -29,6 +32,26 @@ type Status struct {
 	// the floor below which a recording does not start.
 	FreeBytes    uint64 `json:"free_bytes"`
 	MinFreeBytes uint64 `json:"min_free_bytes"`
+}
+
+// StoreState says what the daemon's start-up check of the store found.
+func (st Status) StoreState() string {
+	switch {
+	case !st.StoreChecked:
+		return "being checked"
+	case len(st.Damaged) > 0:
+		return fmt.Sprintf("%d recording(s) damaged: they cannot be used; record those tasks again", len(st.Damaged))
+	}
+	return "every recording reads back whole"
+}
+
+// DiskState says how much room the store has, against the recording floor.
+func (st Status) DiskState() string {
+	s := fmt.Sprintf("%d MB free", st.FreeBytes>>20)
+	if st.FreeBytes < st.MinFreeBytes {
+		s += fmt.Sprintf(": under the %d MB a recording needs; recordings will not start until there is room", st.MinFreeBytes>>20)
+	}
+	return s
 }
 
 // RecordingStatus is the running recording, and whether the browser

@@ -40,23 +40,18 @@ func startDaemon(t *testing.T) (string, *client.Client) {
 	return home, c
 }
 
-// record asks for consent, approves it through the consent queue as a
-// person at another terminal would, and starts a recording.
+// record asks for consent, approves it from the asking side as `reprise
+// record start --yes` does, and starts a recording.
 func record(t *testing.T, ctx context.Context, c *client.Client) ops.Started {
 	t.Helper()
 	req := ops.ConsentRequest{Mode: capture.ModeDemonstration, InterpretationRoute: "extract_then_cloud", Channels: []string{capture.ChannelFloor}}
-	go func() {
-		for ctx.Err() == nil {
-			if ps, err := c.Consent().List(ctx); err == nil && len(ps) > 0 {
-				_ = c.Consent().Approve(ctx, ps[0].ID, false)
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}()
-	res, err := c.RequestConsent(ctx, req)
-	if err != nil || !res.Approved || res.ConsentToken == "" {
-		t.Fatalf("RequestConsent() = %+v, %v; want approved with a token", res, err)
+	asked := 0
+	res, err := c.RequestConsentAnswering(ctx, req, func(p api.ConsentPrompt, _ <-chan struct{}) (bool, bool, bool) {
+		asked++
+		return true, false, true
+	})
+	if err != nil || !res.Approved || res.ConsentToken == "" || asked != 1 {
+		t.Fatalf("RequestConsentAnswering() = %+v, %v, asked %d times; want approved with a token, asked once", res, err, asked)
 	}
 	started, err := c.Start(ctx, ops.StartRequest{Mode: req.Mode, InterpretationRoute: res.InterpretationRoute, Channels: req.Channels, ConsentToken: res.ConsentToken})
 	if err != nil || !events.ValidRecordingID(started.RecordingID) {

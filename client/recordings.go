@@ -185,3 +185,27 @@ func (c *Client) Import(ctx context.Context, req ops.ImportRequest) (ops.Summary
 	err := c.local(ctx, events.LocalRecordingsImport, req, &sum, importTimeout)
 	return sum, err
 }
+
+// Reviewer is the daemon's recordings as the review page reads and
+// reviews them (review.Source).
+func (c *Client) Reviewer() Reviewer { return Reviewer{c} }
+
+// Reviewer reads a recording and its frames, and applies a review.
+type Reviewer struct{ c *Client }
+
+// Recording is recording recID, in full.
+func (r Reviewer) Recording(ctx context.Context, recID string) (*events.Recording, error) {
+	return r.c.Fetch(ctx, recID)
+}
+
+// Frame is the frame ref of recording recID.
+func (r Reviewer) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
+	return r.c.Frame(ctx, recID, ref)
+}
+
+// Apply removes and redacts steps of recording recID, and says how many
+// are kept.
+func (r Reviewer) Apply(ctx context.Context, recID string, removed, redacted []uint64) (int, error) {
+	applied, err := r.c.Review(ctx, ops.ReviewRequest{RecordingID: recID, RemovedStepSeqs: removed, RedactedStepSeqs: redacted})
+	return applied.StepCount, err
+}

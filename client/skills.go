@@ -63,3 +63,28 @@ func (c *Client) ReplayKey(ctx context.Context) ([]byte, error) {
 	}
 	return salt, nil
 }
+
+// Book is the daemon's skill book as a replay's healing proposes to it
+// (session.Book): a healed revision is proposed, then accepted.
+func (c *Client) Book() SkillBook { return SkillBook{c} }
+
+// SkillBook is the daemon's skill book, for a run's healed revision.
+type SkillBook struct{ c *Client }
+
+// Current is skill id's newest document and its revision.
+func (b SkillBook) Current(ctx context.Context, id string) (string, uint64, error) {
+	r, err := b.c.Skill(ctx, id, 0)
+	return r.YAML, r.Revision, err
+}
+
+// Propose keeps doc as skill id's proposed revision, made from base.
+func (b SkillBook) Propose(ctx context.Context, id string, base uint64, doc string) error {
+	_, err := b.c.Pending(ctx, api.SkillPendingRequest{SkillID: id, Op: api.SkillPendingPropose, Base: base, YAML: doc})
+	return err
+}
+
+// Accept saves skill id's proposed revision as its newest.
+func (b SkillBook) Accept(ctx context.Context, id string) (uint64, error) {
+	r, err := b.c.Pending(ctx, api.SkillPendingRequest{SkillID: id, Op: api.SkillPendingAccept})
+	return r.Revision, err
+}

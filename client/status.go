@@ -47,3 +47,21 @@ func QueryStatus(home string) (api.Status, error) {
 	defer c.Close()
 	return c.Status(context.Background())
 }
+
+// WaitBrowserJoined reports whether the browser extension joined recording
+// id of the daemon serving home within wait (it says hello every two
+// seconds); true at once when no extension is connected: another source
+// serves the browser channel then.
+func WaitBrowserJoined(ctx context.Context, home, id string, wait time.Duration) bool {
+	deadline := time.Now().Add(wait)
+	for {
+		st, err := QueryStatus(home)
+		if err == nil && (!st.BrowserConnected || st.Recording != nil && st.Recording.ID == id && st.Recording.BrowserJoined) {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -2,6 +2,8 @@ package elements
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/platform/ax"
@@ -12,6 +14,34 @@ import (
 
 // Page reads a browser's page.
 type Page struct{ Executor *browser.Executor }
+
+// attachWait bounds attaching to a running browser.
+const attachWait = 20 * time.Second
+
+// OpenPage attaches to the browser whose DevTools endpoint is url, to read
+// the page it shows. Close lets it go; the browser runs on.
+func OpenPage(ctx context.Context, url string) (Page, error) {
+	ctx, cancel := context.WithTimeout(ctx, attachWait)
+	defer cancel()
+	ex, err := browser.New(ctx, browser.Options{BrowserURL: url, Attach: true})
+	if err != nil {
+		return Page{}, Fail(ops.CodeInternal, "%v", err)
+	}
+	return Page{Executor: ex}, nil
+}
+
+// RunningIn is the DevTools endpoint of the browser a replay runs on the
+// profile folder dir.
+func RunningIn(dir string) (string, error) {
+	url, err := browser.RunningIn(dir)
+	if err != nil {
+		return "", Fail(ops.CodeInternal, "%v", err)
+	}
+	return url, nil
+}
+
+// Close lets the browser go.
+func (p Page) Close() error { return p.Executor.Close() }
 
 func (Page) Name() string { return "browser" }
 
@@ -25,6 +55,17 @@ func (p Page) Read(ctx context.Context, limit int) (string, selector.Tree, bool,
 type Window struct {
 	Tree  ax.Tree
 	Title string
+}
+
+// OpenWindow reads the window on display (the default one when empty) whose
+// title contains title, or the active one; closeTree lets the
+// accessibility tree go.
+func OpenWindow(display, title string, log *slog.Logger) (w Window, closeTree func() error, err error) {
+	tree, closeTree, err := ax.Open(display, log)
+	if err != nil {
+		return Window{}, nil, Fail(ops.CodeUnsupported, "the accessibility tree cannot be read here: %v", err)
+	}
+	return Window{Tree: tree, Title: title}, closeTree, nil
 }
 
 func (Window) Name() string { return "desktop" }

@@ -5,12 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
@@ -110,13 +106,13 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 				lines := json.NewEncoder(out)
 				return audit.Tail(ctx, js, n, follow, func(m audit.Message, e *audit.Entry, err error) error {
 					if format == "json" {
-						return lines.Encode(tailLine{StreamSeq: m.StreamSeq, Subject: m.Subject, Entry: e, Error: errString(err)})
+						return lines.Encode(audit.NewTailLine(m, e, err))
 					}
 					if err != nil {
 						_, werr := fmt.Fprintf(out, "%8d  (not an audit entry: %v)\n", m.StreamSeq, err)
 						return werr
 					}
-					_, werr := fmt.Fprintln(out, formatEntry(e))
+					_, werr := fmt.Fprintln(out, e.Line())
 					return werr
 				})
 			})
@@ -126,31 +122,4 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing new entries until Ctrl-C")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json (one object per entry)")
 	return cmd
-}
-
-// tailLine is one entry of `reprise audit tail --format json`.
-type tailLine struct {
-	StreamSeq uint64       `json:"stream_seq"`
-	Subject   string       `json:"subject"`
-	Entry     *audit.Entry `json:"entry,omitempty"`
-	Error     string       `json:"error,omitempty"`
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// formatEntry renders an entry on one line: seq, UTC time, kind, fields.
-func formatEntry(e *audit.Entry) string {
-	sec := int64(e.Time)
-	t := time.Unix(sec, int64((e.Time-float64(sec))*1e9)).UTC()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%8d  %s  %-18s", e.Seq, t.Format("2006-01-02T15:04:05.000Z"), e.Kind)
-	for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
-		fmt.Fprintf(&b, " %s=%s", k, e.Fields[k])
-	}
-	return strings.TrimRight(b.String(), " ")
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/skillbook"
 )
@@ -30,8 +30,8 @@ func cacheOf(g *globals, skill string) (home, id string, err error) {
 	return home, id, err
 }
 
-// openCache opens skill's replay cache.
-func openCache(g *globals, skill string) (*heal.Cache, string, error) {
+// openSkillCache opens skill's replay cache.
+func openSkillCache(g *globals, skill string) (*heal.Cache, string, error) {
 	home, id, err := cacheOf(g, skill)
 	if err != nil {
 		return nil, "", err
@@ -40,7 +40,7 @@ func openCache(g *globals, skill string) (*heal.Cache, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := openCacheIn(home, id, log)
+	c, err := openCache(home, id, log)
 	return c, id, err
 }
 
@@ -54,7 +54,7 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 			if format != "text" && format != "json" {
 				return fmt.Errorf("--format %q: want text or json", format)
 			}
-			c, id, err := openCache(g, args[0])
+			c, id, err := openSkillCache(g, args[0])
 			if err != nil {
 				return err
 			}
@@ -90,13 +90,13 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if err := heal.RemoveCache(filepath.Join(home, "cache"), id); err != nil {
+				if err := heal.RemoveCache(daemon.ReplayCacheDir(home), id); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "removed the replay cache of skill %s\n", id)
 				return nil
 			}
-			c, id, err := openCache(g, args[0])
+			c, id, err := openSkillCache(g, args[0])
 			if err != nil {
 				return err
 			}

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 )
 
@@ -30,7 +32,6 @@ start; the platform can ask, never approve.`,
 	return cmd
 }
 
-// withConsentClient connects to the daemon serving the data dir and runs f.
 // withConsentClient dials the daemon for f, with its consent queue.
 func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *client.Consent) error) error {
 	return g.with(cmd, func(ctx context.Context, c *client.Client) error { return f(ctx, c.Consent()) })
@@ -43,18 +44,8 @@ func newConsentListCmd(g *globals) *cobra.Command {
 		Short: "Show the consent prompts waiting for an answer",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
-			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
-				ps, err := c.List(ctx)
-				if err != nil {
-					return err
-				}
-				out := cmd.OutOrStdout()
-				if format == "json" {
-					return writeJSON(out, ps)
-				}
+			list := func(ctx context.Context, c *client.Client) ([]api.ConsentPrompt, error) { return c.Consent().List(ctx) }
+			return call(g, cmd, format, list, func(out io.Writer, ps []api.ConsentPrompt) error {
 				if len(ps) == 0 {
 					fmt.Fprintln(out, "No consent prompt is waiting.")
 					return nil
@@ -121,18 +112,10 @@ func newConsentChoicesCmd(g *globals) *cobra.Command {
 		Short: "Show the remembered consent answers",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
+			choices := func(ctx context.Context, c *client.Client) ([]api.ConsentChoice, error) {
+				return c.Consent().Choices(ctx)
 			}
-			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
-				cs, err := c.Choices(ctx)
-				if err != nil {
-					return err
-				}
-				out := cmd.OutOrStdout()
-				if format == "json" {
-					return writeJSON(out, cs)
-				}
+			return call(g, cmd, format, choices, func(out io.Writer, cs []api.ConsentChoice) error {
 				if len(cs) == 0 {
 					fmt.Fprintln(out, "No remembered answers: every recording asks.")
 					return nil

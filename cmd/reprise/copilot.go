@@ -11,12 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/copilot"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/skills/learn"
 )
 
 func newCopilotCmd(g *globals) *cobra.Command {
@@ -50,27 +49,9 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				if err := follow(ctx, c, id, out); err != nil {
 					return err
 				}
-				// An answer may raise the next question (a field said to be the
-				// same for every row leaves its CSV column to account for):
-				// ask until the draft has none open.
-				in := bufio.NewReader(cmd.InOrStdin())
-				asked := false
-				for round := 0; round < maxCopilotRounds; round++ {
-					draft, err := c.DraftSkill(ctx, api.SkillBuildRequest{Recordings: []string{id}, Header: header, SampleRows: sample})
-					if err != nil {
-						return explainBuild(err)
-					}
-					if len(draft.Questions) == 0 {
-						break
-					}
-					answers, err := askQuestions(in, out, draft.Questions, header)
-					if err != nil {
-						return err
-					}
-					if _, err := c.ConfirmAnswers(ctx, api.SkillConfirmRequest{RecordingID: id, Answers: answers}); err != nil {
-						return err
-					}
-					asked = true
+				asked, err := copilot.Clarify(ctx, c, terminal{in: bufio.NewReader(cmd.InOrStdin()), out: out}, id, header, sample)
+				if err != nil {
+					return explainBuild(err)
 				}
 				if !asked {
 					fmt.Fprintln(out, "nothing to ask: the recording's values are settled")
@@ -101,73 +82,36 @@ func follow(ctx context.Context, c *client.Client, id string, out io.Writer) err
 	return nil
 }
 
-// askQuestions puts each question to the person and returns their answers in
-// learn.ParseConfirm's terms.
-func askQuestions(in *bufio.Reader, out io.Writer, qs []ops.Question, header []string) (map[string]string, error) {
-	answers := map[string]string{}
-	for _, q := range qs {
-		label := q.Label
-		if label == "" {
-			label = q.Parameter
-		}
-		switch learn.QuestionKind(q.Kind) {
-		case learn.AskParameter, learn.AskSameValue, learn.AskAmbiguous, learn.AskMissingColumn, learn.AskRedacted:
-		default:
-			// The other questions (options, empty cells, columns, fields,
-			// success) say what to answer: the person types it.
-			a, err := freeAnswer(in, out, q)
-			if err != nil {
-				return nil, err
-			}
-			answers[q.Parameter] = a
-			continue
-		}
-		if q.Kind == string(learn.AskParameter) || q.Kind == string(learn.AskSameValue) {
-			yes, err := yesNo(in, out, fmt.Sprintf("Does %s change on every run? [y/n] ", label))
-			if err != nil {
-				return nil, err
-			}
-			if !yes {
-				answers[q.Parameter] = learn.ConstAnswer
-				continue
-			}
-		}
-		col, err := column(in, out, q, label, header)
-		if err != nil {
-			return nil, err
-		}
-		if col == learn.ConstAnswer {
-			col = learn.ColumnPrefix + col
-		}
-		answers[q.Parameter] = col
-	}
-	return answers, nil
+// terminal puts the co-pilot's questions to the person at this terminal.
+type terminal struct {
+	in  *bufio.Reader
+	out io.Writer
 }
 
-// maxCopilotRounds bounds the rounds of questions: each answers what the
-// last raised.
-const maxCopilotRounds = 5
+var _ copilot.Person = terminal{}
 
-// freeAnswer puts a question that says its own answers, and reads one:
-// for "Answer column:X=<field label> or column:X=ignore", the part after
-// the "=".
-func freeAnswer(in *bufio.Reader, out io.Writer, q ops.Question) (string, error) {
+// errNoAnswer is input ending before an answer.
+var errNoAnswer = errors.New("no answer: the questions stay open")
+
+// Answer shows a question that says its own answers, and reads one: for
+// "Answer column:X=<field label> or column:X=ignore", the part after the "=".
+func (t terminal) Answer(q ops.Question) (string, error) {
 	for {
-		fmt.Fprintf(out, "%s\n[%s] ", q.Text, q.Parameter)
-		line, err := in.ReadString('\n')
+		fmt.Fprintf(t.out, "%s\n[%s] ", q.Text, q.Parameter)
+		line, err := t.in.ReadString('\n')
 		if a := strings.TrimSpace(line); a != "" {
 			return a, nil
 		}
 		if err != nil {
-			return "", errors.New("no answer: the questions stay open")
+			return "", errNoAnswer
 		}
 	}
 }
 
-func yesNo(in *bufio.Reader, out io.Writer, prompt string) (bool, error) {
+func (t terminal) Varies(label string) (bool, error) {
 	for {
-		fmt.Fprint(out, prompt)
-		line, err := in.ReadString('\n')
+		fmt.Fprintf(t.out, "Does %s change on every run? [y/n] ", label)
+		line, err := t.in.ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
 			return true, nil
@@ -175,24 +119,19 @@ func yesNo(in *bufio.Reader, out io.Writer, prompt string) (bool, error) {
 			return false, nil
 		}
 		if err != nil {
-			return false, errors.New("no answer: the questions stay open")
+			return false, errNoAnswer
 		}
 	}
 }
 
-// column asks which column holds a parameter, offering the likely one.
-func column(in *bufio.Reader, out io.Writer, q ops.Question, label string, header []string) (string, error) {
-	def := label
-	if len(q.Columns) > 0 {
-		def = q.Columns[0]
-	}
+func (t terminal) Column(label, def string, header []string) (string, error) {
 	for {
 		if len(header) > 0 {
-			fmt.Fprintf(out, "Which column holds %s? (%s) [%s] ", label, strings.Join(header, ", "), def)
+			fmt.Fprintf(t.out, "Which column holds %s? (%s) [%s] ", label, strings.Join(header, ", "), def)
 		} else {
-			fmt.Fprintf(out, "Which column holds %s? [%s] ", label, def)
+			fmt.Fprintf(t.out, "Which column holds %s? [%s] ", label, def)
 		}
-		line, err := in.ReadString('\n')
+		line, err := t.in.ReadString('\n')
 		a := strings.TrimSpace(line)
 		if a == "" && err == nil {
 			a = def
@@ -201,8 +140,8 @@ func column(in *bufio.Reader, out io.Writer, q ops.Question, label string, heade
 			return a, nil
 		}
 		if err != nil {
-			return "", errors.New("no answer: the questions stay open")
+			return "", errNoAnswer
 		}
-		fmt.Fprintf(out, "the CSV has no column %q\n", a)
+		fmt.Fprintf(t.out, "the CSV has no column %q\n", a)
 	}
 }

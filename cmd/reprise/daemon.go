@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -29,7 +28,7 @@ of them is given.`,
 			if err != nil {
 				return err
 			}
-			limitMemory()
+			daemon.LimitMemory()
 			home, err := g.resolveHome()
 			if err != nil {
 				return err
@@ -70,16 +69,4 @@ of them is given.`,
 	cmd.Flags().StringVar(&scriptFrames, "capture-frames", "", "directory of <screenshot_ref>.png frames that --capture-script keeps with its steps")
 	cmd.Flags().StringVar(&prompt, "consent-prompt", daemon.PromptAuto, "how to ask for consent: auto (terminal, OS dialog and `reprise consent`) or cli (`reprise consent` and `reprise record start` only)")
 	return cmd
-}
-
-// daemonMemoryLimit is the daemon's soft memory limit unless GOMEMLIMIT says
-// otherwise. Left to GOGC alone, the heap grew to twice the live data after a
-// big recording was folded, and stayed there; near the limit the collector
-// runs sooner instead (it never fails an allocation).
-const daemonMemoryLimit = 100 << 20
-
-func limitMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(daemonMemoryLimit)
-	}
 }

@@ -43,7 +43,7 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 					return "checked by the daemon when it starts (not running)", nil
 				}
 				if st.FreeBytes < st.MinFreeBytes {
-					return "", fmt.Errorf("the disk %s", diskState(st))
+					return "", fmt.Errorf("the disk %s", st.DiskState())
 				}
 				if len(st.Damaged) > 0 {
 					var ids []string
@@ -52,7 +52,7 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 					}
 					return "", fmt.Errorf("damaged: %s", strings.Join(ids, "; "))
 				}
-				return storeState(st) + "; " + diskState(st), nil
+				return st.StoreState() + "; " + st.DiskState(), nil
 			}
 			f := doctor.Flags{JSON: format == "json", Request: request}
 			return doctor.Main(cmd.Context(), f, doctor.Probes(home, status, store), os.Stdout, os.Stderr)

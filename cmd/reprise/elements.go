@@ -11,7 +11,6 @@ import (
 
 	"github.com/reprise-dev/reprise/elements"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/input"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/selector"
@@ -186,28 +185,20 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 		if err != nil {
 			return nil, nil, err
 		}
-		if url, err = browser.RunningIn(dir); err != nil {
-			return nil, nil, elements.Fail(ops.CodeInternal, "%v", err)
+		if url, err = elements.RunningIn(dir); err != nil {
+			return nil, nil, err
 		}
 	}
 	if url != "" {
-		actx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		ex, err := browser.New(actx, browser.Options{BrowserURL: url, Attach: true})
-		if err != nil {
-			return nil, nil, elements.Fail(ops.CodeInternal, "%v", err)
-		}
-		return elements.Page{Executor: ex}, func() { _ = ex.Close() }, nil
+		page, err := elements.OpenPage(ctx, url)
+		return page, func() { _ = page.Close() }, err
 	}
 	log, err := g.logger()
 	if err != nil {
 		return nil, nil, err
 	}
-	tree, closeTree, err := ax.Open(f.display, log)
-	if err != nil {
-		return nil, nil, elements.Fail(ops.CodeUnsupported, "the accessibility tree cannot be read here: %v", err)
-	}
-	return elements.Window{Tree: tree, Title: f.window}, func() { _ = closeTree() }, nil
+	w, closeTree, err := elements.OpenWindow(f.display, f.window, log)
+	return w, func() { _ = closeTree() }, err
 }
 
 // writeJSONLine prints v as one line of JSON, --watch's unit.

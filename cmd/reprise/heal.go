@@ -6,33 +6,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 
-	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/replay/session"
-	"github.com/reprise-dev/reprise/store"
 )
 
-// openCacheIn opens skill id's replay cache in the data dir home: a file
-// per skill in its cache folder, signed with a key from the key store the
-// daemon uses (the keychain, or the data dir's key files), its item named
-// after the data dir's machine id.
-func openCacheIn(home, id string, log *slog.Logger) (*heal.Cache, error) {
-	machine, err := daemon.LoadOrCreateMachineID(home)
-	if err != nil {
-		return nil, err
-	}
-	ks, _ := store.OpenKeyStore(filepath.Join(home, "keys"), daemon.KeyringService(home), log)
-	key, err := heal.CacheKey(ks, machine)
-	if err != nil {
-		return nil, err
-	}
-	c, err := heal.OpenCache(filepath.Join(home, "cache"), id, key)
+// openCache opens skill id's replay cache in the data dir home, worded
+// for a damaged one.
+func openCache(home, id string, log *slog.Logger) (*heal.Cache, error) {
+	c, err := daemon.OpenReplayCache(home, id, log)
 	return c, explainCache(err)
 }
 
@@ -45,32 +30,11 @@ func explainCache(err error) error {
 	return err
 }
 
-// book is the daemon's skill book, where a healed revision is proposed.
-type book struct{ c *client.Client }
-
-func (b book) Current(ctx context.Context, id string) (string, uint64, error) {
-	r, err := b.c.Skill(ctx, id, 0)
-	return r.YAML, r.Revision, err
-}
-
-func (b book) Propose(ctx context.Context, id string, base uint64, doc string) error {
-	_, err := b.c.Pending(ctx, api.SkillPendingRequest{SkillID: id, Op: api.SkillPendingPropose, Base: base, YAML: doc})
-	return err
-}
-
-func (b book) Accept(ctx context.Context, id string) (uint64, error) {
-	r, err := b.c.Pending(ctx, api.SkillPendingRequest{SkillID: id, Op: api.SkillPendingAccept})
-	return r.Revision, err
-}
-
 // proposeHealed proposes what a model changed for the run's rows as the
-// skill's next revision (saved at once with accept), and says where.
-func proposeHealed(ctx context.Context, s *session.Session, c *client.Client, out io.Writer, res *replay.Result, skillRef string, accept bool) error {
-	file := ""
-	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
-		file = skillRef
-	}
-	p, err := s.Propose(ctx, res, file, book{c}, accept)
+// skill's next revision (saved at once with accept), and says where; file
+// is the skill's file, when it was given as one.
+func proposeHealed(ctx context.Context, s *session.Session, c *client.Client, out io.Writer, res *replay.Result, file string, accept bool) error {
+	p, err := s.Propose(ctx, res, file, c.Book(), accept)
 	id := s.Plan().SkillID
 	switch {
 	case err != nil || p.Rows == 0:

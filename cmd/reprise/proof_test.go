@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/internal/paired"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
@@ -126,7 +127,7 @@ func TestProvenOnAChangedForm(t *testing.T) {
 	for _, p := range [][3]string{{"Ada", "Lovelace", "ada@demo.example.org"}, {"Grace", "Hopper", "grace@demo.example.org"}} {
 		out := zooCLI(t, home, nil, "record", "start", "--channels", "browser", "--yes")
 		id := regexp.MustCompile(`rec_[0-9a-f-]{36}`).FindString(out)
-		if id == "" || !waitBrowserJoined(ctx, home, id) {
+		if id == "" || !client.WaitBrowserJoined(ctx, home, id, joinWait) {
 			t.Fatalf("recording did not start with the extension:\n%s", out)
 		}
 		pctx, pcancel := context.WithTimeout(br.Ctx, 60*time.Second)

@@ -58,7 +58,7 @@ person at this terminal.`,
 					}
 					// What the person does in the browser before the extension
 					// knows is not recorded: say when it does.
-					if waitBrowserJoined(ctx, home, started.RecordingID) {
+					if client.WaitBrowserJoined(ctx, home, started.RecordingID, joinWait) {
 						fmt.Fprintln(cmd.OutOrStdout(), "the browser extension is recording (REC on its badge)")
 					} else {
 						fmt.Fprintln(cmd.ErrOrStderr(), "warning: the browser extension has not joined yet; wait for REC on its badge before you start")
@@ -110,23 +110,6 @@ person at this terminal.`,
 // joinWait bounds how long record start waits for the extension, which
 // says hello every two seconds.
 const joinWait = 10 * time.Second
-
-// waitBrowserJoined reports whether the browser extension joined the
-// recording id within joinWait; true at once when no extension is
-// connected (another source serves the browser channel).
-func waitBrowserJoined(ctx context.Context, home, id string) bool {
-	deadline := time.Now().Add(joinWait)
-	for {
-		st, err := client.QueryStatus(home)
-		if err == nil && (!st.BrowserConnected || st.Recording != nil && st.Recording.ID == id && st.Recording.BrowserJoined) {
-			return true
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
 
 func splitList(s string) []string {
 	var out []string

@@ -108,6 +108,10 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return fmt.Errorf("skill %s: %w", skillID, err)
 	}
+	skillFile := "" // the skill's file, when it was given as one
+	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
+		skillFile = skillRef
+	}
 	table, err := rows.Open(f.rows, skill)
 	if err != nil {
 		return err
@@ -140,7 +144,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if dcfg, err = daemon.LoadConfig(home); err != nil {
 			return err
 		}
-		cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return openCacheIn(home, id, log) }}
+		cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return openCache(home, id, log) }}
 	}
 	s, err := session.Open(ctx, cfg)
 	if err != nil {
@@ -161,12 +165,12 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if err != nil {
 			return fmt.Errorf("run %s: %w; its rows stay on the hub: --resume %s follows them again", plan.RunID, err, plan.RunID)
 		}
-		if err := writeReplayReport(out, f.reportPath, res); err != nil {
+		if err := session.WriteReport(out, f.reportPath, res); err != nil {
 			return err
 		}
 		return failed(res)
 	}
-	ex, release, err := f.executors(ctx, cmd, c, home, dcfg.KeepRuns, skill, skillRef, plan.RunID, log)
+	ex, release, err := f.executors(ctx, cmd, c, home, dcfg.KeepRuns, skill, skillFile, plan.RunID, log)
 	if err != nil {
 		return err
 	}
@@ -192,13 +196,13 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		err = fmt.Errorf("the daemon stopped during run %s: start it again (reprise daemon), then resume with --resume %s; no row is filed twice", plan.RunID, plan.RunID)
 	}
 	if res != nil {
-		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
+		if werr := session.WriteReport(out, f.reportPath, res); werr != nil && err == nil {
 			err = werr
 		}
 		if res.Stopped != "" {
 			fmt.Fprintf(out, "run %s stopped early: %s\n", res.RunID, res.Stopped)
 		}
-		if herr := proposeHealed(ctx, s, c, out, res, skillRef, f.acceptHealed); herr != nil && err == nil {
+		if herr := proposeHealed(ctx, s, c, out, res, skillFile, f.acceptHealed); herr != nil && err == nil {
 			err = herr
 		}
 	}
@@ -303,57 +307,30 @@ func (f *replayFlags) explain(err error) error {
 	return explainCache(err)
 }
 
-// executors are what replays a local run's steps, as the flags say: the
-// browser (its profile held for the run) or the desktop (its grant and
-// lease held), and release lets them go.
-func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *client.Client, home string, keep int, skill *skills.Skill, skillRef, runID string, log *slog.Logger) (session.Executor, func(), error) {
-	var releases []func()
-	release := func() {
-		for i := len(releases) - 1; i >= 0; i-- {
-			releases[i]()
-		}
-	}
+// executors are what replays a local run's steps, as the flags say, with
+// the browser's profile held for the run: session.Local holds the desktop.
+func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *client.Client, home string, keep int, skill *skills.Skill, skillFile, runID string, log *slog.Logger) (session.Executor, func(), error) {
 	profile := f.profile
 	if profile == "" && skill.Browser != nil {
 		profile = skill.Browser.Profile
 	}
-	profile, rel, err := holdProfile(home, profile, "browser-profile", "run "+runID)
+	profile, releaseProfile, err := holdProfile(home, profile, "browser-profile", "run "+runID)
 	if err != nil {
 		return session.Executor{}, nil, err
 	}
-	releases = append(releases, rel)
-	skillDir := ""
-	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
-		skillDir = filepath.Dir(skillRef)
-	}
-	quiet := f.idle
-	if quiet <= 0 {
-		quiet = -1 // the desktop executor's "no wait"
-	}
-	ex := session.Executor{Parallel: f.parallel, Runs: filepath.Join(home, "runs"), Keep: keep, Options: pick.Options{
-		Kind: f.executor, Quiet: quiet, NoMarks: f.noMarks, Frame: c.Frame, Logger: log,
+	ex, release, err := session.Local{Kind: f.executor, SkillFile: skillFile, Idle: f.idle, NoMarks: f.noMarks, Frame: c.Frame,
+		Grants: c, Holder: "run " + runID, Parallel: f.parallel, Runs: filepath.Join(home, "runs"), Keep: keep, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
-			Skill: skill.Browser, NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows),
-			SkillDir: skillDir, Passphrase: keychainSecret},
-	}}
-	if kind, _ := pick.Kind(f.executor, skill); kind == pick.Desktop {
-		guard, rel, err := holdDesktop(ctx, c, log)
-		if err != nil {
-			release()
-			return session.Executor{}, nil, err
-		}
-		releases = append(releases, rel)
-		ex.Guard = guard
-		if ex.Lease, err = desktop.NewLease(os.Getenv("DISPLAY"), fmt.Sprintf("run %s, pid %d", runID, os.Getpid())); err != nil {
-			release()
-			return session.Executor{}, nil, err
-		}
-		ex.Lease.Logger = log
-		ex.Lease.Waiting = func(holder string) {
+			NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows), Passphrase: keychainSecret},
+		Waiting: func(holder string) {
 			fmt.Fprintf(cmd.ErrOrStderr(), "waiting for the desktop: another replay holds it (%s)\n", holder)
-		}
+		},
+	}.Executor(ctx, skill)
+	if err != nil {
+		releaseProfile()
+		return session.Executor{}, nil, err
 	}
-	return ex, release, nil
+	return ex, func() { release(); releaseProfile() }, nil
 }
 
 // failed is the run's error when rows failed: the exit is then not zero.
@@ -435,18 +412,4 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 		a := strings.ToLower(strings.TrimSpace(line))
 		return a == "y" || a == "yes", nil
 	}
-}
-
-// writeReplayReport prints the run's report, and writes it to path.
-func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
-	rs := report.FromResult(res)
-	session.WriteSummary(out, res.RunID, rs)
-	if path == "" {
-		return nil
-	}
-	if err := report.Write(path, rs); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "report: %s\n", path)
-	return nil
 }

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/client"
-	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/review"
 )
 
@@ -28,7 +24,7 @@ The page works with the keyboard alone. It stops once the review is applied.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
-				srv, err := review.Start(ctx, reviewSource{c}, args[0], review.Options{})
+				srv, err := review.Start(ctx, c.Reviewer(), args[0], review.Options{})
 				if err != nil {
 					return err
 				}
@@ -36,7 +32,7 @@ The page works with the keyboard alone. It stops once the review is applied.`,
 				out := cmd.OutOrStdout()
 				fmt.Fprintf(out, "review %s at:\n  %s\n", args[0], srv.URL())
 				if !noOpen {
-					if err := openBrowser(srv.URL()); err != nil {
+					if err := review.Open(srv.URL()); err != nil {
 						fmt.Fprintf(out, "(open it yourself: %v)\n", err)
 					}
 				}
@@ -54,36 +50,4 @@ The page works with the keyboard alone. It stops once the review is applied.`,
 	}
 	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link only; do not open a browser")
 	return cmd
-}
-
-// reviewSource is the review page's view of the daemon.
-type reviewSource struct{ c *client.Client }
-
-var _ review.Source = reviewSource{}
-
-func (s reviewSource) Recording(ctx context.Context, recID string) (*events.Recording, error) {
-	return s.c.Fetch(ctx, recID)
-}
-
-func (s reviewSource) Frame(ctx context.Context, recID, ref string) ([]byte, error) {
-	return s.c.Frame(ctx, recID, ref)
-}
-
-func (s reviewSource) Apply(ctx context.Context, recID string, removed, redacted []uint64) (int, error) {
-	applied, err := s.c.Review(ctx, ops.ReviewRequest{RecordingID: recID, RemovedStepSeqs: removed, RedactedStepSeqs: redacted})
-	return applied.StepCount, err
-}
-
-// openBrowser opens url in the person's browser.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	return cmd.Start()
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 )
 
@@ -56,8 +55,8 @@ func newStatusCmd(g *globals) *cobra.Command {
 				}
 				fmt.Fprintf(tw, "recording\t%s: %d steps%s\n", r.ID, r.Steps, lost)
 			}
-			fmt.Fprintf(tw, "store\t%s\n", storeState(st))
-			fmt.Fprintf(tw, "disk\t%s\n", diskState(st))
+			fmt.Fprintf(tw, "store\t%s\n", st.StoreState())
+			fmt.Fprintf(tw, "disk\t%s\n", st.DiskState())
 			for _, d := range st.Damaged {
 				fmt.Fprintf(tw, "damaged\t%s: %s\n", d.RecordingID, d.Problem)
 			}
@@ -73,24 +72,4 @@ func checkFormat(f string) error {
 		return fmt.Errorf("--format %q: want text or json", f)
 	}
 	return nil
-}
-
-// storeState says what the daemon's start-up check of the store found.
-func storeState(st api.Status) string {
-	switch {
-	case !st.StoreChecked:
-		return "being checked"
-	case len(st.Damaged) > 0:
-		return fmt.Sprintf("%d recording(s) damaged: they cannot be used; record those tasks again", len(st.Damaged))
-	}
-	return "every recording reads back whole"
-}
-
-// diskState says how much room the store has, against the recording floor.
-func diskState(st api.Status) string {
-	s := fmt.Sprintf("%d MB free", st.FreeBytes>>20)
-	if st.FreeBytes < st.MinFreeBytes {
-		s += fmt.Sprintf(": under the %d MB a recording needs; recordings will not start until there is room", st.MinFreeBytes>>20)
-	}
-	return s
 }

@@ -273,7 +273,7 @@ func demonstrate(ctx context.Context, t *testing.T, home string, br *paired.Brow
 			t.Logf("record stop after the failure: %v\n%s", err, out)
 		}
 	}()
-	if !waitBrowserJoined(ctx, home, id) {
+	if !client.WaitBrowserJoined(ctx, home, id, joinWait) {
 		t.Fatalf("the extension did not join recording %s", id)
 	}
 	pctx, cancel := context.WithTimeout(br.Ctx, 90*time.Second)

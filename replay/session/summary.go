@@ -36,3 +36,18 @@ func WriteSummary(out io.Writer, runID string, rs []report.Row) {
 		}
 	}
 }
+
+// WriteReport prints the run's summary and, when path is set, writes its
+// per-row report there (a .csv or .json file) and says where.
+func WriteReport(out io.Writer, path string, res *replay.Result) error {
+	rs := report.FromResult(res)
+	WriteSummary(out, res.RunID, rs)
+	if path == "" {
+		return nil
+	}
+	if err := report.Write(path, rs); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "report: %s\n", path)
+	return nil
+}
