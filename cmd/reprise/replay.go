@@ -272,6 +272,7 @@ func (f *replayFlags) explain(err error) error {
 	var rowsErr *session.RowsError
 	var cols *session.ColumnsError
 	var exists *replay.RunExistsError
+	var check *replay.CheckStoppedError
 	switch {
 	case err == nil:
 		return nil
@@ -297,6 +298,8 @@ func (f *replayFlags) explain(err error) error {
 		return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
 	case errors.Is(err, replay.ErrNeedsConfirmation):
 		return errors.New("this skill submits forms and its first rows must be checked by a person: run it on a terminal, or pass --yes after a --dry-run")
+	case errors.As(err, &check):
+		return errors.New(wordHint(err.Error(), replay.HintOnErrorAuto))
 	case errors.As(err, &exists):
 		return fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", exists.RunID, exists.RunID)
 	}
@@ -437,8 +440,10 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 	}
 }
 
-// writeReplayReport prints the run's report, and writes it to path.
+// writeReplayReport prints the run's report, and writes it to path, its
+// reasons worded with this command's flags (res's too).
 func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
+	wordResult(res)
 	rs := report.FromResult(res)
 	session.WriteSummary(out, res.RunID, rs)
 	if path == "" {
