@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/hub"
@@ -67,6 +69,7 @@ var sentinelWords = []struct {
 // the command that shows or does what the refusal asks.
 var codeHints = map[string]string{
 	ops.CodeRecordingNotFound: "; `reprise recordings list` shows those kept",
+	ops.CodeSkillNotFound:     "; `reprise skill list` shows those kept",
 	ops.CodeReviewRequired:    " (`reprise recordings show REC` shows it; `reprise recordings review REC [--remove SEQ,...] [--redact SEQ,...]` reviews it)",
 }
 
@@ -78,6 +81,10 @@ func wordError(err error) string {
 		if errors.Is(err, s.err) {
 			msg = strings.Replace(msg, s.err.Error(), s.words, 1)
 		}
+	}
+	var imported *interop.Error
+	if errors.As(err, &imported) {
+		msg = strings.ReplaceAll(msg, interop.SuccessAnswer, "--confirm success:N=text:...")
 	}
 	var refused *ops.Error
 	if errors.As(err, &refused) && codeHints[refused.Code] != "" {
@@ -92,6 +99,16 @@ func wordPromptGone(err error) error {
 	var refused *ops.Error
 	if errors.As(err, &refused) && refused.Code == ops.CodeNotFound {
 		return fmt.Errorf("%w; `reprise consent list` shows the waiting ones", err)
+	}
+	return err
+}
+
+// wordDaemonError names the daemon's flag for a capture script it cannot
+// play.
+func wordDaemonError(err error) error {
+	var se *daemon.ScriptError
+	if errors.As(err, &se) {
+		return fmt.Errorf("--capture-script: %s", se.Why)
 	}
 	return err
 }
