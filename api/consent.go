@@ -15,7 +15,7 @@ type ConsentPrompt struct {
 	// Request is what would be recorded: the REQUEST_RECORDING_CONSENT
 	// that asked.
 	Request ops.ConsentRequest `json:"request"`
-	// Kind is the request's kind (consent.Request.Kind), what a
+	// Kind is the request's kind (consent.Request(Request).Kind()), what a
 	// remembered answer is kept under.
 	Kind string `json:"kind"`
 	// Requester is who asks, in words: "the platform", "reprise record".

@@ -16,8 +16,9 @@ import (
 	"github.com/reprise-dev/reprise/events"
 )
 
-// ErrNotRunning means no daemon is serving this data dir.
-var ErrNotRunning = errors.New("the reprise daemon is not running (start it with `reprise daemon`)")
+// ErrNotRunning means no daemon is serving this data dir: the person
+// starts one.
+var ErrNotRunning = errors.New("the reprise daemon is not running")
 
 // ReadInfo reads the running daemon's api.ClientFile from home. It refuses a file
 // that others can read: the credentials in it would not be the user's

@@ -72,6 +72,10 @@ func (c *Consent) ForgetAll(ctx context.Context) (int, error) {
 	return r.Forgotten, err
 }
 
+// ErrNoConsentService is a daemon that does not answer consent requests:
+// an older version, which the person restarts.
+var ErrNoConsentService = errors.New("the daemon does not answer consent requests: it may be an older version; restart it")
+
 // call sends one request; a refusal comes back as an *ops.Error.
 func (c *Consent) call(ctx context.Context, subject string, body any) (api.ConsentReply, error) {
 	ctx, cancel := context.WithTimeout(ctx, consentTimeout)
@@ -79,7 +83,7 @@ func (c *Consent) call(ctx context.Context, subject string, body any) (api.Conse
 	var r api.ConsentReply
 	err := ops.AskJSON(ctx, c.nc, subject, body, &r)
 	if errors.Is(err, nats.ErrNoResponders) {
-		return api.ConsentReply{}, errors.New("the daemon does not answer consent requests: it may be an older version; restart it with `reprise daemon`")
+		return api.ConsentReply{}, ErrNoConsentService
 	}
 	var refused *ops.Error
 	if errors.As(err, &refused) {

@@ -16,7 +16,7 @@ import (
 )
 
 // ErrNoRecording is returned by ActiveRecording when none is running.
-var ErrNoRecording = errors.New("no recording is running; `reprise recordings list` shows the kept ones")
+var ErrNoRecording = errors.New("no recording is running")
 
 // List returns the recordings the daemon keeps, oldest first.
 func (c *Client) List(ctx context.Context) ([]api.RecordingListing, error) {

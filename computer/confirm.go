@@ -40,8 +40,8 @@ func grantQuestion(req GrantRequest, w Window) string {
 	if req.Capture == CapturePixels {
 		capture = "reading its controls and taking screenshots"
 	}
-	return fmt.Sprintf("`reprise computer grant` asks to type and click in %s (%s scope), %s, for up to %d actions, ending after %s without one.\n\n"+
-		"Any program of yours can run that command: if you did not, answer No.", target, req.Scope, capture, req.Budget, req.IdleExpiry)
+	return fmt.Sprintf("A request for a desktop grant in your name asks to type and click in %s (%s scope), %s, for up to %d actions, ending after %s without one.\n\n"+
+		"Any program of yours can make that request: if you did not, answer No.", target, req.Scope, capture, req.Budget, req.IdleExpiry)
 }
 
 // recordNotConfirmed audits a person's grant that was not confirmed:

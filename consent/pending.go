@@ -83,7 +83,7 @@ func (q *Pending) answer(id string, d Decision) error {
 	defer q.mu.Unlock()
 	w, ok := q.waiting[id]
 	if !ok {
-		return fmt.Errorf("%w: %q (it may have been answered elsewhere or timed out); `reprise consent list` shows the waiting ones", ErrNoSuchPrompt, id)
+		return fmt.Errorf("%w: %q (it may have been answered elsewhere or timed out)", ErrNoSuchPrompt, id)
 	}
 	// Answered once: a second answer finds nothing to answer.
 	delete(q.waiting, id)

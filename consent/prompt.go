@@ -42,8 +42,8 @@ func NewPrompt(req Request, requester string) api.ConsentPrompt {
 	if requester == "" {
 		requester = DefaultRequester
 	}
-	p := api.ConsentPrompt{ID: newPromptID(), Request: ops.ConsentRequest{Mode: req.Mode, InterpretationRoute: req.Route, Channels: req.Channels}, Kind: req.Kind(), Requester: requester}
-	if req.Route == RouteScreenshotsToCloud {
+	p := api.ConsentPrompt{ID: newPromptID(), Request: ops.ConsentRequest(req), Kind: req.Kind(), Requester: requester}
+	if req.InterpretationRoute == RouteScreenshotsToCloud {
 		p.Title = "Build this skill using the cloud?"
 		p.Body = calibratedBody(req, requester)
 		p.Calibrated = true
@@ -73,7 +73,7 @@ func plainBody(req Request, requester string) string {
 	fmt.Fprintf(&b, "If you approve, reprise records %s on this machine, as requested by %s.\n\n", modeWords(req.Mode), requester)
 	fmt.Fprintf(&b, "What is recorded: %s.\n\n", channelWords(req.Channels))
 	fmt.Fprintf(&b, "Where it goes: the recording stays on this machine; the structured, redacted trajectory can be fetched by %s for review. ", requester)
-	switch req.Route {
+	switch req.InterpretationRoute {
 	case RouteExtractThenCloud:
 		fmt.Fprintf(&b, "To build the skill, text and structure read from the steps go to %s; screenshots stay here.", requester)
 	case RouteLocalVLM:

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/reprise-dev/reprise/ops"
 )
 
 // ErrInvalidRequest is wrapped by every error of Request.Validate and
@@ -54,13 +56,10 @@ var (
 )
 
 // Request is what a recording would capture and where its interpretation
-// goes: the three things a consent token is bound to. The JSON names are
-// those of the wire ops.
-type Request struct {
-	Mode     string   `json:"mode"`
-	Route    string   `json:"interpretation_route"`
-	Channels []string `json:"channels"`
-}
+// goes: the three things a consent token is bound to. It is the wire's
+// REQUEST_RECORDING_CONSENT payload, ops.ConsentRequest, with this
+// package's rules on it; the two convert freely.
+type Request ops.ConsentRequest
 
 // Normalize sorts the channels and drops duplicates, so two requests for the
 // same channel set compare equal. It copies the slice; the caller's is left
@@ -77,8 +76,8 @@ func (r Request) Validate() error {
 	if !slices.Contains(modes, r.Mode) {
 		return fmt.Errorf("%w: mode %q: want %s", ErrInvalidRequest, r.Mode, strings.Join(modes, " or "))
 	}
-	if !slices.Contains(routes, r.Route) {
-		return fmt.Errorf("%w: interpretation_route %q: want %s", ErrInvalidRequest, r.Route, strings.Join(routes, ", "))
+	if !slices.Contains(routes, r.InterpretationRoute) {
+		return fmt.Errorf("%w: interpretation_route %q: want %s", ErrInvalidRequest, r.InterpretationRoute, strings.Join(routes, ", "))
 	}
 	if len(r.Channels) == 0 {
 		return fmt.Errorf("%w: channels: want at least one of %s", ErrInvalidRequest, strings.Join(channels, ", "))
@@ -100,7 +99,7 @@ func (r Request) Validate() error {
 func (r Request) Kind() string {
 	n := r
 	n.Normalize()
-	return n.Mode + "." + n.Route + "." + strings.Join(n.Channels, "-")
+	return n.Mode + "." + n.InterpretationRoute + "." + strings.Join(n.Channels, "-")
 }
 
 // ParseKind returns the Request that Kind names, or an error wrapping
@@ -110,9 +109,9 @@ func ParseKind(kind string) (Request, error) {
 	parts := strings.Split(kind, ".")
 	if len(parts) != 3 {
 		return Request{}, fmt.Errorf("%w: kind %q: want mode.route.channels, such as %s", ErrInvalidRequest, kind,
-			Request{Mode: ModeCopilot, Route: RouteExtractThenCloud, Channels: []string{ChannelFloor, ChannelBrowser}}.Kind())
+			Request{Mode: ModeCopilot, InterpretationRoute: RouteExtractThenCloud, Channels: []string{ChannelFloor, ChannelBrowser}}.Kind())
 	}
-	r := Request{Mode: parts[0], Route: parts[1]}
+	r := Request{Mode: parts[0], InterpretationRoute: parts[1]}
 	if parts[2] != "" {
 		r.Channels = strings.Split(parts[2], "-")
 	}
@@ -128,5 +127,5 @@ func ParseKind(kind string) (Request, error) {
 
 // equal reports whether two normalized requests are the same.
 func (r Request) equal(o Request) bool {
-	return r.Mode == o.Mode && r.Route == o.Route && slices.Equal(r.Channels, o.Channels)
+	return r.Mode == o.Mode && r.InterpretationRoute == o.InterpretationRoute && slices.Equal(r.Channels, o.Channels)
 }

@@ -77,7 +77,7 @@ func (s *service) answer(body []byte, approve bool) (api.ConsentReply, error) {
 		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	if req.ID == "" {
-		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, `id is required: the prompt's id from "reprise consent list"`)
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, "id is required: a waiting prompt's id, as the list of them gives it")
 	}
 	var err error
 	switch {
@@ -114,7 +114,7 @@ func (s *service) forget(ctx context.Context, body []byte) (api.ConsentReply, er
 		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, err.Error())
 	}
 	if (req.Kind == "") == !req.All {
-		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, `give either a kind (see "reprise consent choices") or all, not both`)
+		return api.ConsentReply{}, failure(ops.CodeInvalidRequest, "give either a kind (one of the remembered choices) or all, not both")
 	}
 	if s.choices == nil {
 		return api.ConsentReply{}, failure(ops.CodeInternal, "this daemon keeps no remembered choices")

@@ -129,7 +129,7 @@ func (is *Issuer) Issue(req Request) (token string, expiresAt time.Time, err err
 	}
 	now := is.now()
 	c := claims{
-		ID: id, MachineID: is.machineID, Mode: req.Mode, Route: req.Route, Channels: req.Channels,
+		ID: id, MachineID: is.machineID, Mode: req.Mode, Route: req.InterpretationRoute, Channels: req.Channels,
 		IssuedAt: now.Unix(), ExpiresAt: now.Add(is.ttl).Unix(),
 	}
 	payload, err := json.Marshal(c)
@@ -170,7 +170,7 @@ func (is *Issuer) Consume(ctx context.Context, token string, req Request) error 
 		return refuse(ReasonExpired, fmt.Sprintf("the consent token expired %s ago (tokens last %s); ask the person on this machine again and start the recording within %s",
 			now.Sub(time.Unix(c.ExpiresAt, 0)).Round(time.Second), is.ttl, is.ttl))
 	}
-	approved := Request{Mode: c.Mode, Route: c.Route, Channels: c.Channels}
+	approved := Request{Mode: c.Mode, InterpretationRoute: c.Route, Channels: c.Channels}
 	approved.Normalize()
 	if !approved.equal(req) {
 		return refuse(ReasonMismatch, mismatch(approved, req))
@@ -224,8 +224,8 @@ func (is *Issuer) verify(token string) (claims, error) {
 func mismatch(approved, req Request) string {
 	var what string
 	switch {
-	case approved.Route != req.Route:
-		what = fmt.Sprintf("interpretation route %s, not %s", approved.Route, req.Route)
+	case approved.InterpretationRoute != req.InterpretationRoute:
+		what = fmt.Sprintf("interpretation route %s, not %s", approved.InterpretationRoute, req.InterpretationRoute)
 	case approved.Mode != req.Mode:
 		what = fmt.Sprintf("mode %s, not %s", approved.Mode, req.Mode)
 	default:

@@ -95,12 +95,12 @@ func osPrompters(log *slog.Logger) []consent.Prompter {
 }
 
 func (g *consentGate) request(ctx context.Context, req ops.ConsentRequest) (ops.ConsentResult, error) {
-	cr := consent.Request{Mode: req.Mode, Route: req.InterpretationRoute, Channels: req.Channels}
+	cr := consent.Request(req)
 	cr.Normalize()
 	if err := cr.Validate(); err != nil {
 		return ops.ConsentResult{}, ops.Errorf(ops.CodeInvalidRequest, "%v", err)
 	}
-	no := ops.ConsentResult{Mode: cr.Mode, InterpretationRoute: cr.Route}
+	no := ops.ConsentResult{Mode: cr.Mode, InterpretationRoute: cr.InterpretationRoute}
 	v, err := g.approver.Decide(ctx, cr, requester)
 	switch {
 	case errors.Is(err, consent.ErrNoPrompter):
@@ -121,11 +121,11 @@ func (g *consentGate) request(ctx context.Context, req ops.ConsentRequest) (ops.
 		return no, err
 	}
 	g.record(ctx, audit.KindConsentIssued, cr, "")
-	return ops.ConsentResult{Approved: true, Mode: cr.Mode, InterpretationRoute: cr.Route, ConsentToken: token, ExpiresAt: float64(expires.UnixNano()) / 1e9}, nil
+	return ops.ConsentResult{Approved: true, Mode: cr.Mode, InterpretationRoute: cr.InterpretationRoute, ConsentToken: token, ExpiresAt: float64(expires.UnixNano()) / 1e9}, nil
 }
 
 func (g *consentGate) consume(ctx context.Context, token, mode, route string, channels []string) error {
-	req := consent.Request{Mode: mode, Route: route, Channels: channels}
+	req := consent.Request{Mode: mode, InterpretationRoute: route, Channels: channels}
 	err := g.issuer.Consume(ctx, token, req)
 	var refused *consent.RefusedError
 	switch {
@@ -140,7 +140,7 @@ func (g *consentGate) consume(ctx context.Context, token, mode, route string, ch
 // record writes a content-free consent entry: what kind of recording, and
 // for a refusal a reason code.
 func (g *consentGate) record(ctx context.Context, kind string, req consent.Request, reason string) {
-	fields := map[string]string{audit.FieldMode: req.Mode, audit.FieldRoute: req.Route, audit.FieldChannels: strings.Join(req.Channels, ",")}
+	fields := map[string]string{audit.FieldMode: req.Mode, audit.FieldRoute: req.InterpretationRoute, audit.FieldChannels: strings.Join(req.Channels, ",")}
 	if reason != "" {
 		fields[audit.FieldReason] = reason
 	}

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/reprise-dev/reprise/capture"
@@ -26,8 +25,8 @@ type Script struct {
 }
 
 // sources are the capture sources the daemon offers besides the browser
-// channel: those opts name, else the scripted source (its error names the
-// daemon's flag for it), else this OS's desktop floor, which says why when
+// channel: those opts name, else the scripted source (a *ScriptError
+// when it cannot play), else this OS's desktop floor, which says why when
 // it cannot run.
 func (opts Options) sources(log *slog.Logger) ([]capture.Source, error) {
 	if len(opts.Sources) > 0 {
@@ -36,9 +35,15 @@ func (opts Options) sources(log *slog.Logger) ([]capture.Source, error) {
 	if s := opts.Script; s != nil {
 		src := scripted.New("scripted", s.Path, s.Channels, scripted.Options{Speed: s.Speed, Patient: s.Patient, Frames: s.Frames})
 		if ok, why := src.Available(); !ok {
-			return nil, fmt.Errorf("--capture-script: %s", why)
+			return nil, &ScriptError{Path: s.Path, Why: why}
 		}
 		return []capture.Source{src}, nil
 	}
 	return []capture.Source{floor.New("", log)}, nil
 }
+
+// ScriptError is a capture script the scripted source cannot play: Why
+// says what is wrong with the file at Path.
+type ScriptError struct{ Path, Why string }
+
+func (e *ScriptError) Error() string { return "capture script " + e.Path + ": " + e.Why }

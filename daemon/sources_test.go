@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestSourcesPicked(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Name() != "scripted" || strings.Join(got[0].Channels(), ",") != "floor,browser" {
 		t.Errorf("with Script: %v, %v; want the scripted source on floor and browser", got, err)
 	}
-	if _, err := (Options{Script: &Script{Path: "testdata/no-such-script.json"}}).sources(nil); err == nil || !strings.Contains(err.Error(), "--capture-script") {
+	if _, err := (Options{Script: &Script{Path: "testdata/no-such-script.json"}}).sources(nil); !errors.As(err, new(*ScriptError)) || !strings.Contains(err.Error(), "capture script testdata/no-such-script.json") {
 		t.Errorf("with a missing script: %v; want an error naming the capture script", err)
 	}
 	got, err = Options{}.sources(nil)

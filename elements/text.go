@@ -8,8 +8,9 @@ import (
 )
 
 // WriteText prints l for a person: one element per line, indented by
-// depth, then what a tried selector matched.
-func WriteText(w io.Writer, l Listing) error {
+// depth, then what a tried selector matched. limit names the listing's
+// limit as the person sets it, for a listing cut short.
+func WriteText(w io.Writer, l Listing, limit string) error {
 	fmt.Fprintf(w, "%s: %q\n", l.Source, l.Window)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tROLE\tNAME\tID\tVALUE\tBOUNDS\tPATH")
@@ -27,7 +28,7 @@ func WriteText(w io.Writer, l Listing) error {
 		return err
 	}
 	if l.Truncated {
-		fmt.Fprintln(w, "(more elements than --limit; raise it to see them)")
+		fmt.Fprintf(w, "(more elements than %s; raise it to see them)\n", limit)
 	}
 	if m := l.Match; m != nil {
 		switch m.Code {

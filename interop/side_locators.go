@@ -149,6 +149,11 @@ func keyLine(data []byte, key string) int {
 	return 0
 }
 
+// SuccessAnswer is how a refusal names the answer that states a submit's
+// success check when the skill is built; a front end may name its own way
+// to give that answer instead.
+const SuccessAnswer = "the answer success:N=text:..."
+
 // sideUnsupported says why a Selenium IDE command has no reprise
 // equivalent, and whether it is one Selenium IDE has at all.
 func sideUnsupported(name string) (why string, known bool) {
@@ -157,11 +162,11 @@ func sideUnsupported(name string) (why string, known bool) {
 	}
 	switch {
 	case strings.HasPrefix(name, "assert"), strings.HasPrefix(name, "verify"):
-		return "reprise checks a submit's success itself; build the skill, then state the check with --confirm success:N=text:...", true
+		return "reprise checks a submit's success itself; build the skill, then state the check with " + SuccessAnswer, true
 	case strings.HasPrefix(name, "store"):
 		return "reprise keeps no variables: a skill fills each value from the row's columns", true
 	case strings.HasPrefix(name, "waitFor"):
-		return "reprise waits only for the element each step acts on, and checks a submit's success by its text and address: remove it, or state the check with --confirm success:N=text:... once the skill is built", true
+		return "reprise waits only for the element each step acts on, and checks a submit's success by its text and address: remove it, or state the check with " + SuccessAnswer + " once the skill is built", true
 	}
 	return "", false
 }

@@ -49,6 +49,9 @@ const (
 	// CodeNotFound is NOT_FOUND. What the request names (a consent prompt, a
 	// remembered choice) is not there: list again.
 	CodeNotFound = "NOT_FOUND"
+	// CodeSkillNotFound is SKILL_NOT_FOUND. No skill (or no revision of it) has
+	// that id here: list the skills kept.
+	CodeSkillNotFound = "SKILL_NOT_FOUND"
 	// CodeSkillTooBig is SKILL_TOO_BIG. The skill a build would make is over
 	// the size a skill may be (it is kept as one message): a skill does one row
 	// of a task, so record one row, or remove the repeats from the recordings.
@@ -118,7 +121,7 @@ const (
 	// window.
 	CodeComputerTargetNotFocused = "COMPUTER_TARGET_NOT_FOCUSED"
 	// CodeComputerCaptureNotGranted is COMPUTER_CAPTURE_NOT_GRANTED. The grant
-	// does not cover pixels: the person grants again with --pixels.
+	// does not cover pixels: the person grants again, with screenshots allowed.
 	CodeComputerCaptureNotGranted = "COMPUTER_CAPTURE_NOT_GRANTED"
 	// CodeComputerInvalidRequest is COMPUTER_INVALID_REQUEST. The action is
 	// malformed (no kind, no address, or more than one).
@@ -224,6 +227,7 @@ var Codes = []CodeInfo{
 	{Code: CodeInterpretationUnavailable, Group: "wire", Meaning: "The interpretation route or model asked for is not available on this machine.", Retry: false},
 	{Code: CodeReviewRequired, Group: "wire", Meaning: "A skill is built only from a reviewed recording: apply a review first.", Retry: false},
 	{Code: CodeNotFound, Group: "local", Meaning: "What the request names (a consent prompt, a remembered choice) is not there: list again.", Retry: false},
+	{Code: CodeSkillNotFound, Group: "local", Meaning: "No skill (or no revision of it) has that id here: list the skills kept.", Retry: false},
 	{Code: CodeSkillTooBig, Group: "local", Meaning: "The skill a build would make is over the size a skill may be (it is kept as one message): a skill does one row of a task, so record one row, or remove the repeats from the recordings.", Retry: false},
 	{Code: CodeComputerNoGrant, Group: "computer", Meaning: "No grant is active, or not the one named: the person grants one with `reprise computer grant`.", Retry: false},
 	{Code: CodeComputerGrantActive, Group: "computer", Meaning: "A grant is already active on this desktop (one at a time): revoke it first.", Retry: false},
@@ -243,7 +247,7 @@ var Codes = []CodeInfo{
 	{Code: CodeComputerTargetNotFound, Group: "computer", Meaning: "No window has that id: list the targets again.", Retry: false},
 	{Code: CodeComputerElementNotFound, Group: "computer", Meaning: "The element uid was not issued by this grant, or is gone: look again.", Retry: false},
 	{Code: CodeComputerTargetNotFocused, Group: "computer", Meaning: "The granted window does not have the keyboard focus, so keys would go to another window.", Retry: false},
-	{Code: CodeComputerCaptureNotGranted, Group: "computer", Meaning: "The grant does not cover pixels: the person grants again with --pixels.", Retry: false},
+	{Code: CodeComputerCaptureNotGranted, Group: "computer", Meaning: "The grant does not cover pixels: the person grants again, with screenshots allowed.", Retry: false},
 	{Code: CodeComputerInvalidRequest, Group: "computer", Meaning: "The action is malformed (no kind, no address, or more than one).", Retry: false},
 	{Code: CodeComputerGrantNotConfirmed, Group: "computer", Meaning: "The person did not confirm the grant, or this daemon cannot ask them.", Retry: false},
 	{Code: CodeComputerPlatformUnsupported, Group: "computer", Meaning: "Scope grants do not run on this OS or session yet.", Retry: false},

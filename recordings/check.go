@@ -26,7 +26,7 @@ func (e *damagedError) Unwrap() error { return damaged(e.recID, e.detail) }
 // damaged is the error an op answers for a damaged recording: what is
 // wrong and what to do, not "retry", which would fail the same way.
 func damaged(recID, detail string) error {
-	return ops.Errorf(ops.CodeInternal, "recording %s is damaged in the store (%s): it cannot be used; record the task again. `reprise doctor` lists every damaged recording", short(recID), detail)
+	return ops.Errorf(ops.CodeInternal, "recording %s is damaged in the store (%s): it cannot be used; record the task again. The doctor's report lists every damaged recording", short(recID), detail)
 }
 
 // MissingSteps describes the step seqs absent from 1..the highest stored
@@ -111,7 +111,7 @@ func stepEvent(subject string) string {
 
 // NotFound is RECORDING_NOT_FOUND for id, saying where to look.
 func NotFound(id string) *ops.Error {
-	return ops.Errorf(ops.CodeRecordingNotFound, "no recording %q on this shim (it may have been evicted); `reprise recordings list` shows those kept", short(id))
+	return ops.Errorf(ops.CodeRecordingNotFound, "no recording %q on this shim (it may have been evicted)", short(id))
 }
 
 // short cuts an id a request gave to a length fit for a message.

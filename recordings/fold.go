@@ -219,10 +219,10 @@ func (r *Reader) Reviewed(ctx context.Context, recID string) (*events.Recording,
 		return nil, err
 	}
 	if f.Stopped == nil {
-		return nil, ops.Errorf(ops.CodeReviewRequired, "recording %s is still running; stop it, review it (`reprise recordings review %s`), then build the skill", f.ID, f.ID)
+		return nil, ops.Errorf(ops.CodeReviewRequired, "recording %s is still running; stop it, review it, then build the skill", f.ID)
 	}
 	if f.Reviews == 0 {
-		return nil, ops.Errorf(ops.CodeReviewRequired, "recording %s has not been reviewed; look at it (`reprise recordings show %s`) and apply a review (`reprise recordings review %s [--remove SEQ,...] [--redact SEQ,...]`) before building a skill from it", f.ID, f.ID, f.ID)
+		return nil, ops.Errorf(ops.CodeReviewRequired, "recording %s has not been reviewed; look at it and apply a review (removing or redacting the steps that should not be kept) before building a skill from it", f.ID)
 	}
 	return f.Recording(), nil
 }

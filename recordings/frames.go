@@ -72,7 +72,7 @@ func (r *Reader) serveFrame(ctx context.Context, body []byte) ([]byte, error) {
 	}
 	img, err := r.Frame(ctx, req.RecordingID, req.Ref)
 	if err != nil {
-		return nil, ops.Errorf(ops.CodeRecordingNotFound, "no such frame; `reprise recordings list` shows the recordings kept")
+		return nil, ops.Errorf(ops.CodeRecordingNotFound, "no such frame")
 	}
 	return img, nil
 }

@@ -100,7 +100,9 @@ type RowResult struct {
 	Step    int    `msgpack:"step"` // the failing step's index (from 0), -1 for none
 	Action  string `msgpack:"action,omitempty"`
 	Reason  string `msgpack:"reason,omitempty"`
-	Via     string `msgpack:"via,omitempty"`
+	// Hint is what the front end can offer beyond Reason (see Hint).
+	Hint Hint   `msgpack:"hint,omitempty"`
+	Via  string `msgpack:"via,omitempty"`
 	// Notes are what the browser did around the row's steps (requests
 	// blocked, dialogs accepted, pages refused); they name no value.
 	Notes []string `msgpack:"notes,omitempty"`
@@ -131,6 +133,8 @@ type Result struct {
 	// OnErrorAuto or OnErrorStop: the rows not run say it too. Empty when
 	// it took every row (or broke: Run's error says why).
 	Stopped string
+	// StoppedHint is Stopped's hint, as the rows not run carry it.
+	StoppedHint Hint
 }
 
 // Failed says whether any row failed or is unknown.
@@ -288,7 +292,7 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	rows := p.Rows
 	if !o.DryRun && p.destructive() {
 		if err := e.check(ctx, res); err != nil {
-			e.notRun(res, rows, "not run: the check of the first rows stopped the run")
+			e.notRun(res, rows, "not run: the check of the first rows stopped the run", HintNone)
 			return e, res, err
 		}
 	}
@@ -312,6 +316,7 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 		mu      sync.Mutex
 		next    int
 		stopped string // why no more rows are taken
+		hint    Hint   // stopped's hint
 		broke   error
 		filled  []RowResult // the rows this session filled, as they finished
 	)
@@ -324,11 +329,11 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 		next++
 		return rows[next-1], true
 	}
-	stop := func(why string, err error) {
+	stop := func(why string, h Hint, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped == "" {
-			stopped, broke = why, err
+			stopped, hint, broke = why, h, err
 		}
 	}
 	add := func(rr RowResult) {
@@ -348,7 +353,7 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 		why := systematic(filled, e.Plan.Skill.Steps)
 		mu.Unlock()
 		if why != "" {
-			stop(e.stoppedBecause(why), nil)
+			stop(e.stoppedBecause(why), HintOnErrorAuto, nil)
 		}
 	}
 	var wg sync.WaitGroup
@@ -366,7 +371,7 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 					continue
 				}
 				if err := e.pace.wait(ctx); err != nil {
-					stop("not run: the run was stopped", err)
+					stop("not run: the run was stopped", HintNone, err)
 					return
 				}
 				rr, filledNow, err := e.rowFilled(ctx, w, r)
@@ -375,7 +380,7 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 					// so, and that the rest did not run. A resume settles
 					// them.
 					add(RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "the run stopped while this row was being filled: resume it to settle the row"})
-					stop("not run: the run stopped at row "+strconv.Itoa(r.N), err)
+					stop("not run: the run stopped at row "+strconv.Itoa(r.N), HintNone, err)
 					return
 				}
 				add(rr)
@@ -385,7 +390,7 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 					e.pace.passed()
 				}
 				if rr.Outcome == OutcomeFailed && e.OnError == OnErrorStop {
-					stop(fmt.Sprintf("not run: the run stopped at row %d (--on-error stop)", r.N), nil)
+					stop(fmt.Sprintf("not run: the run stopped at row %d", r.N), HintOnErrorStop, nil)
 				}
 				if filledNow {
 					judge(rr)
@@ -395,15 +400,15 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 	}
 	wg.Wait()
 	if stopped != "" {
-		e.notRun(res, rows, stopped)
+		e.notRun(res, rows, stopped, hint)
 		if broke == nil {
-			res.Stopped = strings.TrimPrefix(stopped, "not run: ")
+			res.Stopped, res.StoppedHint = strings.TrimPrefix(stopped, "not run: "), hint
 		}
 	}
 	return broke
 }
 
-// stoppedBecause is the reason of the rows not run when --on-error auto
+// stoppedBecause is the reason of the rows not run when OnErrorAuto
 // stopped the run because of why: what to do, and the command that
 // resumes the run (rows committed are not filed again; the failed ones
 // and the rest are).
@@ -412,7 +417,7 @@ func (e *engine) stoppedBecause(why string) string {
 	if resume == "" {
 		resume = e.Plan.RunID + ", with the same skill and CSV"
 	}
-	return "not run: " + why + ": the failures look systematic (--on-error auto); fix the cause, then resume the run: " + resume
+	return "not run: " + why + ": " + Systematic + "; fix the cause, then resume the run: " + resume
 }
 
 // stepProgress tells StepProgress that w is at step of row n (0: none).
@@ -424,14 +429,14 @@ func (e *engine) stepProgress(w *worker, n, step int) {
 
 // notRun reports the rows of rows not yet in res as skipped, with why:
 // every row of the CSV is in the report, even of a run that stopped early.
-func (e *engine) notRun(res *Result, rows []Row, why string) {
+func (e *engine) notRun(res *Result, rows []Row, why string, h Hint) {
 	in := map[int]bool{}
 	for _, r := range res.Rows {
 		in[r.N] = true
 	}
 	for _, r := range rows {
 		if !in[r.N] {
-			rr := RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: why}
+			rr := RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: why, Hint: h}
 			res.Rows = append(res.Rows, rr)
 			e.count(rr)
 		}
@@ -508,8 +513,7 @@ func (e *engine) check(ctx context.Context, res *Result) error {
 						res.Rows = append(res.Rows, f)
 						e.count(f)
 					}
-					return fmt.Errorf("%s while being checked (row %d: %s): the failures look systematic (--on-error auto); nothing was submitted: fix the skill or the rows and run again",
-						why, r.N, rr.Reason)
+					return &CheckStoppedError{Why: why, Row: r.N, Reason: rr.Reason}
 				}
 			}
 			continue
@@ -565,11 +569,11 @@ func (e *engine) rowFilled(ctx context.Context, w *worker, r Row) (RowResult, bo
 	}
 	if first, ok := e.firstOfKey[r.Key]; ok && r.Key != "" && first != r.N && !e.Again && !e.DryRun {
 		return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1,
-			Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once (--again files it again)", first)}, false, nil
+			Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once", first), Hint: HintAgain}, false, nil
 	}
 	if prior, ok := e.earlier[r.Key]; ok && !e.Again && !e.DryRun {
 		if prior.committed {
-			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + filedBy(prior) + " (--again files it again)"}, false, nil
+			return RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + filedBy(prior), Hint: HintAgain}, false, nil
 		}
 		// Another run began filing this row and never confirmed it: it
 		// is never filed again blindly.
@@ -606,7 +610,7 @@ func (e *engine) settle(ctx context.Context, w *worker, r Row, why string) (RowR
 			return RowResult{}, false, err
 		}
 		return RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1,
-			Reason: "may have been filed: check it (" + mark.Reason + "); --again files it anyway"}, false, nil
+			Reason: "may have been filed: check it (" + mark.Reason + ")", Hint: HintAgainAnyway}, false, nil
 	}
 	filed, err := w.exec.Verify(ctx, v)
 	if err != nil {

@@ -683,14 +683,14 @@ func TestEngineAutoStopsOnSystematicFailures(t *testing.T) {
 	if got := outcomeList(res); got != "1:committed 2:committed 3:failed 4:failed 5:failed 6:skipped 7:skipped 8:skipped" {
 		t.Fatalf("report %s; want rows 3-5 failed and the run stopped there", got)
 	}
-	want := `not run: rows 3, 4 and 5 failed in a row at step 3 (fill "Email"): the failures look systematic (--on-error auto); fix the cause, then resume the run: ` + resume
+	want := `not run: rows 3, 4 and 5 failed in a row at step 3 (fill "Email"): the failures look systematic; fix the cause, then resume the run: ` + resume
 	for _, r := range res.Rows[5:] {
-		if r.Reason != want {
-			t.Errorf("row %d's reason %q; want %q", r.N, r.Reason, want)
+		if r.Reason != want || r.Hint != HintOnErrorAuto {
+			t.Errorf("row %d's reason %q (hint %q); want %q (hint %q)", r.N, r.Reason, r.Hint, want, HintOnErrorAuto)
 		}
 	}
-	if res.Stopped != strings.TrimPrefix(want, "not run: ") {
-		t.Errorf("Stopped %q; want the same reason", res.Stopped)
+	if res.Stopped != strings.TrimPrefix(want, "not run: ") || res.StoppedHint != HintOnErrorAuto {
+		t.Errorf("Stopped %q (hint %q); want the same reason and hint", res.Stopped, res.StoppedHint)
 	}
 	if len(a.s.filed) != 2 {
 		t.Errorf("filed %v; want rows 1 and 2 only", a.s.filed)
@@ -758,7 +758,7 @@ func TestEngineStopAndSkipAsBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := outcomeList(res); got != "1:committed 2:failed 3:skipped 4:skipped" || res.Rows[3].Reason != "not run: the run stopped at row 2 (--on-error stop)" {
+	if got := outcomeList(res); got != "1:committed 2:failed 3:skipped 4:skipped" || res.Rows[3].Reason != "not run: the run stopped at row 2" || res.Rows[3].Hint != HintOnErrorStop {
 		t.Fatalf("stop: %s, %+v", got, res.Rows[3])
 	}
 	for n := 3; n <= 7; n++ {

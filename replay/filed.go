@@ -58,7 +58,7 @@ func (f Filed) TakeOut(rows []Row) (left []Row, skipped []RowResult) {
 			left = append(left, r)
 			continue
 		}
-		skipped = append(skipped, RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + who + " (--again files it again)"})
+		skipped = append(skipped, RowResult{N: r.N, Outcome: OutcomeSkipped, Step: -1, Reason: "already filed by " + who, Hint: HintAgain})
 	}
 	return left, skipped
 }

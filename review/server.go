@@ -103,7 +103,7 @@ func Start(ctx context.Context, src Source, recID string, opts Options) (*Server
 		return nil, errors.New("review: Source is nil")
 	}
 	if recID == "" {
-		return nil, errors.New("review: recording id is empty; pass the id reprise record printed")
+		return nil, errors.New("review: recording id is empty: a recording's id is needed")
 	}
 	rec, err := src.Recording(ctx, recID)
 	if err != nil {

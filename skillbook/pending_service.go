@@ -16,7 +16,7 @@ func (s *Service) pending(ctx context.Context, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	if _, err := s.Book.Get(ctx, req.SkillID, 0); err != nil {
-		return nil, ops.Errorf(ops.CodeInvalidRequest, "no skill %q here; `reprise skill list` shows those kept", short(req.SkillID))
+		return nil, ops.Errorf(ops.CodeSkillNotFound, "no skill %q here", short(req.SkillID))
 	}
 	var reply api.SkillPendingReply
 	switch req.Op {

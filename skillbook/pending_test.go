@@ -82,7 +82,6 @@ func TestPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, req := range []api.SkillPendingRequest{
-		{SkillID: "nope", Op: api.SkillPendingGet},
 		{SkillID: "plan", Op: "merge"},
 		{SkillID: "plan", Op: api.SkillPendingPropose, YAML: "version: 1\nname: x\n"},
 		{SkillID: "plan", Op: api.SkillPendingPropose, YAML: "{"},
@@ -91,5 +90,9 @@ func TestPending(t *testing.T) {
 		if _, err := ask(req); !errors.As(err, &e) || e.Code != ops.CodeInvalidRequest {
 			t.Errorf("%+v: %v; want INVALID_REQUEST", req, err)
 		}
+	}
+	var e *ops.Error
+	if _, err := ask(api.SkillPendingRequest{SkillID: "nope", Op: api.SkillPendingGet}); !errors.As(err, &e) || e.Code != ops.CodeSkillNotFound || strings.Contains(e.Message, "reprise ") {
+		t.Errorf("pending of no skill: %v; want SKILL_NOT_FOUND, naming no command", err)
 	}
 }

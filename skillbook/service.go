@@ -294,7 +294,7 @@ func (s *Service) get(ctx context.Context, data []byte) ([]byte, error) {
 	}
 	e, err := s.Book.Get(ctx, req.SkillID, req.Revision)
 	if errors.Is(err, ErrNotFound) {
-		return nil, ops.Errorf(ops.CodeInvalidRequest, "no skill %q (revision %d) here; `reprise skill list` shows those kept", short(req.SkillID), req.Revision)
+		return nil, ops.Errorf(ops.CodeSkillNotFound, "no skill %q (revision %d) here", short(req.SkillID), req.Revision)
 	}
 	if err != nil {
 		return nil, ops.Errorf(ops.CodeInternal, "%v", err)

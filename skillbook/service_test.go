@@ -97,10 +97,11 @@ func TestService(t *testing.T) {
 	if e := ask(events.LocalSkillGet, `{"skill_id":"order-a-plan"}`, &got); e != nil || got.YAML != built.YAML || got.Revision != built.Revision {
 		t.Fatalf("get = %+v", got)
 	}
-	for _, body := range []string{`{"skill_id":"nope"}`, `{"skill_id":"../x"}`, `{"skill_id":1}`, `[]`} {
+	for body, code := range map[string]string{`{"skill_id":"nope"}`: ops.CodeSkillNotFound, `{"skill_id":"../x"}`: ops.CodeSkillNotFound,
+		`{"skill_id":1}`: ops.CodeInvalidRequest, `[]`: ops.CodeInvalidRequest} {
 		var r api.SkillGetReply
-		if e := ask(events.LocalSkillGet, body, &r); e == nil || e.Code != ops.CodeInvalidRequest || strings.Contains(e.Message, "panic") {
-			t.Errorf("get %s = %+v, %v; want an INVALID_REQUEST refusal", body, r, e)
+		if e := ask(events.LocalSkillGet, body, &r); e == nil || e.Code != code || strings.Contains(e.Message, "panic") || strings.Contains(e.Message, "reprise ") {
+			t.Errorf("get %s = %+v, %v; want a %s refusal naming no command", body, r, e, code)
 		}
 	}
 	var l api.SkillListReply

@@ -73,7 +73,7 @@ func newConsentApproveCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				if err := c.Approve(ctx, args[0], remember); err != nil {
-					return err
+					return wordPromptGone(err)
 				}
 				msg := "Approved."
 				if remember {
@@ -96,7 +96,7 @@ func newConsentDenyCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
 				if err := c.Deny(ctx, args[0]); err != nil {
-					return err
+					return wordPromptGone(err)
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), "Denied: nothing will be recorded.")
 				return nil

@@ -51,7 +51,7 @@ of them is given.`,
 			}
 			d, err := daemon.Start(ctx, opts)
 			if err != nil {
-				return err
+				return wordDaemonError(err)
 			}
 			<-ctx.Done()
 			log.Info("stopping", "reason", context.Cause(ctx))

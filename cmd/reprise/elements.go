@@ -167,7 +167,7 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 		}
 		return nil
 	}
-	if werr := elements.WriteText(out, l); werr != nil {
+	if werr := elements.WriteText(out, l, "--limit"); werr != nil {
 		return werr
 	}
 	return err

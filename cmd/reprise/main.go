@@ -25,7 +25,7 @@ func main() {
 		cobra.MousetrapHelpText = ""
 	}
 	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "reprise:", err)
+		fmt.Fprintln(os.Stderr, "reprise:", wordError(err))
 		os.Exit(1)
 	}
 }

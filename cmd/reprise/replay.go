@@ -165,7 +165,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if err != nil {
 			return fmt.Errorf("run %s: %w; its rows stay on the hub: --resume %s follows them again", plan.RunID, err, plan.RunID)
 		}
-		if err := session.WriteReport(out, f.reportPath, res); err != nil {
+		if err := writeReplayReport(out, f.reportPath, res); err != nil {
 			return err
 		}
 		return failed(res)
@@ -196,7 +196,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		err = fmt.Errorf("the daemon stopped during run %s: start it again (reprise daemon), then resume with --resume %s; no row is filed twice", plan.RunID, plan.RunID)
 	}
 	if res != nil {
-		if werr := session.WriteReport(out, f.reportPath, res); werr != nil && err == nil {
+		if werr := writeReplayReport(out, f.reportPath, res); werr != nil && err == nil {
 			err = werr
 		}
 		if res.Stopped != "" {
@@ -276,6 +276,7 @@ func (f *replayFlags) explain(err error) error {
 	var rowsErr *session.RowsError
 	var cols *session.ColumnsError
 	var exists *replay.RunExistsError
+	var check *replay.CheckStoppedError
 	switch {
 	case err == nil:
 		return nil
@@ -301,6 +302,8 @@ func (f *replayFlags) explain(err error) error {
 		return errors.New("this skill version has not passed a dry run yet: run it once with --dry-run (a few rows are enough), or without --yes to check its first rows now")
 	case errors.Is(err, replay.ErrNeedsConfirmation):
 		return errors.New("this skill submits forms and its first rows must be checked by a person: run it on a terminal, or pass --yes after a --dry-run")
+	case errors.As(err, &check):
+		return errors.New(wordHint(err.Error(), replay.HintOnErrorAuto))
 	case errors.As(err, &exists):
 		return fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", exists.RunID, exists.RunID)
 	}
@@ -412,4 +415,11 @@ func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []
 		a := strings.ToLower(strings.TrimSpace(line))
 		return a == "y" || a == "yes", nil
 	}
+}
+
+// writeReplayReport prints the run's report, and writes it to path, its
+// reasons worded with this command's flags (res's too).
+func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
+	wordResult(res)
+	return session.WriteReport(out, path, res)
 }

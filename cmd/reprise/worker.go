@@ -87,11 +87,12 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		return err
 	}
 	defer release()
-	return session.Worker{URLs: f.hub, Credentials: hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)},
+	err = session.Worker{URLs: f.hub, Credentials: hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)},
 		Key: key, Name: f.name, Parallel: f.parallel, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()},
 		Ready: func() {
 			fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub), f.parallel)
 		},
 	}.Run(ctx)
+	return wordKeyError(err)
 }

@@ -57,7 +57,7 @@ func (rn *Runner) Run(ctx context.Context, b *computer.Broker, req api.ScriptRun
 	}
 	g, ok := b.Describe()
 	if !ok || req.GrantID != "" && req.GrantID != g.ID {
-		return RunReply{}, ops.Errorf(ops.CodeComputerNoGrant, "no grant is active for this run: the person grants one with `reprise computer grant`")
+		return RunReply{}, ops.Errorf(ops.CodeComputerNoGrant, "no grant is active for this run: the person grants one first")
 	}
 	rt := rn.runtime(b, g.ID)
 	res, err := rt.Run(ctx, req.Code, Options{ReadOnly: req.ReadOnly, Timeout: req.Timeout, MemoryLimit: rn.MemoryLimit})

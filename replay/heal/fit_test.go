@@ -114,10 +114,7 @@ func TestAnswerMustFitTheStep(t *testing.T) {
 		{"refused twice", 1, []string{stepOn("e1"), stepOn("e2")}, "is a password field", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sk, err := skills.Parse([]byte(fitYAML))
-			if err != nil {
-				t.Fatal(err)
-			}
+			sk := mustSkill(t, fitYAML)
 			p, look := fitPage()
 			m := &llm{answers: tc.answers}
 			e := New(p, Options{Skill: sk, Model: m, Look: look, WatchesClicks: true})
@@ -155,14 +152,7 @@ func TestAnswerMustFitTheStep(t *testing.T) {
 // element no longer fits the step is not used: a note says so and the
 // model is asked.
 func TestCachedElementMustFit(t *testing.T) {
-	sk, err := skills.Parse([]byte(fitYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := OpenCache(t.TempDir(), "fit", testKey(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, c := mustSkill(t, fitYAML), tempCache(t, "fit")
 	bad := Change{Step: 1, Target: selector.Selector{Role: "text_field", Name: "Password"}}
 	if err := c.Store(bad, sk.Steps[1], nil, fitValues); err != nil {
 		t.Fatal(err)

@@ -114,16 +114,31 @@ steps:
 
 func setup(t testing.TB, answers ...string) (*Executor, *page, *llm, *skills.Skill) {
 	t.Helper()
-	sk, err := skills.Parse([]byte(skillYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk := mustSkill(t, skillYAML)
 	p, m := form(), &llm{answers: answers}
-	cache, err := OpenCache(t.TempDir(), "customer", testKey(t))
+	cache := tempCache(t, "customer")
+	return New(p, Options{Skill: sk, Model: m, Look: p.look, Cache: cache, WatchesClicks: true}), p, m, sk
+}
+
+// mustSkill is doc parsed, or the test fails.
+func mustSkill(t testing.TB, doc string) *skills.Skill {
+	t.Helper()
+	sk, err := skills.Parse([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(p, Options{Skill: sk, Model: m, Look: p.look, Cache: cache, WatchesClicks: true}), p, m, sk
+	return sk
+}
+
+// tempCache is a new replay cache for skill id in a directory of the
+// test's own, or the test fails.
+func tempCache(t testing.TB, id string) *Cache {
+	t.Helper()
+	c, err := OpenCache(t.TempDir(), id, testKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func step(sk *skills.Skill, row, i int) replay.Step {

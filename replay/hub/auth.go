@@ -94,6 +94,20 @@ func (e *KeyError) Error() string {
 
 func (e *KeyError) Unwrap() error { return ErrForeignKey }
 
+// RunKeyError is a worker's refusal of a run's row made under another hub
+// key: the person copies the key file of the machine that started Run.
+type RunKeyError struct {
+	Run string
+	Key *KeyError
+}
+
+func (e *RunKeyError) Error() string {
+	return fmt.Sprintf("a row of run %q cannot be opened here: it was %s; copy the hub key file of the machine that started the run (hub.key in its data dir, or the file it was given) here, then start the worker again",
+		e.Run, e.Key)
+}
+
+func (e *RunKeyError) Unwrap() error { return e.Key }
+
 // events is js as a run's events on the hub must be read and written: what
 // it publishes carries a MAC under k; what it reads without a valid one
 // reads as a message on no subject with no body, which every fold of a

@@ -171,7 +171,7 @@ func (r *Run) settle(hist history, settled map[int]replay.RowResult) map[int]*ro
 		} else if row.Key != "" && dedupe {
 			if _, ok := settled[row.N]; !ok {
 				settled[row.N] = replay.RowResult{N: row.N, Outcome: replay.OutcomeSkipped, Step: -1,
-					Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once (--again files it again)", first[row.Key])}
+					Reason: fmt.Sprintf("the same record as row %d (the skill's dedupe key is equal): filed once", first[row.Key]), Hint: replay.HintAgain}
 			}
 		}
 		if _, ok := settled[row.N]; ok {
@@ -201,7 +201,7 @@ func (r *Run) settle(hist history, settled map[int]replay.RowResult) map[int]*ro
 		if row.Key != "" && dedupe {
 			if run, ok := hist.filed[row.Key]; ok {
 				settled[row.N] = replay.RowResult{N: row.N, Outcome: replay.OutcomeSkipped, Step: -1,
-					Reason: "already filed by run " + run + " (--again files it again)"}
+					Reason: "already filed by run " + run, Hint: replay.HintAgain}
 				continue
 			}
 			if run, ok := hist.began[row.Key]; ok && g.maybe == "" {

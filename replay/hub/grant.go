@@ -192,7 +192,7 @@ func (g *granter) lost(n int) (rr replay.RowResult, ok bool) {
 	why := "its message left the hub's queue before a worker took it (a hub user may have removed it)"
 	if r == nil || r.maybe == "" {
 		return replay.RowResult{N: n, Outcome: replay.OutcomeFailed, Step: -1,
-			Reason: "not run: " + why + "; nothing was filed: --resume queues it again"}, true
+			Reason: "not run: " + why + "; nothing was filed", Hint: replay.HintResume}, true
 	}
 	return replay.RowResult{N: n, Outcome: replay.OutcomeUnknown, Step: -1,
 		Reason: "may have been filed: check it (" + r.maybe + ", and its message left the hub's queue)"}, true

@@ -132,8 +132,7 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 	case errors.As(err, &ke):
 		_ = m.Nak() // for a worker with that key
 		run, _ := strings.CutPrefix(m.Subject(), rowsPrefix)
-		return fmt.Errorf("a row of run %q cannot be opened here: it was %w; copy the hub key file of the machine that started the run (hub.key in its data dir, or its --hub-key) here, then start the worker again",
-			cut(run), ke)
+		return &RunKeyError{Run: cut(run), Key: ke}
 	case err != nil:
 		// Forged, damaged, or from a version before MACs: no worker with
 		// the key files it.
@@ -212,7 +211,7 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 			return nil
 		case other != nil && (other.Run != it.Run || other.Row != it.Row):
 			rr := replay.RowResult{N: it.Row, Outcome: replay.OutcomeSkipped, Step: -1,
-				Reason: fmt.Sprintf("the same record is claimed on the hub by run %s row %d (--again files it again)", other.Run, other.Row)}
+				Reason: fmt.Sprintf("the same record is claimed on the hub by run %s row %d", other.Run, other.Row), Hint: replay.HintAgain}
 			return w.finish(ctx, m, it, holder, rr)
 		case other != nil:
 			release()
