@@ -70,8 +70,8 @@ var Reprise = Picture{
 		{
 			Name:     "executors",
 			Packages: []string{"replay/browser/...", "replay/desktop"},
-			May:      []string{"replay/browser/certproxy", "domain", "platform", "vocabulary", "leaves"},
-			Why:      "an executor carries out the replay engine's steps through the OS bindings or Chromium (its launcher, the extension, a lock); how steps were recorded is not its business",
+			May:      []string{"replay/browser/certproxy", "api", "domain", "platform", "vocabulary", "leaves"},
+			Why:      "an executor carries out the replay engine's steps through the OS bindings or Chromium (its launcher, the extension, a lock); how steps were recorded is not its business; the desktop one asks its guard in api's own request type",
 		},
 		{
 			Name:     "sources",

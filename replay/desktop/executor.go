@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax"
 	"github.com/reprise-dev/reprise/platform/input"
@@ -70,15 +71,8 @@ type Guard interface {
 }
 
 // Intent is one input about to be sent, addressed as the executor sends
-// it.
-type Intent struct {
-	Kind     string
-	Window   string       // the step's window title, when it names one
-	Point    *image.Point // screen coordinates of pointer input
-	Keyboard bool         // keys to whatever has the focus
-	TextLen  int          // typed text, by length only
-	Role     string
-}
+// it: the very request the computer service's guard is asked on.
+type Intent = api.Intent
 
 // allow asks the guard, if any.
 func (e *Executor) allow(ctx context.Context, st replay.Step, in Intent) error {

@@ -96,7 +96,7 @@ type grantGuard struct {
 }
 
 func (g grantGuard) Allow(ctx context.Context, in desktop.Intent) error {
-	return g.g.Allow(ctx, g.id, api.Intent{Kind: in.Kind, Window: in.Window, Point: in.Point, Keyboard: in.Keyboard, TextLen: in.TextLen, Role: in.Role})
+	return g.g.Allow(ctx, g.id, in)
 }
 
 // HoldDesktop takes the desktop's grant for a replay and returns its guard
