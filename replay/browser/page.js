@@ -483,19 +483,32 @@
       return still(day.el) ? { click: point(day.el), phase: "clicked" } : { wait: true, fail: "the calendar kept moving" };
     }
     const was = /^paged:(\d+)$/.exec(phase || "");
-    if (was && +was[1] === dist) return { wait: true, fail: "the calendar did not turn its month" };
-    if (was && +was[1] < dist) return { fail: "the calendar's button turned its month away from the date" };
+    // A click the button never took (the popup moved under the pointer on
+    // a busy machine) turns nothing: after a while the button is clicked
+    // again. Should the first click land late after all, the month goes
+    // one too far, and the next move turns it back.
+    if (was && +was[1] === dist && (performance.now() - S.pagedAt < pageRetry || S.pageRetries >= 3)) {
+      return { wait: true, fail: "the calendar did not turn its month" };
+    }
+    if (was && +was[1] < dist && !S.pageRetries) return { fail: "the calendar's button turned its month away from the date" };
     // The month turned: the calendar may change its height, and its popup
     // move, a frame later; the next point is read once it is still.
-    if (was) {
+    if (was && +was[1] !== dist) {
       S.pickEl = null;
       return { wait: true, phase: "turned", fail: "the calendar kept moving" };
     }
     const dir = month < months[0] ? "previous" : "next";
     const pager = D.pagerOf(cal, dir);
     if (!pager) return { fail: `the calendar has no one button that says ${dir}` };
-    return still(pager) ? { click: point(pager), phase: "paged:" + dist } : { wait: true, fail: "the calendar kept moving" };
+    if (!still(pager)) return { wait: true, fail: "the calendar kept moving" };
+    S.pageRetries = was ? S.pageRetries + 1 : phase === "turned" ? S.pageRetries : 0;
+    S.pagedAt = performance.now();
+    return { click: point(pager), phase: "paged:" + dist };
   }
+  // pageRetry is how long, in ms, a calendar has to turn its month after
+  // its button is clicked before the button is clicked again, three times
+  // at most for one date.
+  const pageRetry = 1500;
   // still says whether el, in view, is where it was at the previous look:
   // a popup places itself, and moves, after it shows and after a scroll,
   // so a point read while it moves is not where it will be when clicked.
