@@ -14,7 +14,7 @@ endif
 # Every target but the document extractor builds without cgo.
 CROSS_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 linux/amd64
 
-.PHONY: all build test deps cross bench lint fuzz demo clean zoo-bundle
+.PHONY: all build test deps cross bench lint fuzz demo clean zoo zoo-bundle
 
 all: build
 
@@ -65,6 +65,11 @@ demo:
 
 clean:
 	rm -rf bin dist .demo
+
+# The form zoo as a soak: every form, 100 rows each (make test runs 25).
+ZOO_ROWS ?= 100
+zoo: deps
+	REPRISE_ZOO_ROWS=$(ZOO_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' ./cmd/reprise/
 
 # The form zoo's library forms (antd, React Aria, Mantine): npm ci and
 # esbuild into internal/zoo/forms/lib, which is committed; tests need neither.

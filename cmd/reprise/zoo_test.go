@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,8 +28,20 @@ import (
 	"github.com/reprise-dev/reprise/replay/report"
 )
 
-// zooRows is how many generated rows each zoo form's replay files.
-const zooRows = 50
+// zooRows is how many generated rows each zoo form's replay files: 25 in
+// make test, where twenty-one forms share two cores with every other
+// package; REPRISE_ZOO_ROWS asks for more (make zoo runs 100).
+func zooRows(t *testing.T) int {
+	s := os.Getenv("REPRISE_ZOO_ROWS")
+	if s == "" {
+		return 25
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		t.Fatalf("REPRISE_ZOO_ROWS=%q: want a number of rows", s)
+	}
+	return n
+}
 
 // zooCase is what the person answers for one form of the zoo, and the
 // questions skill build must ask before those answers: the keys it names,
@@ -47,7 +60,7 @@ type zooCase struct {
 // by redirect, a confirm dialog, a wizard, a reformatting field, a shuffled
 // layout): for each, a person demonstrates it twice through the real
 // extension in real Chromium, skill build asks exactly the expected
-// questions and saves with the scripted answers, and the replay of 50 rows
+// questions and saves with the scripted answers, and the replay of the rows
 // stores every row once and right. No row may be stored wrong while the
 // report says committed, and every row is in the report.
 func TestZoo(t *testing.T) {
@@ -151,7 +164,7 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	}()
 
 	// The person's CSV: the two rows they demonstrated, then the rest.
-	header, rows := f.Rows(zooRows, int64(len(f.Name)))
+	header, rows := f.Rows(zooRows(t), int64(len(f.Name)))
 	demos := f.Demos()
 	sample := writeCSV(t, filepath.Join(dir, "sample.csv"), header, append([][]string{demos[0], demos[1]}, rows...))
 
