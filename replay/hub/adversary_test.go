@@ -227,7 +227,7 @@ func (a *arena) forgedResults(t *testing.T) {
 	a.worker(t, a.key, "w", tab{a.site})
 	<-held
 	progress := make(chan int, 32)
-	r.Progress = func(done, _, _, _ int) { progress <- done }
+	r.Progress = func(done, failed, skipped, unknown int) { progress <- done + failed + skipped + unknown }
 	type waited struct {
 		res *replay.Result
 		err error
@@ -235,9 +235,16 @@ func (a *arena) forgedResults(t *testing.T) {
 	out := make(chan waited, 1)
 	go func() { res, err := r.Wait(a.ctx, session, settled); out <- waited{res, err} }()
 	// The forged lines come first on the stream, rows 1-9's genuine ones
-	// after them: once the run counts 9, it has read past every forgery.
-	for done := 0; done < 9; {
-		done = <-progress
+	// after them: once the run counts 9 results, whatever their outcome
+	// (the end checks those), it has read past every forgery.
+	for results := 0; results < 9; {
+		select {
+		case results = <-progress:
+		case w := <-out:
+			t.Fatalf("the run ended with row 10 not filed: %+v, %v", w.res, w.err)
+		case <-a.ctx.Done():
+			t.Fatal("the run did not count rows 1-9's results")
+		}
 	}
 	select {
 	case w := <-out:
@@ -361,7 +368,7 @@ func (a *arena) copiedRow(t *testing.T) {
 	}
 	held, release := a.site.hold(10)
 	progress := make(chan int, 32)
-	r.Progress = func(done, _, _, _ int) { progress <- done }
+	r.Progress = func(done, failed, skipped, unknown int) { progress <- done + failed + skipped + unknown }
 	a.worker(t, a.key, "w", tab{a.site}, tab{a.site})
 	session, settled, err := r.Start(a.ctx)
 	if err != nil {
