@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/consent"
 )
 
 // newConsentCmd is `reprise consent`: answer the daemon's consent prompts
@@ -115,22 +114,7 @@ func newConsentChoicesCmd(g *globals) *cobra.Command {
 			choices := func(ctx context.Context, c *client.Client) ([]api.ConsentChoice, error) {
 				return c.Consent().Choices(ctx)
 			}
-			return call(g, cmd, format, choices, func(out io.Writer, cs []api.ConsentChoice) error {
-				if len(cs) == 0 {
-					fmt.Fprintln(out, "No remembered answers: every recording asks.")
-					return nil
-				}
-				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "KIND\tANSWER\tDECIDED")
-				for _, ch := range cs {
-					answer := "deny"
-					if ch.Approved {
-						answer = "approve"
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", ch.Kind, answer, ch.DecidedAt.Local().Format(time.DateTime))
-				}
-				return tw.Flush()
-			})
+			return call(g, cmd, format, choices, consent.WriteChoices)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")

@@ -5,14 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -119,4 +122,15 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// requestConsent asks the daemon for consent and offers the person at this
+// terminal the same question (or answers it yes, with --yes); a dialog
+// answered on screen ends the wait just the same.
+func requestConsent(ctx context.Context, c *client.Client, req ops.ConsentRequest, yes bool, in io.Reader, out io.Writer) (ops.ConsentResult, error) {
+	var answer client.ConsentAnswer = func(api.ConsentPrompt, <-chan struct{}) (approve, remember, answered bool) { return true, false, true }
+	if !yes {
+		answer = consent.NewAsking(in, out).Answer
+	}
+	return c.RequestConsentAnswering(ctx, req, answer)
 }

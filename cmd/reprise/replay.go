@@ -184,7 +184,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 
 	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
 	ro := session.RunOptions{ResumeCommand: resumeCommand(cmd, skillRef, plan.RunID), Progress: bar.Update, StepProgress: bar.StepOf,
-		Ask: (&asker{nc: c.Conn(), out: cmd.ErrOrStderr()}).ask}
+		Ask: (&replay.Asker{Conn: c.Conn(), Out: cmd.ErrOrStderr()}).Ask}
 	if !f.yes {
 		ro.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
 		ro.SnapshotDir = filepath.Join(home, "replay-checks")
