@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -42,15 +41,8 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 				if err != nil {
 					return "checked by the daemon when it starts (not running)", nil
 				}
-				if st.FreeBytes < st.MinFreeBytes {
-					return "", fmt.Errorf("the disk %s", st.DiskState())
-				}
-				if len(st.Damaged) > 0 {
-					var ids []string
-					for _, d := range st.Damaged {
-						ids = append(ids, d.RecordingID+" ("+d.Problem+")")
-					}
-					return "", fmt.Errorf("damaged: %s", strings.Join(ids, "; "))
+				if err := st.StoreProblem(); err != nil {
+					return "", err
 				}
 				return st.StoreState() + "; " + st.DiskState(), nil
 			}
