@@ -182,13 +182,9 @@ func newSkillValidateCmd() *cobra.Command {
 		Short: "Check a skill file; with --rows, that the CSV has every column it needs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := readFileMax(args[0], skills.MaxDocument)
+			s, _, err := skills.ReadFile(args[0])
 			if err != nil {
 				return err
-			}
-			s, err := skills.Parse(b)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if rows != "" {
 				header, _, err := readSample(rows)
