@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -51,8 +50,8 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 		Short: "Print a skill's replay cache in pinned form (--format json for programs)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return fmt.Errorf("--format %q: want text or json", format)
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			c, id, err := openSkillCache(g, args[0])
 			if err != nil {
@@ -60,12 +59,7 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 			}
 			ps := heal.Pin(c)
 			if format == "json" {
-				if ps == nil {
-					ps = []heal.Pinned{}
-				}
-				e := json.NewEncoder(cmd.OutOrStdout())
-				e.SetIndent("", "  ")
-				return e.Encode(map[string]any{"skill": id, "version": heal.CacheVersion, "operations": ps})
+				return writeJSON(cmd.OutOrStdout(), heal.NewPinnedCache(id, ps))
 			}
 			heal.WritePinned(cmd.OutOrStdout(), id, ps)
 			return nil

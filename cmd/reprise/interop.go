@@ -14,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/skillbook"
 )
 
 func newSkillImportCmd(g *globals) *cobra.Command {
@@ -76,8 +77,8 @@ demonstrations: what differs between them is a parameter.`,
 					if err != nil {
 						return fmt.Errorf("draft the skill: %w", explainBuild(err))
 					}
-					printNotes(out, draft.Notes)
-					printQuestions(out, draft.Questions)
+					skillbook.WriteNotes(out, draft.Notes)
+					skillbook.WriteQuestions(out, draft.Questions)
 				}
 				ids := strings.Join(req.Recordings, " ")
 				fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")
