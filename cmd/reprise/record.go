@@ -1,9 +1,7 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -39,21 +37,12 @@ person at this terminal.`,
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 				defer cancel()
-				result, err := requestConsent(ctx, c, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
-				if err != nil {
-					return err
-				}
-				if !result.Approved {
-					return errors.New("consent was declined; nothing is being recorded")
-				}
-				started, err := c.Start(ctx, ops.StartRequest{
-					Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
-				})
+				started, err := c.Record(ctx, req, consentAnswer(yes, cmd.InOrStdin(), cmd.OutOrStdout()))
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\n",
-					started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), cmp.Or(started.InterpretationRoute, result.InterpretationRoute))
+					started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), started.InterpretationRoute)
 				if slices.Contains(req.Channels, capture.ChannelBrowser) {
 					home, err := g.resolveHome()
 					if err != nil {
@@ -124,13 +113,12 @@ func splitList(s string) []string {
 	return out
 }
 
-// requestConsent asks the daemon for consent and offers the person at this
-// terminal the same question (or answers it yes, with --yes); a dialog
-// answered on screen ends the wait just the same.
-func requestConsent(ctx context.Context, c *client.Client, req ops.ConsentRequest, yes bool, in io.Reader, out io.Writer) (ops.ConsentResult, error) {
-	var answer client.ConsentAnswer = func(api.ConsentPrompt, <-chan struct{}) (approve, remember, answered bool) { return true, false, true }
-	if !yes {
-		answer = consent.NewAsking(in, out).Answer
+// consentAnswer offers the person at this terminal the consent question
+// (or answers it yes, with --yes); a dialog answered on screen ends the
+// wait just the same.
+func consentAnswer(yes bool, in io.Reader, out io.Writer) client.ConsentAnswer {
+	if yes {
+		return func(api.ConsentPrompt, <-chan struct{}) (approve, remember, answered bool) { return true, false, true }
 	}
-	return c.RequestConsentAnswering(ctx, req, answer)
+	return consent.NewAsking(in, out).Answer
 }
