@@ -28,3 +28,22 @@ func WriteChoices(w io.Writer, cs []api.ConsentChoice) error {
 	}
 	return tw.Flush()
 }
+
+// WritePrompts writes the prompts waiting for an answer, each with its id,
+// who asked, its body, and how to give each answer: commands gives the
+// front end's way for prompt id (a command line, a link). None says so.
+func WritePrompts(w io.Writer, ps []api.ConsentPrompt, commands func(id string) (approve, deny string)) error {
+	if len(ps) == 0 {
+		_, err := fmt.Fprintln(w, "No consent prompt is waiting.")
+		return err
+	}
+	for _, p := range ps {
+		approve, deny := commands(p.ID)
+		fmt.Fprintf(w, "── %s  (id %s, asked by %s)\n\n%s\n\n", p.Title, p.ID, p.Requester, p.Body)
+		fmt.Fprintf(w, "   %s:  %s\n", p.Approve, approve)
+		if _, err := fmt.Fprintf(w, "   %s:  %s\n\n", p.Deny, deny); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -29,3 +29,20 @@ func TestWriteChoices(t *testing.T) {
 		}
 	}
 }
+
+func TestWritePrompts(t *testing.T) {
+	commands := func(id string) (string, string) { return "yes " + id, "no " + id }
+	var b bytes.Buffer
+	if err := WritePrompts(&b, nil, commands); err != nil || b.String() != "No consent prompt is waiting.\n" {
+		t.Errorf("WritePrompts(none) = %q, %v", b.String(), err)
+	}
+	b.Reset()
+	p := api.ConsentPrompt{ID: "c1", Title: "Record?", Requester: "cli", Body: "the floor", Approve: "Start recording", Deny: "Don't"}
+	if err := WritePrompts(&b, []api.ConsentPrompt{p}, commands); err != nil {
+		t.Fatal(err)
+	}
+	want := "── Record?  (id c1, asked by cli)\n\nthe floor\n\n   Start recording:  yes c1\n   Don't:  no c1\n\n"
+	if b.String() != want {
+		t.Errorf("WritePrompts = %q; want %q", b.String(), want)
+	}
+}

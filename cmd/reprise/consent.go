@@ -45,16 +45,9 @@ func newConsentListCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			list := func(ctx context.Context, c *client.Client) ([]api.ConsentPrompt, error) { return c.Consent().List(ctx) }
 			return call(g, cmd, format, list, func(out io.Writer, ps []api.ConsentPrompt) error {
-				if len(ps) == 0 {
-					fmt.Fprintln(out, "No consent prompt is waiting.")
-					return nil
-				}
-				for _, p := range ps {
-					fmt.Fprintf(out, "── %s  (id %s, asked by %s)\n\n%s\n\n", p.Title, p.ID, p.Requester, p.Body)
-					fmt.Fprintf(out, "   %s:  reprise consent approve %s [--remember]\n", p.Approve, p.ID)
-					fmt.Fprintf(out, "   %s:  reprise consent deny %s\n\n", p.Deny, p.ID)
-				}
-				return nil
+				return consent.WritePrompts(out, ps, func(id string) (string, string) {
+					return "reprise consent approve " + id + " [--remember]", "reprise consent deny " + id
+				})
 			})
 		},
 	}

@@ -35,10 +35,8 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				}
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
-				id := ""
-				if len(args) == 1 {
-					id = args[0]
-				} else if id, err = c.ActiveRecording(ctx); err != nil {
+				id, err := recordingArg(ctx, c, args)
+				if err != nil {
 					return err
 				}
 				out := cmd.OutOrStdout()

@@ -71,11 +71,9 @@ person at this terminal.`,
 		Short: "Stop the running recording and print its summary",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return g.with(cmd, func(ctx context.Context, c *client.Client) (err error) {
-				id := ""
-				if len(args) == 1 {
-					id = args[0]
-				} else if id, err = c.ActiveRecording(ctx); err != nil {
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				id, err := recordingArg(ctx, c, args)
+				if err != nil {
 					return err
 				}
 				sum, err := c.Stop(ctx, id)
@@ -97,6 +95,15 @@ person at this terminal.`,
 	}
 	cmd.AddCommand(start, stop)
 	return cmd
+}
+
+// recordingArg is the recording [REC] names: the argument, else the one
+// running.
+func recordingArg(ctx context.Context, c *client.Client, args []string) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	return c.ActiveRecording(ctx)
 }
 
 // joinWait bounds how long record start waits for the extension, which
