@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -104,4 +105,20 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVar(&step, "step", 0, "only this step's (from 1)")
 	return cmd
+}
+
+// openCache opens skill id's replay cache in the data dir home, worded
+// for a damaged one.
+func openCache(home, id string, log *slog.Logger) (*heal.Cache, error) {
+	c, err := daemon.OpenReplayCache(home, id, log)
+	return c, explainCache(err)
+}
+
+// explainCache says how to clear a damaged replay cache.
+func explainCache(err error) error {
+	var damaged *heal.DamagedError
+	if errors.As(err, &damaged) {
+		return fmt.Errorf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", damaged.Path, damaged.Err, damaged.Skill)
+	}
+	return err
 }

@@ -362,6 +362,28 @@ func resumeCommand(cmd *cobra.Command, skillRef, runID string) string {
 	return strings.Join(append(parts, "--resume", runID), " ")
 }
 
+// proposeHealed proposes what a model changed for the run's rows as the
+// skill's next revision (saved at once with accept), and says where; file
+// is the skill's file, when it was given as one.
+func proposeHealed(ctx context.Context, s *session.Session, c *client.Client, out io.Writer, res *replay.Result, file string, accept bool) error {
+	p, err := s.Propose(ctx, res, file, c.Book(), accept)
+	id := s.Plan().SkillID
+	switch {
+	case err != nil || p.Rows == 0:
+		return err
+	case p.File != "":
+		fmt.Fprintf(out, "%d row(s) healed by the model; the healed skill is %s\n", p.Rows, p.File)
+	case p.Changed:
+		fmt.Fprintf(out, "%d row(s) healed by the model; skill %s changed during the run, so no revision is proposed\n", p.Rows, id)
+	case accept:
+		fmt.Fprintf(out, "%d row(s) healed by the model: saved as revision %d of skill %s (--accept-healed)\n", p.Rows, p.Revision, id)
+	default:
+		fmt.Fprintf(out, "%d row(s) healed by the model: a revision of skill %s is proposed; see it with `reprise skill show %s --pending`, accept it with `reprise skill accept %s`\n",
+			p.Rows, id, id, id)
+	}
+	return nil
+}
+
 // writeReplayReport prints the run's report, and writes it to path, its
 // reasons worded with this command's flags (res's too).
 func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
