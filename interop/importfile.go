@@ -19,6 +19,9 @@ func ImportFile(path string) ([]Flow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
 	}
+	if len(data) > MaxFile {
+		return nil, fmt.Errorf("import %s: %s is over %d bytes, more than such a file ever holds", path, path, MaxFile)
+	}
 	flows, err := Import(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
