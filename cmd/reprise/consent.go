@@ -126,18 +126,13 @@ func newConsentForgetCmd(g *globals) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
-				var n int
-				var err error
+			forget := func(ctx context.Context, c *client.Client) (int, error) {
 				if all {
-					n, err = c.ForgetAll(ctx)
-				} else {
-					n, err = c.Forget(ctx, strings.TrimSpace(args[0]))
+					return c.Consent().ForgetAll(ctx)
 				}
-				if err != nil {
-					return err
-				}
-				out := cmd.OutOrStdout()
+				return c.Consent().Forget(ctx, strings.TrimSpace(args[0]))
+			}
+			return call(g, cmd, "", forget, func(out io.Writer, n int) error {
 				switch {
 				case n == 0 && all:
 					fmt.Fprintln(out, "No answers were remembered: every recording asks already.")
