@@ -15,7 +15,7 @@ import (
 	"github.com/reprise-dev/reprise/recordings"
 )
 
-// dial connects to the daemon serving the data dir, as the local CLI.
+// newRecordingsCmd is `reprise recordings`: list, show, fetch and review the recordings kept.
 func newRecordingsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recordings",
