@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -37,4 +38,31 @@ func NewTailLine(m Message, e *Entry, err error) TailLine {
 		l.Error = err.Error()
 	}
 	return l
+}
+
+// String is l on one line, as `reprise audit tail` prints it: its entry's
+// Line, or its stream seq and why it is not an entry.
+func (l TailLine) String() string {
+	if l.Entry == nil {
+		return fmt.Sprintf("%8d  (not an audit entry: %s)", l.StreamSeq, l.Error)
+	}
+	return l.Entry.Line()
+}
+
+// WriteText writes r for a person: whether the chain is intact, and each
+// problem kept, one a line. all is how to list the problems beyond those
+// written (the caller's words: a flag, a link).
+func (r Report) WriteText(w io.Writer, all string) error {
+	if r.OK {
+		_, err := fmt.Fprintf(w, "The audit log is intact: %d entries, head at entry %d.\n", r.Messages, r.Head.Seq)
+		return err
+	}
+	fmt.Fprintf(w, "The audit log was changed: %d problem(s) in %d messages.\n", len(r.Problems)+r.Omitted, r.Messages)
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	if r.Omitted > 0 {
+		fmt.Fprintf(w, "  ... and %d more (%s lists the first %d)\n", r.Omitted, all, len(r.Problems))
+	}
+	return nil
 }

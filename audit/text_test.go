@@ -2,6 +2,7 @@ package audit
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -17,5 +18,37 @@ func TestEntryLine(t *testing.T) {
 	}
 	if l := NewTailLine(Message{StreamSeq: 3}, nil, errors.New("bad mac")); l.StreamSeq != 3 || l.Error != "bad mac" {
 		t.Errorf("NewTailLine(not an entry) = %+v; want its seq and why", l)
+	}
+}
+
+func TestTailLineString(t *testing.T) {
+	t.Parallel()
+	e := &Entry{Seq: 1, Kind: "a"}
+	if got := NewTailLine(Message{StreamSeq: 9}, e, nil).String(); got != e.Line() {
+		t.Errorf("String() of an entry = %q; want its Line %q", got, e.Line())
+	}
+	if got, want := NewTailLine(Message{StreamSeq: 3}, nil, errors.New("bad mac")).String(), "       3  (not an audit entry: bad mac)"; got != want {
+		t.Errorf("String() of a message that is no entry = %q; want %q", got, want)
+	}
+}
+
+func TestReportWriteText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		r    Report
+		want string
+	}{
+		{Report{OK: true, Messages: 4, Head: Checkpoint{Seq: 4}}, "The audit log is intact: 4 entries, head at entry 4.\n"},
+		{Report{Messages: 9, Problems: []Problem{{StreamSeq: 2, EntrySeq: 2, Kind: "gap", Detail: "entry 2 missing"}}, Omitted: 3},
+			"The audit log was changed: 4 problem(s) in 9 messages.\n  stream seq 2, entry 2: gap: entry 2 missing\n  ... and 3 more (ALL lists the first 1)\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if err := tt.r.WriteText(&b, "ALL"); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tt.want {
+			t.Errorf("WriteText(%+v) = %q; want %q", tt.r, b.String(), tt.want)
+		}
 	}
 }

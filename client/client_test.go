@@ -46,16 +46,12 @@ func record(t *testing.T, ctx context.Context, c *client.Client) ops.Started {
 	t.Helper()
 	req := ops.ConsentRequest{Mode: capture.ModeDemonstration, InterpretationRoute: "extract_then_cloud", Channels: []string{capture.ChannelFloor}}
 	asked := 0
-	res, err := c.RequestConsentAnswering(ctx, req, func(p api.ConsentPrompt, _ <-chan struct{}) (bool, bool, bool) {
+	started, err := c.Record(ctx, req, func(p api.ConsentPrompt, _ <-chan struct{}) (bool, bool, bool) {
 		asked++
 		return true, false, true
 	})
-	if err != nil || !res.Approved || res.ConsentToken == "" || asked != 1 {
-		t.Fatalf("RequestConsentAnswering() = %+v, %v, asked %d times; want approved with a token, asked once", res, err, asked)
-	}
-	started, err := c.Start(ctx, ops.StartRequest{Mode: req.Mode, InterpretationRoute: res.InterpretationRoute, Channels: req.Channels, ConsentToken: res.ConsentToken})
-	if err != nil || !events.ValidRecordingID(started.RecordingID) {
-		t.Fatalf("Start() = %+v, %v; want a recording", started, err)
+	if err != nil || !events.ValidRecordingID(started.RecordingID) || started.InterpretationRoute == "" || asked != 1 {
+		t.Fatalf("Record() = %+v, %v, asked %d times; want a recording with its route, asked once", started, err, asked)
 	}
 	return started
 }
@@ -212,5 +208,20 @@ func TestDialWithoutADaemon(t *testing.T) {
 	}
 	if _, err := client.Dial(home); err == nil || !strings.Contains(err.Error(), "not the CLI's") {
 		t.Errorf("Dial(another role's credentials) = %v; want refused", err)
+	}
+}
+
+// TestRecordDeclined: a recording the person declines does not start.
+func TestRecordDeclined(t *testing.T) {
+	_, c := startDaemon(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req := ops.ConsentRequest{Mode: capture.ModeDemonstration, InterpretationRoute: "extract_then_cloud", Channels: []string{capture.ChannelFloor}}
+	started, err := c.Record(ctx, req, func(api.ConsentPrompt, <-chan struct{}) (bool, bool, bool) { return false, false, true })
+	if !errors.Is(err, client.ErrConsentDeclined) || started.RecordingID != "" {
+		t.Errorf("Record(declined) = %+v, %v; want ErrConsentDeclined and no recording", started, err)
+	}
+	if id, err := c.ActiveRecording(ctx); !errors.Is(err, client.ErrNoRecording) {
+		t.Errorf("ActiveRecording() after a declined recording = %q, %v; want ErrNoRecording", id, err)
 	}
 }

@@ -1,7 +1,9 @@
 package client
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -88,4 +90,26 @@ func sameRequest(a, b ops.ConsentRequest) bool {
 	slices.Sort(x)
 	slices.Sort(y)
 	return a.Mode == b.Mode && a.InterpretationRoute == b.InterpretationRoute && slices.Equal(slices.Compact(x), slices.Compact(y))
+}
+
+// ErrConsentDeclined is a recording the person did not consent to.
+var ErrConsentDeclined = errors.New("consent was declined; nothing is being recorded")
+
+// Record asks for consent to the recording req describes
+// (RequestConsentAnswering, with answer) and starts it with the token the
+// approval gives; Started's route is the one consent granted when the
+// daemon names none. A recording not approved is ErrConsentDeclined.
+func (c *Client) Record(ctx context.Context, req ops.ConsentRequest, answer ConsentAnswer) (ops.Started, error) {
+	result, err := c.RequestConsentAnswering(ctx, req, answer)
+	if err != nil {
+		return ops.Started{}, err
+	}
+	if !result.Approved {
+		return ops.Started{}, ErrConsentDeclined
+	}
+	started, err := c.Start(ctx, ops.StartRequest{
+		Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
+	})
+	started.InterpretationRoute = cmp.Or(started.InterpretationRoute, result.InterpretationRoute)
+	return started, err
 }

@@ -1,8 +1,8 @@
 // Package copilot asks the questions one demonstration cannot answer (does
 // this field change on every run, which column holds it) after a co-pilot
 // recording stops, and keeps the answers on the recording, where a skill
-// build reads them. What the person sees and types is the caller's: a
-// terminal for `reprise copilot`.
+// build reads them. What the person sees and types is a Person's: Terminal
+// for `reprise copilot`.
 package copilot
 
 import (

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/extract"
 	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/store"
@@ -72,9 +73,10 @@ func Keychain() Probe {
 	}
 }
 
-// Probes returns every check for this OS.
-func Probes(home string, status, store func() (string, error)) []Probe {
-	ps := []Probe{DataDir(home), Daemon(status), Store(store), Keychain()}
+// Probes returns every check for this OS; status asks the daemon serving
+// the data dir home how it is.
+func Probes(home string, status func() (api.Status, error)) []Probe {
+	ps := []Probe{DataDir(home), Daemon(running(status)), Store(stored(status)), Keychain()}
 	ps = append(ps, platformProbes()...)
 	return append(ps,
 		OCR(),
@@ -84,6 +86,34 @@ func Probes(home string, status, store func() (string, error)) []Probe {
 		},
 		ReplayBrowser,
 	)
+}
+
+// running is what Daemon reports of the daemon status asks: its process
+// and machine.
+func running(status func() (api.Status, error)) func() (string, error) {
+	return func() (string, error) {
+		st, err := status()
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("running, pid %d, machine %s", st.PID, st.MachineID), nil
+	}
+}
+
+// stored is what Store reports of the daemon status asks: its store's
+// check and its disk, or what is wrong with them. A daemon not running
+// checks the store when it starts.
+func stored(status func() (api.Status, error)) func() (string, error) {
+	return func() (string, error) {
+		st, err := status()
+		if err != nil {
+			return "checked by the daemon when it starts (not running)", nil
+		}
+		if err := st.StoreProblem(); err != nil {
+			return "", err
+		}
+		return st.StoreState() + "; " + st.DiskState(), nil
+	}
 }
 
 // Store reports the daemon's read-back of its stored recordings: store

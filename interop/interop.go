@@ -7,7 +7,8 @@
 // Importing never drops what it cannot express: a step with no reprise
 // equivalent is refused with its line and field, and a step reprise does by
 // itself (a Tab between fields, a scroll) is absorbed with a note that says
-// so. The package is pure logic: no files, no network, no log.
+// so. The package reads the files it is given and nothing else: no
+// network, no log.
 package interop
 
 import (
@@ -41,6 +42,8 @@ type Flow struct {
 	Steps []events.Step
 	// Notes say what was absorbed and why, each naming its line.
 	Notes []string
+	// File is the file the flow was read from, by ImportFile.
+	File string
 }
 
 // Error is a refusal: the line of the file, the field there, and what is

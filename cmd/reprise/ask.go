@@ -5,11 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -20,60 +17,6 @@ import (
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/replay"
 )
-
-// asker puts a run's questions to the person: each is shown on this
-// terminal with a token of its own, never sent anywhere, and answered
-// with `reprise runs answer RUN` (from here or any terminal that reaches
-// the daemon), where the person types the token. The answer is sealed
-// under a key only the token gives (replay.AskKey), so another program on
-// the daemon's NATS reads ciphertext and cannot answer. One question at a
-// time: rows filed in parallel wait their turn.
-type asker struct {
-	nc  *nats.Conn
-	out io.Writer
-	mu  sync.Mutex
-}
-
-// What a run replies to an answer it did not take, unsealed: it says no
-// more than that, whoever sent it.
-const (
-	notAcceptedReply = "not accepted: type the token the asking run printed for this question (each question has its own)"
-	unsealedReply    = "this run takes only sealed answers: update reprise, then answer with `reprise runs answer RUN` and type the token the run printed"
-)
-
-func (a *asker) ask(ctx context.Context, q replay.Question) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	token := replay.NewAskToken()
-	key, err := replay.DeriveAskKey(q.RunID, token)
-	if err != nil {
-		return "", fmt.Errorf("wait for an answer: %w", err)
-	}
-	var refused atomic.Int64
-	warned := false
-	defer func() {
-		if n := refused.Load(); n > 0 {
-			fmt.Fprintf(a.out, "  row %d, step %d: %d answers refused (a wrong token, an older reprise, or another program)\n", q.Row, q.Step, n)
-		}
-	}()
-	answer, err := replay.WaitAnswer(ctx, a.nc, q, replay.AnswerWait{Key: key, NotAccepted: notAcceptedReply, Unsealed: unsealedReply,
-		Ready: func() {
-			fmt.Fprintf(a.out, "\nrow %d, step %d asks: %s\n  answer with: reprise runs answer %s   and type the token %s   (the row waits %s)\n",
-				q.Row, q.Step, q.Prompt, q.RunID, token, q.Wait.Round(time.Second))
-		},
-		Refused: func(onQuestion bool) {
-			refused.Add(1)
-			if onQuestion && !warned {
-				warned = true
-				fmt.Fprintf(a.out, "  row %d, step %d: an answer without this question's token was refused; still waiting\n", q.Row, q.Step)
-			}
-		},
-	})
-	if err == nil {
-		fmt.Fprintf(a.out, "  row %d, step %d: answered\n", q.Row, q.Step)
-	}
-	return answer, err
-}
 
 func newRunsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "runs", Short: "Work with replay runs that are going on"}
@@ -98,7 +41,7 @@ argument, where any program could read it (ps).`,
 			if row < 0 {
 				return fmt.Errorf("--row %d: rows count from 1", row)
 			}
-			in := &typed{cmd: cmd}
+			in := &typed{cmd: cmd, lines: " (the token on the first line, the answer on the second)"}
 			token, err := in.read("token (the asking run printed it)", "token")
 			if err != nil {
 				return err
@@ -143,10 +86,12 @@ argument, where any program could read it (ps).`,
 
 // typed reads what the person types: without echo on a terminal, else a
 // line at a time from standard input, through one buffer so that no line
-// is lost between two reads.
+// is lost between two reads. lines says which line holds what, for input
+// that runs out.
 type typed struct {
-	cmd *cobra.Command
-	r   *bufio.Reader
+	cmd   *cobra.Command
+	lines string
+	r     *bufio.Reader
 }
 
 func (in *typed) read(prompt, name string) (string, error) {
@@ -167,7 +112,7 @@ func (in *typed) read(prompt, name string) (string, error) {
 	}
 	line, err := in.r.ReadString('\n')
 	if err != nil && line == "" {
-		return "", fmt.Errorf("no %s on standard input (the token on the first line, the answer on the second)", name)
+		return "", fmt.Errorf("no %s on standard input%s", name, in.lines)
 	}
 	v := strings.TrimRight(line, "\r\n")
 	if v == "" {

@@ -256,11 +256,11 @@ func TestAnswersReachOnlyTheAsker(t *testing.T) {
 				t.Fatal(err)
 			}
 			forged, _ := guess.SealAnswer(replay.Answer{Answer: "HOSTILE-1"})
-			if why := refusal(t, request(t, r.hostile, q.run, guess.Subject(), forged)); why != notAcceptedReply {
-				t.Errorf("a forged answer: %q; want %q", why, notAcceptedReply)
+			if why := refusal(t, request(t, r.hostile, q.run, guess.Subject(), forged)); why != replay.NotAcceptedReply {
+				t.Errorf("a forged answer: %q; want %q", why, replay.NotAcceptedReply)
 			}
-			if why := refusal(t, request(t, r.hostile, q.run, events.AskQuestionSubject(q.run, "00ff"), []byte("\x01HOSTILE-2"))); why != notAcceptedReply {
-				t.Errorf("junk on a question subject: %q; want %q", why, notAcceptedReply)
+			if why := refusal(t, request(t, r.hostile, q.run, events.AskQuestionSubject(q.run, "00ff"), []byte("\x01HOSTILE-2"))); why != replay.NotAcceptedReply {
+				t.Errorf("junk on a question subject: %q; want %q", why, replay.NotAcceptedReply)
 			}
 			if out, err := r.answer(t, []string{answer, q.token}, q.token+"\n"+answer+"\n", q.run); err != nil || !strings.Contains(out, "answered row 1") {
 				t.Errorf("the person's answer after the forged ones: %v\n%s", err, out)
@@ -325,8 +325,8 @@ func TestAnswersReachOnlyTheAsker(t *testing.T) {
 			flipped[len(flipped)-3] ^= 0x20
 			moved, _ := otherRun.SealAnswer(replay.Answer{Answer: "HOSTILE-5"})
 			for _, b := range [][]byte{nil, {1}, good[:len(good)-1], flipped, moved, bytes.Repeat([]byte{1}, 64<<10), []byte(`{"answer":"HOSTILE-6"}`)} {
-				if why := refusal(t, request(t, r.hostile, q.run, key.Subject(), b)); why != notAcceptedReply {
-					t.Errorf("%d malformed bytes: %q; want %q", len(b), why, notAcceptedReply)
+				if why := refusal(t, request(t, r.hostile, q.run, key.Subject(), b)); why != replay.NotAcceptedReply {
+					t.Errorf("%d malformed bytes: %q; want %q", len(b), why, replay.NotAcceptedReply)
 				}
 			}
 			if out, err := r.answer(t, []string{answer, q.token}, q.token+"\n"+answer+"\n", q.run); err != nil {
@@ -346,7 +346,7 @@ func TestAnswersReachOnlyTheAsker(t *testing.T) {
 				t.Fatal(err)
 			}
 			pr, pw := io.Pipe()
-			a := &asker{nc: r.asker, out: pw}
+			a := &replay.Asker{Conn: r.asker, Out: pw}
 			type result struct {
 				answer string
 				err    error
@@ -355,7 +355,7 @@ func TestAnswersReachOnlyTheAsker(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			go func() {
-				ans, err := a.ask(ctx, replay.Question{RunID: run, Row: 1, Step: 4, Prompt: "the code", Wait: 2 * time.Minute})
+				ans, err := a.Ask(ctx, replay.Question{RunID: run, Row: 1, Step: 4, Prompt: "the code", Wait: 2 * time.Minute})
 				pw.Close()
 				done <- result{ans, err}
 			}()

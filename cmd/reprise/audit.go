@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 
@@ -43,8 +42,7 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 				return err
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
-				nc := c.Conn()
-				r, err := audit.RequestVerify(ctx, nc)
+				r, err := audit.RequestVerify(ctx, c.Conn())
 				if err != nil {
 					return err
 				}
@@ -53,8 +51,8 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 					if err := writeJSON(out, r); err != nil {
 						return err
 					}
-				} else {
-					printReport(out, r)
+				} else if err := r.WriteText(out, "--format json"); err != nil {
+					return err
 				}
 				return r.Err()
 			})
@@ -62,20 +60,6 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
-}
-
-func printReport(w io.Writer, r audit.Report) {
-	if r.OK {
-		fmt.Fprintf(w, "The audit log is intact: %d entries, head at entry %d.\n", r.Messages, r.Head.Seq)
-		return
-	}
-	fmt.Fprintf(w, "The audit log was changed: %d problem(s) in %d messages.\n", len(r.Problems)+r.Omitted, r.Messages)
-	for _, p := range r.Problems {
-		fmt.Fprintf(w, "  %s\n", p)
-	}
-	if r.Omitted > 0 {
-		fmt.Fprintf(w, "  ... and %d more (--format json lists the first %d)\n", r.Omitted, len(r.Problems))
-	}
 }
 
 func newAuditTailCmd(g *globals) *cobra.Command {
@@ -95,8 +79,7 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 				return err
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
-				nc := c.Conn()
-				js, err := jetstream.New(nc)
+				js, err := jetstream.New(c.Conn())
 				if err != nil {
 					return fmt.Errorf("audit tail: %w", err)
 				}
@@ -105,14 +88,11 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 				out := cmd.OutOrStdout()
 				lines := json.NewEncoder(out)
 				return audit.Tail(ctx, js, n, follow, func(m audit.Message, e *audit.Entry, err error) error {
+					line := audit.NewTailLine(m, e, err)
 					if format == "json" {
-						return lines.Encode(audit.NewTailLine(m, e, err))
+						return lines.Encode(line)
 					}
-					if err != nil {
-						_, werr := fmt.Fprintf(out, "%8d  (not an audit entry: %v)\n", m.StreamSeq, err)
-						return werr
-					}
-					_, werr := fmt.Fprintln(out, e.Line())
+					_, werr := fmt.Fprintln(out, line)
 					return werr
 				})
 			})

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -51,8 +51,8 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 		Short: "Print a skill's replay cache in pinned form (--format json for programs)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return fmt.Errorf("--format %q: want text or json", format)
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			c, id, err := openSkillCache(g, args[0])
 			if err != nil {
@@ -60,12 +60,7 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 			}
 			ps := heal.Pin(c)
 			if format == "json" {
-				if ps == nil {
-					ps = []heal.Pinned{}
-				}
-				e := json.NewEncoder(cmd.OutOrStdout())
-				e.SetIndent("", "  ")
-				return e.Encode(map[string]any{"skill": id, "version": heal.CacheVersion, "operations": ps})
+				return writeJSON(cmd.OutOrStdout(), heal.NewPinnedCache(id, ps))
 			}
 			heal.WritePinned(cmd.OutOrStdout(), id, ps)
 			return nil
@@ -110,4 +105,20 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVar(&step, "step", 0, "only this step's (from 1)")
 	return cmd
+}
+
+// openCache opens skill id's replay cache in the data dir home, worded
+// for a damaged one.
+func openCache(home, id string, log *slog.Logger) (*heal.Cache, error) {
+	c, err := daemon.OpenReplayCache(home, id, log)
+	return c, explainCache(err)
+}
+
+// explainCache says how to clear a damaged replay cache.
+func explainCache(err error) error {
+	var damaged *heal.DamagedError
+	if errors.As(err, &damaged) {
+		return fmt.Errorf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", damaged.Path, damaged.Err, damaged.Skill)
+	}
+	return err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -43,18 +42,7 @@ func newComputerCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			targets := func(ctx context.Context, c *client.Client) ([]api.Target, error) { return c.Targets(ctx) }
-			return call(g, cmd, format, targets, func(out io.Writer, ts []api.Target) error {
-				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "WINDOW\tAPP\tTITLE\tREFUSED")
-				for _, t := range ts {
-					refused := "-"
-					if t.Refused != "" {
-						refused = t.Refused + ": " + t.Reason
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.App, t.Title, refused)
-				}
-				return tw.Flush()
-			})
+			return call(g, cmd, format, targets, computer.WriteTargets)
 		},
 	}
 	targets.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -91,15 +79,7 @@ func newComputerCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			active := func(ctx context.Context, c *client.Client) (api.GrantReply, error) { return c.ActiveGrant(ctx) }
-			return call(g, cmd, "", active, func(out io.Writer, r api.GrantReply) error {
-				if !r.Active {
-					fmt.Fprintln(out, "no grant is active")
-					return nil
-				}
-				fmt.Fprintf(out, "grant %s by %s: %s scope on %s (%s, window %s), revision %d, %s, %d actions left\n",
-					r.ID, r.Issuer, r.Scope, r.App, r.Title, r.WindowID, r.Revision, r.Capture, r.Budget)
-				return nil
-			})
+			return call(g, cmd, "", active, computer.WriteGrant)
 		},
 	}
 	revoke := &cobra.Command{

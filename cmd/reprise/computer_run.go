@@ -10,6 +10,7 @@ import (
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/computer"
 	"github.com/reprise-dev/reprise/ops"
 )
 
@@ -39,32 +40,13 @@ input. Globals, screenshot frames and element refs last as long as the grant.`,
 			run := func(ctx context.Context, c *client.Client) (ops.ComputerRunResult, error) {
 				return c.RunScript(ctx, req)
 			}
-			return call(g, cmd, "", run, printRun)
+			return call(g, cmd, "", run, computer.WriteRun)
 		},
 	}
 	cmd.Flags().BoolVar(&req.ReadOnly, "read-only", false, "allow screenshots and reads only: input, element changes, raising windows and clipboard writes throw")
 	cmd.Flags().DurationVar(&req.Timeout, "timeout", api.ScriptDefaultTimeout, "the run's budget (1s to 5m)")
 	cmd.Flags().StringVar(&req.GrantID, "grant", "", "run only if this grant is the active one")
 	return cmd
-}
-
-// printRun prints what a script printed and returned, and its screenshots.
-func printRun(out io.Writer, reply ops.ComputerRunResult) error {
-	for _, line := range reply.Output {
-		fmt.Fprintln(out, line)
-	}
-	for _, s := range reply.Screenshots {
-		fmt.Fprintf(out, "screenshot of %s: %s (%dx%d)\n", s.Target, s.Path, s.Width, s.Height)
-	}
-	if reply.Error != nil {
-		return fmt.Errorf("%w", reply.Error)
-	}
-	if reply.Return != "" {
-		fmt.Fprintln(out, reply.Return)
-	} else if len(reply.Output) == 0 && len(reply.Screenshots) == 0 {
-		fmt.Fprintln(out, "Ran computer code")
-	}
-	return nil
 }
 
 // readScript reads the script file, or stdin for "-".

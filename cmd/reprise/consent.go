@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/consent"
 )
 
 // newConsentCmd is `reprise consent`: answer the daemon's consent prompts
@@ -46,16 +45,9 @@ func newConsentListCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			list := func(ctx context.Context, c *client.Client) ([]api.ConsentPrompt, error) { return c.Consent().List(ctx) }
 			return call(g, cmd, format, list, func(out io.Writer, ps []api.ConsentPrompt) error {
-				if len(ps) == 0 {
-					fmt.Fprintln(out, "No consent prompt is waiting.")
-					return nil
-				}
-				for _, p := range ps {
-					fmt.Fprintf(out, "── %s  (id %s, asked by %s)\n\n%s\n\n", p.Title, p.ID, p.Requester, p.Body)
-					fmt.Fprintf(out, "   %s:  reprise consent approve %s [--remember]\n", p.Approve, p.ID)
-					fmt.Fprintf(out, "   %s:  reprise consent deny %s\n\n", p.Deny, p.ID)
-				}
-				return nil
+				return consent.WritePrompts(out, ps, func(id string) (string, string) {
+					return "reprise consent approve " + id + " [--remember]", "reprise consent deny " + id
+				})
 			})
 		},
 	}
@@ -115,22 +107,7 @@ func newConsentChoicesCmd(g *globals) *cobra.Command {
 			choices := func(ctx context.Context, c *client.Client) ([]api.ConsentChoice, error) {
 				return c.Consent().Choices(ctx)
 			}
-			return call(g, cmd, format, choices, func(out io.Writer, cs []api.ConsentChoice) error {
-				if len(cs) == 0 {
-					fmt.Fprintln(out, "No remembered answers: every recording asks.")
-					return nil
-				}
-				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "KIND\tANSWER\tDECIDED")
-				for _, ch := range cs {
-					answer := "deny"
-					if ch.Approved {
-						answer = "approve"
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", ch.Kind, answer, ch.DecidedAt.Local().Format(time.DateTime))
-				}
-				return tw.Flush()
-			})
+			return call(g, cmd, format, choices, consent.WriteChoices)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -149,18 +126,13 @@ func newConsentForgetCmd(g *globals) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withConsentClient(g, cmd, func(ctx context.Context, c *client.Consent) error {
-				var n int
-				var err error
+			forget := func(ctx context.Context, c *client.Client) (int, error) {
 				if all {
-					n, err = c.ForgetAll(ctx)
-				} else {
-					n, err = c.Forget(ctx, strings.TrimSpace(args[0]))
+					return c.Consent().ForgetAll(ctx)
 				}
-				if err != nil {
-					return err
-				}
-				out := cmd.OutOrStdout()
+				return c.Consent().Forget(ctx, strings.TrimSpace(args[0]))
+			}
+			return call(g, cmd, "", forget, func(out io.Writer, n int) error {
 				switch {
 				case n == 0 && all:
 					fmt.Fprintln(out, "No answers were remembered: every recording asks already.")

@@ -3,11 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +12,6 @@ import (
 	"github.com/reprise-dev/reprise/copilot"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/interpret"
-	"github.com/reprise-dev/reprise/ops"
 )
 
 func newCopilotCmd(g *globals) *cobra.Command {
@@ -39,17 +35,15 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				}
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
-				id := ""
-				if len(args) == 1 {
-					id = args[0]
-				} else if id, err = c.ActiveRecording(ctx); err != nil {
+				id, err := recordingArg(ctx, c, args)
+				if err != nil {
 					return err
 				}
 				out := cmd.OutOrStdout()
 				if err := follow(ctx, c, id, out); err != nil {
 					return err
 				}
-				asked, err := copilot.Clarify(ctx, c, terminal{in: bufio.NewReader(cmd.InOrStdin()), out: out}, id, header, sample)
+				asked, err := copilot.Clarify(ctx, c, copilot.Terminal{In: bufio.NewReader(cmd.InOrStdin()), Out: out}, id, header, sample)
 				if err != nil {
 					return explainBuild(err)
 				}
@@ -80,68 +74,4 @@ func follow(ctx context.Context, c *client.Client, id string, out io.Writer) err
 	}
 	fmt.Fprintf(out, "%s stopped: %d steps\n", id, len(rec.Steps))
 	return nil
-}
-
-// terminal puts the co-pilot's questions to the person at this terminal.
-type terminal struct {
-	in  *bufio.Reader
-	out io.Writer
-}
-
-var _ copilot.Person = terminal{}
-
-// errNoAnswer is input ending before an answer.
-var errNoAnswer = errors.New("no answer: the questions stay open")
-
-// Answer shows a question that says its own answers, and reads one: for
-// "Answer column:X=<field label> or column:X=ignore", the part after the "=".
-func (t terminal) Answer(q ops.Question) (string, error) {
-	for {
-		fmt.Fprintf(t.out, "%s\n[%s] ", q.Text, q.Parameter)
-		line, err := t.in.ReadString('\n')
-		if a := strings.TrimSpace(line); a != "" {
-			return a, nil
-		}
-		if err != nil {
-			return "", errNoAnswer
-		}
-	}
-}
-
-func (t terminal) Varies(label string) (bool, error) {
-	for {
-		fmt.Fprintf(t.out, "Does %s change on every run? [y/n] ", label)
-		line, err := t.in.ReadString('\n')
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return true, nil
-		case "n", "no":
-			return false, nil
-		}
-		if err != nil {
-			return false, errNoAnswer
-		}
-	}
-}
-
-func (t terminal) Column(label, def string, header []string) (string, error) {
-	for {
-		if len(header) > 0 {
-			fmt.Fprintf(t.out, "Which column holds %s? (%s) [%s] ", label, strings.Join(header, ", "), def)
-		} else {
-			fmt.Fprintf(t.out, "Which column holds %s? [%s] ", label, def)
-		}
-		line, err := t.in.ReadString('\n')
-		a := strings.TrimSpace(line)
-		if a == "" && err == nil {
-			a = def
-		}
-		if a != "" && (len(header) == 0 || slices.Contains(header, a)) {
-			return a, nil
-		}
-		if err != nil {
-			return "", errNoAnswer
-		}
-		fmt.Fprintf(t.out, "the CSV has no column %q\n", a)
-	}
 }

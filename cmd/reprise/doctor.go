@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/doctor"
 )
@@ -30,32 +29,8 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 			if err != nil {
 				return err
 			}
-			status := func() (string, error) {
-				st, err := client.QueryStatus(home)
-				if err != nil {
-					return "", err
-				}
-				return fmt.Sprintf("running, pid %d, machine %s", st.PID, st.MachineID), nil
-			}
-			store := func() (string, error) {
-				st, err := client.QueryStatus(home)
-				if err != nil {
-					return "checked by the daemon when it starts (not running)", nil
-				}
-				if st.FreeBytes < st.MinFreeBytes {
-					return "", fmt.Errorf("the disk %s", st.DiskState())
-				}
-				if len(st.Damaged) > 0 {
-					var ids []string
-					for _, d := range st.Damaged {
-						ids = append(ids, d.RecordingID+" ("+d.Problem+")")
-					}
-					return "", fmt.Errorf("damaged: %s", strings.Join(ids, "; "))
-				}
-				return st.StoreState() + "; " + st.DiskState(), nil
-			}
 			f := doctor.Flags{JSON: format == "json", Request: request}
-			return doctor.Main(cmd.Context(), f, doctor.Probes(home, status, store), os.Stdout, os.Stderr)
+			return doctor.Main(cmd.Context(), f, doctor.Probes(home, func() (api.Status, error) { return client.QueryStatus(home) }), os.Stdout, os.Stderr)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")

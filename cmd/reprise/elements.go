@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"time"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/reprise-dev/reprise/elements"
 	"github.com/reprise-dev/reprise/ops"
-	"github.com/reprise-dev/reprise/platform/input"
-	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/selector"
 )
 
@@ -131,27 +128,9 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 		// The watch ends when stdin closes: the caller's way to stop it.
 		wctx, cancel := context.WithCancel(ctx)
 		go func() { _, _ = io.Copy(io.Discard, stdin); cancel() }()
-		return elements.Watch(wctx, src, f.limit, 500*time.Millisecond, func(l elements.Listing, err error) error {
-			if err != nil {
-				e := &ops.Error{Code: elements.CodeOf(err), Message: err.Error()}
-				return writeJSONLine(out, map[string]any{"error": e})
-			}
-			return writeJSONLine(out, l)
-		})
+		return elements.WatchJSON(wctx, src, f.limit, 500*time.Millisecond, out)
 	}
-	var l elements.Listing
-	switch {
-	case sel != nil:
-		l, err = elements.Try(ctx, src, *sel, max(f.limit, browser.MaxElements))
-	case f.atPointer:
-		p, perr := input.Pointer(f.display)
-		if perr != nil {
-			return elements.Fail(ops.CodeUnsupported, "read the pointer: %v", perr)
-		}
-		l, err = elements.At(ctx, src, p, browser.MaxElements)
-	default:
-		l, err = elements.List(ctx, src, f.limit)
-	}
+	l, err := elements.Run(ctx, src, elements.Query{Match: sel, AtPointer: f.atPointer, Display: f.display, Limit: f.limit})
 	if err != nil && l.Match == nil {
 		return err
 	}
@@ -200,9 +179,6 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 	w, closeTree, err := elements.OpenWindow(f.display, f.window, log)
 	return w, func() { _ = closeTree() }, err
 }
-
-// writeJSONLine prints v as one line of JSON, --watch's unit.
-func writeJSONLine(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
 
 // printed is a failure already printed as JSON with its listing.
 type printed struct{ error }

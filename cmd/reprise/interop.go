@@ -14,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/skillbook"
 )
 
 func newSkillImportCmd(g *globals) *cobra.Command {
@@ -35,18 +36,10 @@ demonstrations: what differs between them is a parameter.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var flows []interop.Flow
-			var from []string
 			for _, file := range args {
-				data, err := readFileMax(file, interop.MaxFile)
+				fs, err := interop.ImportFile(file)
 				if err != nil {
-					return fmt.Errorf("import %s: %w", file, err)
-				}
-				fs, err := interop.Import(data)
-				if err != nil {
-					return fmt.Errorf("%s: %w", file, err)
-				}
-				for range fs {
-					from = append(from, file)
+					return err
 				}
 				flows = append(flows, fs...)
 			}
@@ -56,16 +49,16 @@ demonstrations: what differs between them is a parameter.`,
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				out := cmd.OutOrStdout()
-				for i, f := range flows {
+				for _, f := range flows {
 					sum, err := c.Import(ctx, ops.ImportRequest{Format: f.Format, Steps: f.Steps})
 					if err != nil {
-						return fmt.Errorf("import %s: %w", from[i], err)
+						return fmt.Errorf("import %s: %w", f.File, err)
 					}
 					title := ""
 					if f.Title != "" {
 						title = fmt.Sprintf(" (%q)", f.Title)
 					}
-					fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", from[i], title, sum.RecordingID, sum.StepCount)
+					fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", f.File, title, sum.RecordingID, sum.StepCount)
 					for _, n := range f.Notes {
 						fmt.Fprintf(out, "  note: %s\n", n)
 					}
@@ -76,8 +69,8 @@ demonstrations: what differs between them is a parameter.`,
 					if err != nil {
 						return fmt.Errorf("draft the skill: %w", explainBuild(err))
 					}
-					printNotes(out, draft.Notes)
-					printQuestions(out, draft.Questions)
+					skillbook.WriteNotes(out, draft.Notes)
+					skillbook.WriteQuestions(out, draft.Questions)
 				}
 				ids := strings.Join(req.Recordings, " ")
 				fmt.Fprintf(out, "next: read the steps (reprise recordings show REC), apply your review to each:\n")

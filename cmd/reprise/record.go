@@ -1,18 +1,19 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/client"
+	"github.com/reprise-dev/reprise/consent"
 	"github.com/reprise-dev/reprise/interpret"
 	"github.com/reprise-dev/reprise/ops"
 )
@@ -36,21 +37,12 @@ person at this terminal.`,
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 				defer cancel()
-				result, err := requestConsent(ctx, c, req, yes, cmd.InOrStdin(), cmd.OutOrStdout())
-				if err != nil {
-					return err
-				}
-				if !result.Approved {
-					return errors.New("consent was declined; nothing is being recorded")
-				}
-				started, err := c.Start(ctx, ops.StartRequest{
-					Mode: req.Mode, InterpretationRoute: result.InterpretationRoute, Channels: req.Channels, ConsentToken: result.ConsentToken,
-				})
+				started, err := c.Record(ctx, req, consentAnswer(yes, cmd.InOrStdin(), cmd.OutOrStdout()))
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "recording %s (%s, %s, interpreted %s)\n",
-					started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), cmp.Or(started.InterpretationRoute, result.InterpretationRoute))
+					started.RecordingID, req.Mode, strings.Join(req.Channels, ", "), started.InterpretationRoute)
 				if slices.Contains(req.Channels, capture.ChannelBrowser) {
 					home, err := g.resolveHome()
 					if err != nil {
@@ -79,11 +71,9 @@ person at this terminal.`,
 		Short: "Stop the running recording and print its summary",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return g.with(cmd, func(ctx context.Context, c *client.Client) (err error) {
-				id := ""
-				if len(args) == 1 {
-					id = args[0]
-				} else if id, err = c.ActiveRecording(ctx); err != nil {
+			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
+				id, err := recordingArg(ctx, c, args)
+				if err != nil {
 					return err
 				}
 				sum, err := c.Stop(ctx, id)
@@ -107,6 +97,15 @@ person at this terminal.`,
 	return cmd
 }
 
+// recordingArg is the recording [REC] names: the argument, else the one
+// running.
+func recordingArg(ctx context.Context, c *client.Client, args []string) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	return c.ActiveRecording(ctx)
+}
+
 // joinWait bounds how long record start waits for the extension, which
 // says hello every two seconds.
 const joinWait = 10 * time.Second
@@ -119,4 +118,14 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// consentAnswer offers the person at this terminal the consent question
+// (or answers it yes, with --yes); a dialog answered on screen ends the
+// wait just the same.
+func consentAnswer(yes bool, in io.Reader, out io.Writer) client.ConsentAnswer {
+	if yes {
+		return func(api.ConsentPrompt, <-chan struct{}) (approve, remember, answered bool) { return true, false, true }
+	}
+	return consent.NewAsking(in, out).Answer
 }

@@ -4,21 +4,18 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
-	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/recordings"
 )
 
-// dial connects to the daemon serving the data dir, as the local CLI.
+// newRecordingsCmd is `reprise recordings`: list, show, fetch and review the recordings kept.
 func newRecordingsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recordings",
@@ -37,18 +34,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 				l.Recordings, err = c.List(ctx)
 				return l, err
 			}
-			return call(g, cmd, format, list, func(_ io.Writer, l listing) error {
-				tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "RECORDING\tSTARTED\tMODE\tROUTE\tSTATE\tSTEPS")
-				for _, r := range l.Recordings {
-					state := r.State
-					if r.LostSteps > 0 {
-						state += fmt.Sprintf(" (incomplete: %d lost)", r.LostSteps)
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", termtext.Line(r.RecordingID), stamp(r.CreatedAt), termtext.Line(r.Mode), termtext.Line(r.InterpretationRoute), state, r.StepsStored)
-				}
-				return tw.Flush()
-			})
+			return call(g, cmd, format, list, func(out io.Writer, l listing) error { return recordings.WriteList(out, l.Recordings) })
 		},
 	}
 	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -59,7 +45,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 		Short: "Show a recording's steps",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return call(g, cmd, showFormat, fetch(args[0]), func(_ io.Writer, rec *events.Recording) error { return printSteps(rec) })
+			return call(g, cmd, showFormat, fetch(args[0]), recordings.WriteSteps)
 		},
 	}
 	show.Flags().StringVar(&showFormat, "format", "text", "output format: text or json")
@@ -124,37 +110,4 @@ func parseSeqs(flag, s string) ([]uint64, error) {
 // fetch is recording id, in full.
 func fetch(id string) func(context.Context, *client.Client) (*events.Recording, error) {
 	return func(ctx context.Context, c *client.Client) (*events.Recording, error) { return c.Fetch(ctx, id) }
-}
-
-func printSteps(rec *events.Recording) error {
-	fmt.Printf("%s  %s  route %s  %d steps\n", termtext.Line(rec.RecordingID), stamp(rec.CreatedAt), termtext.Line(rec.InterpretationRoute), len(rec.Steps))
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tACTION\tKIND\tTARGET\tVALUE\tAPP")
-	for _, s := range rec.Steps {
-		kind, target := events.KindNone, ""
-		if e := s.Enrichment; e != nil {
-			kind, target = e.Kind, e.Label
-			if target == "" {
-				target = e.Role
-			}
-		}
-		value := ""
-		if v := s.Value; v != nil {
-			value = v.Raw
-			if s.Redacted || v.Type == events.ValueSecret {
-				value = "(redacted)"
-			}
-		}
-		action := s.Action
-		if s.Inferred {
-			action += " (inferred from state)"
-		}
-		// An imported recording's labels and values may hold escapes.
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.Seq, termtext.Line(action), termtext.Line(kind), termtext.Line(target), termtext.Line(value), termtext.Line(s.ActiveApp))
-	}
-	return tw.Flush()
-}
-
-func stamp(ts float64) string {
-	return time.Unix(0, int64(ts*1e9)).Local().Format("2006-01-02 15:04:05")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +19,6 @@ import (
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/progress"
-	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/desktop"
@@ -30,8 +28,6 @@ import (
 	"github.com/reprise-dev/reprise/replay/report"
 	"github.com/reprise-dev/reprise/replay/rows"
 	"github.com/reprise-dev/reprise/replay/session"
-	"github.com/reprise-dev/reprise/skillbook"
-	"github.com/reprise-dev/reprise/skills"
 )
 
 // replayFlags are `reprise replay`'s settings.
@@ -100,19 +96,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	defer c.Close()
 	ctx, stopWatch := c.Watch(cmd.Context(), client.DaemonGrace)
 	defer stopWatch()
-	skillID, doc, err := loadSkill(ctx, c, skillRef)
+	src, err := session.LoadSkill(ctx, c, skillRef)
 	if err != nil {
 		return err
 	}
-	skill, err := skills.Parse(doc)
-	if err != nil {
-		return fmt.Errorf("skill %s: %w", skillID, err)
-	}
-	skillFile := "" // the skill's file, when it was given as one
-	if st, err := os.Stat(skillRef); err == nil && !st.IsDir() {
-		skillFile = skillRef
-	}
-	table, err := rows.Open(f.rows, skill)
+	table, err := rows.Open(f.rows, src.Skill)
 	if err != nil {
 		return err
 	}
@@ -120,7 +108,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	cfg := session.Config{SkillID: skillID, Skill: skill, Doc: doc, Rows: table.Rows, Header: table.Header, Ignore: f.ignoreColumns,
+	cfg := session.Config{SkillID: src.ID, Skill: src.Skill, Doc: src.Doc, Rows: table.Rows, Header: table.Header, Ignore: f.ignoreColumns,
 		Plan: replay.PlanOptions{RunID: f.resume, CSV: table.Fingerprint()}, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun,
 		Yes: f.yes, OnError: f.onError, Logger: log}
 	if f.hub != "" {
@@ -170,7 +158,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		}
 		return failed(res)
 	}
-	ex, release, err := f.executors(ctx, cmd, c, home, dcfg.KeepRuns, skill, skillFile, plan.RunID, log)
+	ex, release, err := f.executors(ctx, cmd, c, home, dcfg.KeepRuns, src, plan.RunID, log)
 	if err != nil {
 		return err
 	}
@@ -182,11 +170,11 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	}
 	bar := progress.New(cmd.ErrOrStderr(), s.Total(), progress.IsTerminal(os.Stderr))
 
-	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, skillID, len(plan.Rows), plan.RunID)
+	fmt.Fprintf(out, "run %s: skill %s, %d rows (resume with --resume %s)\n", plan.RunID, src.ID, len(plan.Rows), plan.RunID)
 	ro := session.RunOptions{ResumeCommand: resumeCommand(cmd, skillRef, plan.RunID), Progress: bar.Update, StepProgress: bar.StepOf,
-		Ask: (&asker{nc: c.Conn(), out: cmd.ErrOrStderr()}).ask}
+		Ask: (&replay.Asker{Conn: c.Conn(), Out: cmd.ErrOrStderr()}).Ask}
 	if !f.yes {
-		ro.Confirm = confirmer(cmd.InOrStdin(), out, f.show)
+		ro.Confirm = session.ConfirmOn(cmd.InOrStdin(), out, f.show)
 		ro.SnapshotDir = filepath.Join(home, "replay-checks")
 	}
 	res, err := s.Run(ctx, ro)
@@ -202,7 +190,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if res.Stopped != "" {
 			fmt.Fprintf(out, "run %s stopped early: %s\n", res.RunID, res.Stopped)
 		}
-		if herr := proposeHealed(ctx, s, c, out, res, skillFile, f.acceptHealed); herr != nil && err == nil {
+		if herr := proposeHealed(ctx, s, c, out, res, src.File, f.acceptHealed); herr != nil && err == nil {
 			err = herr
 		}
 	}
@@ -312,23 +300,23 @@ func (f *replayFlags) explain(err error) error {
 
 // executors are what replays a local run's steps, as the flags say, with
 // the browser's profile held for the run: session.Local holds the desktop.
-func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *client.Client, home string, keep int, skill *skills.Skill, skillFile, runID string, log *slog.Logger) (session.Executor, func(), error) {
+func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *client.Client, home string, keep int, src session.Skill, runID string, log *slog.Logger) (session.Executor, func(), error) {
 	profile := f.profile
-	if profile == "" && skill.Browser != nil {
-		profile = skill.Browser.Profile
+	if profile == "" && src.Skill.Browser != nil {
+		profile = src.Skill.Browser.Profile
 	}
 	profile, releaseProfile, err := holdProfile(home, profile, "browser-profile", "run "+runID)
 	if err != nil {
 		return session.Executor{}, nil, err
 	}
-	ex, release, err := session.Local{Kind: f.executor, SkillFile: skillFile, Idle: f.idle, NoMarks: f.noMarks, Frame: c.Frame,
+	ex, release, err := session.Local{Kind: f.executor, SkillFile: src.File, Idle: f.idle, NoMarks: f.noMarks, Frame: c.Frame,
 		Grants: c, Holder: "run " + runID, Parallel: f.parallel, Runs: filepath.Join(home, "runs"), Keep: keep, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
 			NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows), Passphrase: keychainSecret},
 		Waiting: func(holder string) {
 			fmt.Fprintf(cmd.ErrOrStderr(), "waiting for the desktop: another replay holds it (%s)\n", holder)
 		},
-	}.Executor(ctx, skill)
+	}.Executor(ctx, src.Skill)
 	if err != nil {
 		releaseProfile()
 		return session.Executor{}, nil, err
@@ -374,47 +362,26 @@ func resumeCommand(cmd *cobra.Command, skillRef, runID string) string {
 	return strings.Join(append(parts, "--resume", runID), " ")
 }
 
-// loadSkill reads a skill file, or asks the daemon for a kept skill by id.
-func loadSkill(ctx context.Context, c *client.Client, ref string) (id string, doc []byte, err error) {
-	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
-		doc, err := readFileMax(ref, skills.MaxDocument)
-		if err != nil {
-			return "", nil, err
-		}
-		s, err := skills.Parse(doc)
-		if err != nil {
-			return "", nil, fmt.Errorf("%s: %w", ref, err)
-		}
-		id, err := skillbook.ID(s.Name)
-		return id, doc, err
+// proposeHealed proposes what a model changed for the run's rows as the
+// skill's next revision (saved at once with accept), and says where; file
+// is the skill's file, when it was given as one.
+func proposeHealed(ctx context.Context, s *session.Session, c *client.Client, out io.Writer, res *replay.Result, file string, accept bool) error {
+	p, err := s.Propose(ctx, res, file, c.Book(), accept)
+	id := s.Plan().SkillID
+	switch {
+	case err != nil || p.Rows == 0:
+		return err
+	case p.File != "":
+		fmt.Fprintf(out, "%d row(s) healed by the model; the healed skill is %s\n", p.Rows, p.File)
+	case p.Changed:
+		fmt.Fprintf(out, "%d row(s) healed by the model; skill %s changed during the run, so no revision is proposed\n", p.Rows, id)
+	case accept:
+		fmt.Fprintf(out, "%d row(s) healed by the model: saved as revision %d of skill %s (--accept-healed)\n", p.Rows, p.Revision, id)
+	default:
+		fmt.Fprintf(out, "%d row(s) healed by the model: a revision of skill %s is proposed; see it with `reprise skill show %s --pending`, accept it with `reprise skill accept %s`\n",
+			p.Rows, id, id, id)
 	}
-	reply, err := c.Skill(ctx, ref, 0)
-	if err != nil {
-		return "", nil, err
-	}
-	return reply.ID, []byte(reply.YAML), nil
-}
-
-// confirmer asks the person at this terminal to check the first rows.
-func confirmer(in io.Reader, out io.Writer, shown bool) func(context.Context, []int, []string) (bool, error) {
-	return func(_ context.Context, rowNums []int, snaps []string) (bool, error) {
-		fmt.Fprintf(out, "\nrows %v are filled and not submitted.\n", rowNums)
-		for i, s := range snaps {
-			if s != "" {
-				fmt.Fprintf(out, "  row %d as filled: %s\n", rowNums[i], termtext.Line(s))
-			}
-		}
-		if shown {
-			fmt.Fprintln(out, "  (the last one is on screen)")
-		}
-		fmt.Fprint(out, "submit them and run the rest unattended? [y/N] ")
-		line, err := bufio.NewReader(in).ReadString('\n')
-		if err != nil && line == "" {
-			return false, nil
-		}
-		a := strings.ToLower(strings.TrimSpace(line))
-		return a == "y" || a == "yes", nil
-	}
+	return nil
 }
 
 // writeReplayReport prints the run's report, and writes it to path, its

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 	"github.com/reprise-dev/reprise/skills/learn"
 )
@@ -65,10 +65,10 @@ again. The skill saves only when every question is answered.
 				return reply, explainBuild(err)
 			}
 			return call(g, cmd, "", build, func(out io.Writer, reply api.SkillBuildReply) error {
-				printNotes(out, reply.Notes)
+				skillbook.WriteNotes(out, reply.Notes)
 				if !reply.Saved {
 					fmt.Fprintf(out, "%d question(s) before the skill can be saved:\n", len(reply.Questions))
-					printQuestions(out, reply.Questions)
+					skillbook.WriteQuestions(out, reply.Questions)
 					fmt.Fprintln(out, "answer each with --confirm KEY=ANSWER as the question says (or one a line in --confirm-file), and build again")
 					return fmt.Errorf("skill not saved: %d question(s) open", len(reply.Questions))
 				}
@@ -92,14 +92,7 @@ func newSkillListCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			list := func(ctx context.Context, c *client.Client) (api.SkillListReply, error) { return c.Skills(ctx) }
-			return call(g, cmd, format, list, func(out io.Writer, reply api.SkillListReply) error {
-				tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "SKILL\tREVISION\tSAVED\tNAME\tPARAMETERS\tSTEPS")
-				for _, s := range reply.Skills {
-					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\n", s.ID, s.Revision, s.Saved.Local().Format("2006-01-02 15:04:05"), termtext.Line(s.Name), s.Parameters, s.Steps)
-				}
-				return tw.Flush()
-			})
+			return call(g, cmd, format, list, skillbook.WriteList)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -133,14 +126,7 @@ func newSkillShowCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				// YAML comments, so the output still reads as the skill.
-				if s, err := skills.Parse([]byte(reply.YAML)); err == nil {
-					for _, line := range skills.Summary(s) {
-						fmt.Fprintf(cmd.OutOrStdout(), "# %s\n", termtext.Line(line))
-					}
-				}
-				_, err = fmt.Fprint(cmd.OutOrStdout(), termtext.Block(reply.YAML))
-				return err
+				return skillbook.WriteDocument(cmd.OutOrStdout(), reply.YAML)
 			})
 		},
 	}
@@ -182,13 +168,9 @@ func newSkillValidateCmd() *cobra.Command {
 		Short: "Check a skill file; with --rows, that the CSV has every column it needs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := readFileMax(args[0], skills.MaxDocument)
+			s, _, err := skills.ReadFile(args[0])
 			if err != nil {
 				return err
-			}
-			s, err := skills.Parse(b)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if rows != "" {
 				header, _, err := readSample(rows)
@@ -215,19 +197,6 @@ func explainBuild(err error) error {
 		return fmt.Errorf("%w (`reprise recordings review REC --remove SEQ,...`)", err)
 	}
 	return err
-}
-
-// printNotes and printQuestions show a draft as build and import both do.
-func printNotes(out io.Writer, notes []string) {
-	for _, n := range notes {
-		fmt.Fprintf(out, "note: %s\n", termtext.Line(n))
-	}
-}
-
-func printQuestions(out io.Writer, qs []ops.Question) {
-	for i, q := range qs {
-		fmt.Fprintf(out, "%d. [%s] %s\n", i+1, termtext.Line(q.Parameter), termtext.Block(q.Text))
-	}
 }
 
 // buildRequest gathers what a build is asked with: the answers given, and

@@ -128,3 +128,20 @@ func WritePinned(w io.Writer, skill string, ps []Pinned) {
 		}
 	}
 }
+
+// PinnedCache is a skill's replay cache in pinned form, as programs read
+// it (`reprise cache show --format json`): its fields in the order they
+// are printed.
+type PinnedCache struct {
+	Operations []Pinned `json:"operations"`
+	Skill      string   `json:"skill"`
+	Version    int      `json:"version"`
+}
+
+// NewPinnedCache is skill's pinned operations ps, never null.
+func NewPinnedCache(skill string, ps []Pinned) PinnedCache {
+	if ps == nil {
+		ps = []Pinned{}
+	}
+	return PinnedCache{Operations: ps, Skill: skill, Version: CacheVersion}
+}

@@ -3,6 +3,7 @@ package heal
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -90,4 +91,15 @@ func hostSystemGOOS() string {
 		return s
 	}
 	return "darwin"
+}
+
+func TestNewPinnedCacheJSON(t *testing.T) {
+	b, err := json.Marshal(NewPinnedCache("new-customer", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`{"operations":[],"skill":"new-customer","version":%d}`, CacheVersion)
+	if string(b) != want {
+		t.Errorf("NewPinnedCache(no operations) = %s; want %s", b, want)
+	}
 }
