@@ -30,7 +30,7 @@ daemon holds, so a change, removal or reordering shows.`,
 }
 
 func newAuditVerifyCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Check that no audit entry was changed, removed or reordered",
@@ -38,9 +38,6 @@ func newAuditVerifyCmd(g *globals) *cobra.Command {
 problem with its stream sequence and entry number, and exits 1 when there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				r, err := audit.RequestVerify(ctx, c.Conn())
 				if err != nil {
@@ -58,7 +55,7 @@ problem with its stream sequence and entry number, and exits 1 when there is any
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var(&format, "format", "output format: text or json")
 	return cmd
 }
 
@@ -66,7 +63,7 @@ func newAuditTailCmd(g *globals) *cobra.Command {
 	var (
 		n      int
 		follow bool
-		format string
+		format formatFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "tail",
@@ -75,9 +72,6 @@ func newAuditTailCmd(g *globals) *cobra.Command {
 Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says whether they can be trusted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				js, err := jetstream.New(c.Conn())
 				if err != nil {
@@ -100,6 +94,6 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 	}
 	cmd.Flags().IntVarP(&n, "lines", "n", 20, "how many of the last entries to print; 0 for all")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing new entries until Ctrl-C")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json (one object per entry)")
+	cmd.Flags().Var(&format, "format", "output format: text or json (one object per entry)")
 	return cmd
 }

@@ -45,15 +45,12 @@ func openSkillCache(g *globals, skill string) (*heal.Cache, string, error) {
 }
 
 func newCacheShowCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "show SKILL",
 		Short: "Print a skill's replay cache in pinned form (--format json for programs)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			c, id, err := openSkillCache(g, args[0])
 			if err != nil {
 				return err
@@ -66,7 +63,7 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	cmd.Flags().Var(&format, "format", "text or json")
 	return cmd
 }
 

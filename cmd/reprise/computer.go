@@ -35,7 +35,7 @@ func newStopCmd(g *globals) *cobra.Command {
 
 func newComputerCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "computer", Short: "Scope grants on this desktop: the windows reprise may operate, and the one grant"}
-	var format string
+	var format formatFlag
 	targets := &cobra.Command{
 		Use:   "targets",
 		Short: "List this desktop's windows, front to back; the refused ones with why",
@@ -45,7 +45,7 @@ func newComputerCmd(g *globals) *cobra.Command {
 			return call(g, cmd, format, targets, computer.WriteTargets)
 		},
 	}
-	targets.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	targets.Flags().Var(&format, "format", "output format: text or json")
 	var req api.CreateGrantRequest
 	var pixels bool
 	grant := &cobra.Command{

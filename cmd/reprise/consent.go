@@ -37,7 +37,7 @@ func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *
 }
 
 func newConsentListCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Show the consent prompts waiting for an answer",
@@ -51,7 +51,7 @@ func newConsentListCmd(g *globals) *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var(&format, "format", "output format: text or json")
 	return cmd
 }
 
@@ -98,7 +98,7 @@ func newConsentDenyCmd(g *globals) *cobra.Command {
 }
 
 func newConsentChoicesCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "choices",
 		Short: "Show the remembered consent answers",
@@ -110,7 +110,7 @@ func newConsentChoicesCmd(g *globals) *cobra.Command {
 			return call(g, cmd, format, choices, consent.WriteChoices)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var(&format, "format", "output format: text or json")
 	return cmd
 }
 

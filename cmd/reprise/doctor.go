@@ -11,7 +11,7 @@ import (
 )
 
 func newDoctorCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	var request bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -22,9 +22,6 @@ the Accessibility, Input Monitoring and Screen Recording permissions; --request 
 macOS show its prompt for each one reprise lacks (reprise must restart to see a grant).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			home, err := g.resolveHome()
 			if err != nil {
 				return err
@@ -33,7 +30,7 @@ macOS show its prompt for each one reprise lacks (reprise must restart to see a 
 			return doctor.Main(cmd.Context(), f, doctor.Probes(home, func() (api.Status, error) { return client.QueryStatus(home) }), os.Stdout, os.Stderr)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var(&format, "format", "output format: text or json")
 	cmd.Flags().BoolVar(&request, "request", false, "on macOS, first ask for the permissions reprise lacks (Accessibility, Input Monitoring, Screen Recording)")
 	return cmd
 }

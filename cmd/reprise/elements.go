@@ -14,9 +14,10 @@ import (
 )
 
 type elementsFlags struct {
-	browserURL, profile, window, display, match, format string
-	browser, atPointer, watch                           bool
-	limit                                               int
+	browserURL, profile, window, display, match string
+	format                                      formatFlag
+	browser, atPointer, watch                   bool
+	limit                                       int
 }
 
 func newElementsCmd(g *globals) *cobra.Command {
@@ -63,7 +64,7 @@ or INTERNAL (see docs/errors.md).`,
 	fl.BoolVar(&f.atPointer, "at-pointer", false, "desktop: the element under the pointer and its ancestors")
 	fl.BoolVar(&f.watch, "watch", false, "print one JSON object per change, until stdin closes")
 	fl.IntVar(&f.limit, "limit", 400, "at most this many elements")
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.Var(&f.format, "format", "output format: text or json")
 	return cmd
 }
 
@@ -73,8 +74,6 @@ func (f *elementsFlags) check() error {
 	}
 	isBrowser := f.browser || f.browserURL != ""
 	switch {
-	case f.format != "text" && f.format != "json":
-		return bad("--format %q: want text or json", f.format)
 	case f.limit <= 0:
 		return bad("--limit %d: want a positive number of elements", f.limit)
 	case f.browser && f.browserURL != "":

@@ -80,14 +80,8 @@ func (g *globals) logger() (*slog.Logger, error) {
 
 // call is a subcommand's dial/call/print: it dials the daemon, asks it with
 // ask, and prints the reply, as indented JSON when format is "json", else
-// with text. A format other than text or json is refused before dialing;
-// "" prints text only.
-func call[R any](g *globals, cmd *cobra.Command, format string, ask func(context.Context, *client.Client) (R, error), text func(io.Writer, R) error) error {
-	if format != "" {
-		if err := checkFormat(format); err != nil {
-			return err
-		}
-	}
+// with text ("" for a command without --format).
+func call[R any](g *globals, cmd *cobra.Command, format formatFlag, ask func(context.Context, *client.Client) (R, error), text func(io.Writer, R) error) error {
 	c, err := g.dial()
 	if err != nil {
 		return err
@@ -122,6 +116,34 @@ func (g *globals) dial() (*client.Client, error) {
 	}
 	return client.Dial(home)
 }
+
+// formatFlag is a --format flag's value: text (also the zero value) or
+// json, refused as the flags are parsed when it is neither.
+type formatFlag string
+
+func (f *formatFlag) String() string {
+	if *f == "" {
+		return "text"
+	}
+	return string(*f)
+}
+
+// Type is what help shows after --format: a string, like any other.
+func (f *formatFlag) Type() string { return "string" }
+
+func (f *formatFlag) Set(s string) error {
+	if s != "text" && s != "json" {
+		return formatError(s)
+	}
+	*f = formatFlag(s)
+	return nil
+}
+
+// formatError is a --format that is neither text nor json, worded whole
+// (wordError shows it without pflag's wrapping).
+type formatError string
+
+func (e formatError) Error() string { return fmt.Sprintf("--format %q: want text or json", string(e)) }
 
 // writeJSON prints v as indented JSON, the --format json of every command.
 func writeJSON(w io.Writer, v any) error {

@@ -21,7 +21,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 		Use:   "recordings",
 		Short: "List, show and fetch the recordings this machine keeps",
 	}
-	var format string
+	var format formatFlag
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the recordings kept, oldest first",
@@ -37,9 +37,9 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 			return call(g, cmd, format, list, func(out io.Writer, l listing) error { return recordings.WriteList(out, l.Recordings) })
 		},
 	}
-	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	list.Flags().Var(&format, "format", "output format: text or json")
 
-	var showFormat string
+	var showFormat formatFlag
 	show := &cobra.Command{
 		Use:   "show REC",
 		Short: "Show a recording's steps",
@@ -48,7 +48,7 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 			return call(g, cmd, showFormat, fetch(args[0]), recordings.WriteSteps)
 		},
 	}
-	show.Flags().StringVar(&showFormat, "format", "text", "output format: text or json")
+	show.Flags().Var(&showFormat, "format", "output format: text or json")
 
 	var fetchFormat string
 	fetch := &cobra.Command{

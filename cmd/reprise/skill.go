@@ -85,7 +85,7 @@ again. The skill saves only when every question is answered.
 }
 
 func newSkillListCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the skills kept, newest version of each",
@@ -95,7 +95,7 @@ func newSkillListCmd(g *globals) *cobra.Command {
 			return call(g, cmd, format, list, skillbook.WriteList)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var(&format, "format", "output format: text or json")
 	return cmd
 }
 

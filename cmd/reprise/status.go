@@ -1,24 +1,19 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/client"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
-	var format string
+	var format formatFlag
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Report the running daemon",
 		Long:  "Ask the daemon serving the data dir how it is; exits 1 when none is running.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format); err != nil {
-				return err
-			}
 			home, err := g.resolveHome()
 			if err != nil {
 				return err
@@ -33,13 +28,6 @@ func newStatusCmd(g *globals) *cobra.Command {
 			return st.WriteText(cmd.OutOrStdout(), home)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var(&format, "format", "output format: text or json")
 	return cmd
-}
-
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return fmt.Errorf("--format %q: want text or json", f)
-	}
-	return nil
 }

@@ -82,6 +82,10 @@ func wordError(err error) string {
 			msg = strings.Replace(msg, s.err.Error(), s.words, 1)
 		}
 	}
+	var format formatError
+	if errors.As(err, &format) {
+		msg = format.Error()
+	}
 	var imported *interop.Error
 	if errors.As(err, &imported) {
 		msg = strings.ReplaceAll(msg, interop.SuccessAnswer, "--confirm success:N=text:...")

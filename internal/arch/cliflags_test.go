@@ -43,7 +43,7 @@ var libraryFlagUses = map[flagUse]string{
 // entry of libraryFlagUses is no longer needed.
 func TestLibrariesNameNoCLIFlag(t *testing.T) {
 	flags := cliFlags(t, "../../cmd/reprise")
-	if len(flags) < 60 {
+	if len(flags) < 60 || !flags["format"] {
 		t.Fatalf("found %d flags of the CLI; want them all (has the way cmd/reprise declares flags changed?)", len(flags))
 	}
 	used := map[flagUse]bool{}
@@ -62,8 +62,9 @@ func TestLibrariesNameNoCLIFlag(t *testing.T) {
 }
 
 // flagDefiners are pflag's methods that define a flag: the flag's name is
-// their first argument, or their second for the ...Var forms.
-var flagDefiners = regexp.MustCompile(`^(Bool|Count|Duration|Float64|Int|Int64|String|StringArray|StringSlice|Uint)(Var)?P?$`)
+// their first argument, or their second for the ...Var forms and Var
+// itself (a flag of the CLI's own pflag.Value, such as --format's).
+var flagDefiners = regexp.MustCompile(`^((Bool|Count|Duration|Float64|Int|Int64|String|StringArray|StringSlice|Uint)(Var)?|Var)P?$`)
 
 // cliFlags is the names of the flags dir's commands define on a flag set:
 // a Flags() or PersistentFlags() call, or a variable set from one.
