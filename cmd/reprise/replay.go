@@ -111,24 +111,18 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	cfg := session.Config{SkillID: src.ID, Skill: src.Skill, Doc: src.Doc, Rows: table.Rows, Header: table.Header, Ignore: f.ignoreColumns,
 		Plan: replay.PlanOptions{RunID: f.resume, CSV: table.Fingerprint()}, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun,
 		Yes: f.yes, OnError: f.onError, Logger: log}
-	if f.hub != "" {
-		if f.hubKey == "" {
-			f.hubKey = filepath.Join(home, "hub.key")
-		}
-		key, err := hub.LoadKey(f.hubKey, true)
-		if err != nil {
-			return err
-		}
-		cfg.Hub = &session.Hub{URLs: f.hub, Name: "reprise replay", Key: key, Ledger: filepath.Join(home, "hub-ledger"),
-			Credentials: hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)}}
-	} else if cfg.Plan.Salt, err = c.ReplayKey(ctx); err != nil {
-		return err
-	}
 	if cfg.JS, err = jetstream.New(c.Conn()); err != nil {
 		return err
 	}
 	var dcfg daemon.Config
-	if f.hub == "" { // a hub's workers run no model
+	if f.hub != "" { // the hub key keys its rows; a hub's workers run no model
+		if cfg.Hub, err = session.NewHub(home, f.hub, f.hubKey, f.hubCredentials, true); err != nil {
+			return err
+		}
+	} else {
+		if cfg.Plan.Salt, err = c.ReplayKey(ctx); err != nil {
+			return err
+		}
 		if dcfg, err = daemon.LoadConfig(home); err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -65,10 +64,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.hubKey == "" {
-		f.hubKey = filepath.Join(home, "hub.key")
-	}
-	key, err := hub.LoadKey(f.hubKey, false)
+	h, err := session.NewHub(home, f.hub, f.hubKey, f.hubCredentials, false)
 	if err != nil {
 		return err
 	}
@@ -87,8 +83,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		return err
 	}
 	defer release()
-	err = session.Worker{URLs: f.hub, Credentials: hub.Credentials{File: f.hubCredentials, Env: os.Getenv(hub.CredentialsEnv)},
-		Key: key, Name: f.name, Parallel: f.parallel, Logger: log,
+	err = session.Worker{Hub: h, Name: f.name, Parallel: f.parallel, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()},
 		Ready: func() {
 			fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub), f.parallel)

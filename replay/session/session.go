@@ -14,6 +14,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,18 +74,6 @@ type Config struct {
 	Heal *Heal
 	// Logger defaults to discarding.
 	Logger *slog.Logger
-}
-
-// Hub is where a hub run's rows go.
-type Hub struct {
-	// URLs are the hub's NATS URLs, comma separated, without credentials.
-	URLs        string
-	Credentials hub.Credentials
-	// Name is the connection's name on the hub.
-	Name string
-	Key  *hub.Key
-	// Ledger is the coordinator's record of grants on this machine's disk.
-	Ledger string
 }
 
 // Executor says what replays the steps of a local run.
@@ -261,7 +250,7 @@ func (s *Session) Start(ctx context.Context, ex Executor) error {
 
 func (s *Session) startHub(ctx context.Context) error {
 	h := s.cfg.Hub
-	nc, js, err := hub.Connect(h.URLs, h.Name, h.Credentials)
+	nc, js, err := hub.Connect(h.URLs, cmp.Or(h.Name, "reprise replay"), h.Credentials)
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,7 @@ import (
 // Worker is a hub worker on this machine: a browser of its own, with a tab
 // for each row it files at once.
 type Worker struct {
-	Credentials hub.Credentials
-	// URLs are the hub's NATS URLs, comma separated, without credentials.
-	URLs string
-	Key  *hub.Key
+	Hub *Hub
 	// Name tells this worker's claims from another's.
 	Name     string
 	Browser  browser.Options
@@ -32,7 +29,7 @@ func (w Worker) Run(ctx context.Context) error {
 	if w.Parallel < 1 || w.Parallel > MaxParallel {
 		return fmt.Errorf("%d rows at a time: want 1 to %d", w.Parallel, MaxParallel)
 	}
-	nc, js, err := hub.Connect(w.URLs, "reprise worker "+w.Name, w.Credentials)
+	nc, js, err := hub.Connect(w.Hub.URLs, "reprise worker "+w.Name, w.Hub.Credentials)
 	if err != nil {
 		return err
 	}
@@ -55,6 +52,6 @@ func (w Worker) Run(ctx context.Context) error {
 	if w.Ready != nil {
 		w.Ready()
 	}
-	hw := &hub.Worker{JS: js, Key: w.Key, Name: w.Name, Executors: append([]replay.Executor{ex}, tabs...), Logger: w.Logger}
+	hw := &hub.Worker{JS: js, Key: w.Hub.Key, Name: w.Name, Executors: append([]replay.Executor{ex}, tabs...), Logger: w.Logger}
 	return hw.Run(ctx)
 }
