@@ -16,15 +16,19 @@ import (
 // another program may reply first, and faster, but cannot seal.
 const refusalGrace = time.Second
 
-// SendAnswer sends a sealed answer (AskKey.SealAnswer) to run's question
-// and returns the run's sealed reply. The reply comes on a subject under
-// the run's own (a CLI may not answer into another connection's inbox),
-// which any CLI connection can read and publish on: a reply that does not
-// open under the key is not believed, and an unsealed one is
-// ErrNotAccepted (or nats.ErrNoResponders) only when no sealed one follows
-// within refusalGrace.
-func SendAnswer(ctx context.Context, nc *nats.Conn, run string, key *AskKey, sealed []byte) (AnswerReply, error) {
-	inbox := events.AskSubject(run) + ".reply." + nats.NewInbox()[len(nats.InboxPrefix):]
+// SendAnswer seals a under the question's key (AskKey.SealAnswer), sends
+// it to the run's question and returns the run's sealed reply. The reply
+// comes on a subject under the run's own (a CLI may not answer into
+// another connection's inbox), which any CLI connection can read and
+// publish on: a reply that does not open under the key is not believed,
+// and an unsealed one is ErrNotAccepted (or nats.ErrNoResponders) only
+// when no sealed one follows within refusalGrace.
+func SendAnswer(ctx context.Context, nc *nats.Conn, key *AskKey, a Answer) (AnswerReply, error) {
+	sealed, err := key.SealAnswer(a)
+	if err != nil {
+		return AnswerReply{}, err
+	}
+	inbox := events.AskSubject(key.runID) + ".reply." + nats.NewInbox()[len(nats.InboxPrefix):]
 	sub, err := nc.SubscribeSync(inbox)
 	if err != nil {
 		return AnswerReply{}, err

@@ -28,11 +28,11 @@ func TestSendAnswerBelievesOnlyASealedReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sealed, err := key.SealAnswer(Answer{Row: 2, Answer: "42"})
-	if err != nil {
-		t.Fatal(err)
+	a := Answer{Row: 2, Answer: "42"}
+	if _, err := SendAnswer(ctx, nc, key, Answer{Answer: strings.Repeat("x", MaxAnswerLen+1)}); err == nil || errors.Is(err, nats.ErrNoResponders) {
+		t.Errorf("SendAnswer(an answer over MaxAnswerLen) = %v; want it refused before it is sent", err)
 	}
-	if _, err := SendAnswer(ctx, nc, run, key, sealed); !errors.Is(err, nats.ErrNoResponders) {
+	if _, err := SendAnswer(ctx, nc, key, a); !errors.Is(err, nats.ErrNoResponders) {
 		t.Errorf("SendAnswer(no run waiting) = %v; want nats.ErrNoResponders", err)
 	}
 
@@ -45,7 +45,7 @@ func TestSendAnswerBelievesOnlyASealedReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := SendAnswer(ctx, nc, run, key, sealed); err != nil || r.Row != 2 || r.Step != 3 {
+	if r, err := SendAnswer(ctx, nc, key, a); err != nil || r.Row != 2 || r.Step != 3 {
 		t.Errorf("SendAnswer(a plain refusal, then the sealed reply) = %+v, %v; want row 2, step 3", r, err)
 	}
 	_ = sub.Unsubscribe()
@@ -57,7 +57,7 @@ func TestSendAnswerBelievesOnlyASealedReply(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := SendAnswer(ctx, nc, run, key, sealed); !errors.Is(err, ErrNotAccepted) {
+	if _, err := SendAnswer(ctx, nc, key, a); !errors.Is(err, ErrNotAccepted) {
 		t.Errorf("SendAnswer(a plain refusal only) = %v; want ErrNotAccepted", err)
 	}
 }
@@ -99,16 +99,14 @@ func TestWaitAnswerTakesOnlyItsToken(t *testing.T) {
 	}()
 	<-ready
 
-	wrong, _ := other.SealAnswer(Answer{Answer: "guess"})
-	if _, err := SendAnswer(ctx, nc, q.RunID, other, wrong); !errors.Is(err, ErrNotAccepted) {
+	if _, err := SendAnswer(ctx, nc, other, Answer{Answer: "guess"}); !errors.Is(err, ErrNotAccepted) {
 		t.Errorf("an answer sealed with another token: %v; want ErrNotAccepted", err)
 	}
 	plain, _ := json.Marshal(Answer{Answer: "guess"})
 	if m, err := nc.RequestWithContext(ctx, events.AskSubject(q.RunID), plain); err != nil || !strings.Contains(string(m.Data), "sealed only") {
 		t.Errorf("an answer in the clear: %v, %v; want the Unsealed reply", m, err)
 	}
-	right, _ := key.SealAnswer(Answer{Answer: "42"})
-	if r, err := SendAnswer(ctx, nc, q.RunID, key, right); err != nil || r.Row != 4 || r.Step != 2 {
+	if r, err := SendAnswer(ctx, nc, key, Answer{Answer: "42"}); err != nil || r.Row != 4 || r.Step != 2 {
 		t.Errorf("the answer: %+v, %v; want taken for row 4, step 2", r, err)
 	}
 	if got := <-done; got.err != nil || got.answer != "42" {

@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/replay"
 )
 
@@ -41,8 +38,8 @@ argument, where any program could read it (ps).`,
 			if row < 0 {
 				return fmt.Errorf("--row %d: rows count from 1", row)
 			}
-			in := &typed{cmd: cmd, lines: " (the token on the first line, the answer on the second)"}
-			token, err := in.read("token (the asking run printed it)", "token")
+			in := &termtext.Typed{In: cmd.InOrStdin(), Prompt: cmd.ErrOrStderr(), Lines: " (the token on the first line, the answer on the second)"}
+			token, err := in.Read("token (the asking run printed it)", "token")
 			if err != nil {
 				return err
 			}
@@ -50,18 +47,14 @@ argument, where any program could read it (ps).`,
 			if err != nil {
 				return err
 			}
-			text, err := in.read("answer", "answer")
-			if err != nil {
-				return err
-			}
-			sealed, err := key.SealAnswer(replay.Answer{Row: row, Answer: text})
+			text, err := in.Read("answer", "answer")
 			if err != nil {
 				return err
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				reply, err := replay.SendAnswer(ctx, c.Conn(), run, key, sealed)
+				reply, err := replay.SendAnswer(ctx, c.Conn(), key, replay.Answer{Row: row, Answer: text})
 				switch {
 				case errors.Is(err, nats.ErrNoResponders):
 					return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
@@ -82,41 +75,4 @@ argument, where any program could read it (ps).`,
 	answer.Flags().IntVar(&row, "row", 0, "the row whose question this answers (default: whichever row is asking)")
 	cmd.AddCommand(answer)
 	return cmd
-}
-
-// typed reads what the person types: without echo on a terminal, else a
-// line at a time from standard input, through one buffer so that no line
-// is lost between two reads. lines says which line holds what, for input
-// that runs out.
-type typed struct {
-	cmd   *cobra.Command
-	lines string
-	r     *bufio.Reader
-}
-
-func (in *typed) read(prompt, name string) (string, error) {
-	if f, ok := in.cmd.InOrStdin().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(in.cmd.ErrOrStderr(), "%s: ", prompt)
-		b, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(in.cmd.ErrOrStderr())
-		if err != nil {
-			return "", fmt.Errorf("read the %s: %w", name, err)
-		}
-		if len(b) == 0 {
-			return "", fmt.Errorf("the %s is empty", name)
-		}
-		return string(b), nil
-	}
-	if in.r == nil {
-		in.r = bufio.NewReader(in.cmd.InOrStdin())
-	}
-	line, err := in.r.ReadString('\n')
-	if err != nil && line == "" {
-		return "", fmt.Errorf("no %s on standard input%s", name, in.lines)
-	}
-	v := strings.TrimRight(line, "\r\n")
-	if v == "" {
-		return "", fmt.Errorf("the %s is empty", name)
-	}
-	return v, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reprise-dev/reprise/internal/termtext"
 	"github.com/reprise-dev/reprise/skills"
 	"github.com/reprise-dev/reprise/store"
 )
@@ -34,7 +35,7 @@ func newSecretCmd(*globals) *cobra.Command {
 			if !skills.ValidProfile(name) {
 				return fmt.Errorf("secret name %q: use letters, digits, '-' and '_', up to 64", name)
 			}
-			v, err := (&typed{cmd: cmd}).read("secret "+name, "secret")
+			v, err := (&termtext.Typed{In: cmd.InOrStdin(), Prompt: cmd.ErrOrStderr()}).Read("secret "+name, "secret")
 			if err != nil {
 				return err
 			}

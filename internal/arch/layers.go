@@ -121,7 +121,7 @@ var Reprise = Picture{
 		{
 			Name:     "leaves",
 			Packages: []string{"internal/flock", "internal/termtext", "internal/progress", "internal/chromium", "extension"},
-			Why:      "small tools that import nothing of reprise: a file lock, terminal-safe text, the progress bar, the Chromium launcher, the extension's files",
+			Why:      "small tools that import nothing of reprise: a file lock, terminal-safe text and typing, the progress bar, the Chromium launcher, the extension's files",
 		},
 	},
 	TestsMay: []string{"testkit", "embedded", "internal/chromium"},

@@ -3,7 +3,8 @@
 // sequences (ESC [ ... moves the cursor, rewrites the title, hides what
 // follows) or bidi overrides that reorder what the person reads: printed
 // raw, an imported recording could make `recordings show` say what it does
-// not hold. Each such character is printed as an escape instead.
+// not hold. Each such character is printed as an escape instead. It also
+// reads what the person types there, without echo (Typed).
 package termtext
 
 import (
