@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -38,6 +39,20 @@ func NewTailLine(m Message, e *Entry, err error) TailLine {
 		l.Error = err.Error()
 	}
 	return l
+}
+
+// PrintTail is a TailFunc that prints each message's TailLine to out: a
+// JSON object a line when asJSON, else its String.
+func PrintTail(out io.Writer, asJSON bool) TailFunc {
+	lines := json.NewEncoder(out)
+	return func(m Message, e *Entry, err error) error {
+		line := NewTailLine(m, e, err)
+		if asJSON {
+			return lines.Encode(line)
+		}
+		_, werr := fmt.Fprintln(out, line)
+		return werr
+	}
 }
 
 // String is l on one line, as `reprise audit tail` prints it: its entry's

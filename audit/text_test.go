@@ -52,3 +52,22 @@ func TestReportWriteText(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintTail(t *testing.T) {
+	bad := errors.New("bad mac")
+	var text, lines strings.Builder
+	for _, out := range []struct {
+		w      *strings.Builder
+		asJSON bool
+	}{{&text, false}, {&lines, true}} {
+		if err := PrintTail(out.w, out.asJSON)(Message{StreamSeq: 3, Subject: "audit.x"}, nil, bad); err != nil {
+			t.Fatalf("PrintTail(asJSON %v) = %v", out.asJSON, err)
+		}
+	}
+	if got, want := text.String(), "       3  (not an audit entry: bad mac)\n"; got != want {
+		t.Errorf("PrintTail(text) wrote %q; want %q", got, want)
+	}
+	if got, want := lines.String(), `{"stream_seq":3,"subject":"audit.x","error":"bad mac"}`+"\n"; got != want {
+		t.Errorf("PrintTail(json) wrote %q; want %q", got, want)
+	}
+}

@@ -31,3 +31,17 @@ func ImportFile(path string) ([]Flow, error) {
 	}
 	return flows, nil
 }
+
+// WriteImported says that f was kept as recording id, of steps steps,
+// under its file and title, with its notes: what `skill import` prints for
+// each flow.
+func (f Flow) WriteImported(out io.Writer, id string, steps int) {
+	title := ""
+	if f.Title != "" {
+		title = fmt.Sprintf(" (%q)", f.Title)
+	}
+	fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", f.File, title, id, steps)
+	for _, n := range f.Notes {
+		fmt.Fprintf(out, "  note: %s\n", n)
+	}
+}

@@ -38,3 +38,21 @@ func TestImportFile(t *testing.T) {
 		t.Errorf("ImportFile(no file) = %v; want os.ErrNotExist", err)
 	}
 }
+
+func TestWriteImported(t *testing.T) {
+	cases := []struct {
+		f    Flow
+		want string
+	}{
+		{Flow{File: "a.json"}, "imported a.json as rec_1: 4 steps\n"},
+		{Flow{File: "b.side", Title: "New \"customer\"", Notes: []string{"line 3: a Tab is absorbed"}},
+			"imported b.side (\"New \\\"customer\\\"\") as rec_1: 4 steps\n  note: line 3: a Tab is absorbed\n"},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		c.f.WriteImported(&b, "rec_1", 4)
+		if b.String() != c.want {
+			t.Errorf("%+v.WriteImported = %q; want %q", c.f, b.String(), c.want)
+		}
+	}
+}

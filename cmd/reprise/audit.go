@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -79,16 +78,7 @@ Ctrl-C. Entries are shown as stored: ` + "`reprise audit verify`" + ` says wheth
 				}
 				ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 				defer stop()
-				out := cmd.OutOrStdout()
-				lines := json.NewEncoder(out)
-				return audit.Tail(ctx, js, n, follow, func(m audit.Message, e *audit.Entry, err error) error {
-					line := audit.NewTailLine(m, e, err)
-					if format == "json" {
-						return lines.Encode(line)
-					}
-					_, werr := fmt.Fprintln(out, line)
-					return werr
-				})
+				return audit.Tail(ctx, js, n, follow, audit.PrintTail(cmd.OutOrStdout(), format == "json"))
 			})
 		},
 	}

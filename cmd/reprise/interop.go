@@ -54,14 +54,7 @@ demonstrations: what differs between them is a parameter.`,
 					if err != nil {
 						return fmt.Errorf("import %s: %w", f.File, err)
 					}
-					title := ""
-					if f.Title != "" {
-						title = fmt.Sprintf(" (%q)", f.Title)
-					}
-					fmt.Fprintf(out, "imported %s%s as %s: %d steps\n", f.File, title, sum.RecordingID, sum.StepCount)
-					for _, n := range f.Notes {
-						fmt.Fprintf(out, "  note: %s\n", n)
-					}
+					f.WriteImported(out, sum.RecordingID, sum.StepCount)
 					req.Recordings = append(req.Recordings, sum.RecordingID)
 				}
 				if strings.TrimSpace(name) != "" {
