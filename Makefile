@@ -27,10 +27,12 @@ build:
 	CGO_ENABLED=0 $(GO) build -o bin/reprise ./cmd/reprise
 	CGO_ENABLED=1 $(GO) build -o bin/reprise-fitz ./cmd/reprise-fitz
 
-# Three packages at a time: the end-to-end suites spend much of their time
-# waiting on browsers, daemons and servers, not on the two cores.
+# Three packages at a time, four tests at a time in each: the end-to-end
+# suites spend much of their time waiting on browsers, daemons and
+# servers, and the last package to finish (cmd/reprise) would otherwise
+# run two tests at a time on an idle machine.
 test: deps
-	scripts/with-keyring $(GO) test -race -count=1 -p 3 -timeout 45m ./...
+	scripts/with-keyring $(GO) test -race -count=1 -p 3 -parallel 4 -timeout 45m ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \
@@ -66,7 +68,7 @@ demo:
 clean:
 	rm -rf bin dist .demo
 
-# The form zoo as a soak: every form, 100 rows each (make test runs 25).
+# The form zoo as a soak: every form, 100 rows each (make test runs 15).
 ZOO_ROWS ?= 100
 zoo: deps
 	REPRISE_ZOO_ROWS=$(ZOO_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' ./cmd/reprise/
