@@ -80,7 +80,10 @@ func newArena(t *testing.T, hub *natstest.Cluster) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// One bound for every case of the test together, generous: a run on
+	// an idle machine takes 20 s, and make test's load made 2 minutes run
+	// out mid-case (a worker stopped by it never reached its held row).
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	t.Cleanup(cancel)
 	if err := Ensure(ctx, js); err != nil {
 		t.Fatal(err)
@@ -116,6 +119,20 @@ func (a *arena) worker(t *testing.T, key *Key, name string, execs ...replay.Exec
 	}
 	t.Cleanup(stop)
 	return out, stop
+}
+
+// await waits for the worker to reach the row the site holds, failing
+// the test when the worker ends first or the test's time runs out: a
+// hold never reached is a failure to report, not a hang.
+func (a *arena) await(t *testing.T, held <-chan int, worked <-chan error) {
+	t.Helper()
+	select {
+	case <-held:
+	case err := <-worked:
+		t.Fatalf("the worker ended before it reached the held row: %v", err)
+	case <-a.ctx.Done():
+		t.Fatalf("the worker did not reach the held row: %v", a.ctx.Err())
+	}
 }
 
 // queued is how many of run's rows are on the queue (taken ones too,
@@ -224,8 +241,8 @@ func (a *arena) forgedResults(t *testing.T) {
 	}
 
 	held, release := a.site.hold(10)
-	a.worker(t, a.key, "w", tab{a.site})
-	<-held
+	worked, _ := a.worker(t, a.key, "w", tab{a.site})
+	a.await(t, held, worked)
 	progress := make(chan int, 32)
 	r.Progress = func(done, failed, skipped, unknown int) { progress <- done + failed + skipped + unknown }
 	type waited struct {
@@ -269,12 +286,12 @@ func (a *arena) forgedResults(t *testing.T) {
 func (a *arena) purgedRows(t *testing.T) {
 	r := a.run(t, "run_purged", 10)
 	held, release := a.site.hold(1)
-	a.worker(t, a.key, "w", tab{a.site})
+	worked, _ := a.worker(t, a.key, "w", tab{a.site})
 	session, settled, err := r.Start(a.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-held
+	a.await(t, held, worked)
 	a.purge(t, StreamRows, rowsPrefix+r.Plan.RunID)
 	close(release)
 	res, err := r.Wait(a.ctx, session, settled)
@@ -299,12 +316,12 @@ func (a *arena) purgedRows(t *testing.T) {
 func (a *arena) purgedRowWorkerDied(t *testing.T) {
 	r := a.run(t, "run_died", 3)
 	held, _ := a.site.hold(1)
-	_, stop := a.worker(t, a.key, "w", tab{a.site})
+	worked, stop := a.worker(t, a.key, "w", tab{a.site})
 	session, settled, err := r.Start(a.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-held
+	a.await(t, held, worked)
 	a.purge(t, StreamRows, rowsPrefix+r.Plan.RunID)
 	stop()
 	res, err := r.Wait(a.ctx, session, settled)
@@ -369,7 +386,7 @@ func (a *arena) copiedRow(t *testing.T) {
 	held, release := a.site.hold(10)
 	progress := make(chan int, 32)
 	r.Progress = func(done, failed, skipped, unknown int) { progress <- done + failed + skipped + unknown }
-	a.worker(t, a.key, "w", tab{a.site}, tab{a.site})
+	worked, _ := a.worker(t, a.key, "w", tab{a.site}, tab{a.site})
 	session, settled, err := r.Start(a.ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -388,9 +405,13 @@ func (a *arena) copiedRow(t *testing.T) {
 	}
 	out := make(chan waited, 1)
 	go func() { res, err := r.Wait(a.ctx, session, settled); out <- waited{res, err} }()
-	<-held
-	for done := 0; done < 9; {
-		done = <-progress
+	a.await(t, held, worked)
+	for results := 0; results < 9; {
+		select {
+		case results = <-progress:
+		case <-a.ctx.Done():
+			t.Fatal("the run did not count rows 1-9's results")
+		}
 	}
 	a.purge(t, "KV_"+BucketClaims, "")
 	a.purge(t, events.StreamReplay, fmt.Sprintf("run.%s.row.1.>", r.Plan.RunID))
