@@ -71,7 +71,7 @@ clean:
 # The form zoo as a soak: every form, 100 rows each (make test runs 15).
 ZOO_ROWS ?= 100
 zoo: deps
-	REPRISE_ZOO_ROWS=$(ZOO_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' ./cmd/reprise/
+	REPRISE_ZOO_ROWS=$(ZOO_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' ./e2e/forms/
 
 # The form zoo's library forms (antd, React Aria, Mantine): npm ci and
 # esbuild into internal/zoo/forms/lib, which is committed; tests need neither.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/scripted"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -195,7 +196,7 @@ func TestHealingOnAChangedSite(t *testing.T) {
 			t.Errorf("row %d filed %q; want once, with Name%d", i, got, i)
 		}
 	}
-	rep := readReport(t, report)
+	rep := e2e.ReadReport(t, report)
 	if len(rep) != 2 || len(rep[0].Healed) == 0 || rep[0].ModelCalls == 0 || rep[0].Tokens == 0 {
 		t.Fatalf("report %+v; want row 1 healed, with its model calls and tokens", rep)
 	}

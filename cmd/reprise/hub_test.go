@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/natstest"
 	"github.com/reprise-dev/reprise/replay/hub"
 )
@@ -130,7 +131,7 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 			t.Errorf("row %d stored %d times; want exactly once", i+1, n)
 		}
 	}
-	rep := readReport(t, report)
+	rep := e2e.ReadReport(t, report)
 	if len(rep) != 300 {
 		t.Fatalf("%d rows in the report; want 300", len(rep))
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/reprise-dev/reprise/api"
-	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/replay/browser"
 
 	"bytes"
@@ -19,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/daemon"
+	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 )
 
@@ -36,9 +36,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "reprise")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build reprise: %v\n%s", err, out)
+	if binary, err = e2e.Build(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()
@@ -77,29 +76,7 @@ func startDaemonProcess(t *testing.T, home string, args ...string) *exec.Cmd {
 // logs, which may be read while it runs.
 func startDaemonProcessLogs(t *testing.T, home string, logs *syncbuf.Buffer, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"daemon"}, args...)...)
-	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		st, err := client.QueryStatus(home)
-		if err == nil && st.PID == cmd.Process.Pid {
-			return cmd
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("daemon not ready: %v\nlogs:\n%s", err, logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return e2e.StartDaemon(t, binary, home, logs, args...)
 }
 
 func TestHelpOnEveryCommand(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/e2e"
 )
 
 // replayRig is a daemon, the customer site, the skill file and a folder.
@@ -155,7 +156,7 @@ func TestReplayFillsEveryRowOnce(t *testing.T) {
 			}
 		}
 	}
-	rep := readReport(t, report)
+	rep := e2e.ReadReport(t, report)
 	if len(rep) != 200 {
 		t.Fatalf("%d rows in the report; want 200", len(rep))
 	}

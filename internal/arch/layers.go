@@ -11,10 +11,10 @@ var Reprise = Picture{
 	Layers: []Layer{
 		{
 			Name:     "e2e",
-			Packages: []string{"internal/paired", "internal/demo"},
+			Packages: []string{"internal/paired", "internal/demo", "internal/e2e", "e2e/..."},
 			May:      []string{"e2e", "testkit", Below},
 			TestOnly: true,
-			Why:      "they play a person through the whole product: a daemon, Chromium with the extension paired (make demo is one such run)",
+			Why:      "they play a person through the whole product: a daemon, Chromium with the extension paired (make demo is one such run, e2e/forms the form zoo), and start the binary as a person's machine does",
 		},
 		{
 			Name: "testkit",

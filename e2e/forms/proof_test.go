@@ -1,4 +1,4 @@
-package main
+package forms
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/chromium"
+	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/paired"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/replay/report"
@@ -147,7 +148,7 @@ func TestProvenOnAChangedForm(t *testing.T) {
 		for i := from; i <= to; i++ {
 			rs = append(rs, []string{fmt.Sprintf("Given%d", i), fmt.Sprintf("Family%d", i), fmt.Sprintf("c%d@example.org", i)})
 		}
-		return writeCSV(t, filepath.Join(dir, name), header, rs)
+		return e2e.WriteCSV(t, filepath.Join(dir, name), header, rs)
 	}
 	out, err := zooCLIErr(t, home, nil, append([]string{"skill", "build", "--name", "renamed", "--rows", rows("sample.csv", 1, 3)}, recs...)...)
 	id := regexp.MustCompile(`saved skill (\S+),`).FindStringSubmatch(out)
@@ -162,7 +163,7 @@ func TestProvenOnAChangedForm(t *testing.T) {
 	// On the form as demonstrated: every row committed, with its proofs.
 	rep := filepath.Join(dir, "before.json")
 	out, _ = zooCLIErr(t, home, strings.NewReader("y\n"), "replay", id[1], "--rows", rows("before.csv", 1, 3), "--report", rep)
-	for _, r := range readReport(t, rep) {
+	for _, r := range e2e.ReadReport(t, rep) {
 		if r.Outcome != report.Committed || len(r.Proofs) < 2 || !strings.Contains(strings.Join(r.Proofs, "; "), "read back") {
 			t.Errorf("row %d on the unchanged form: %s (%s) proofs %q; want committed, read back and the site's signal", r.N, r.Outcome, r.Reason, r.Proofs)
 		}
@@ -178,7 +179,7 @@ func TestProvenOnAChangedForm(t *testing.T) {
 	rep = filepath.Join(dir, "after.json")
 	out, _ = zooCLIErr(t, home, nil, "replay", id[1], "--rows", rows("after.csv", 4, 9), "--report", rep)
 	t.Logf("replay on the changed form:\n%s", out)
-	got := readReport(t, rep)
+	got := e2e.ReadReport(t, rep)
 	if n := site.deletes.Load(); n != 0 {
 		t.Errorf("Delete everything was pressed %d times", n)
 	}

@@ -1,11 +1,9 @@
-package main
+package forms
 
 import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,6 +19,7 @@ import (
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/events"
+	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/paired"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/zoo"
@@ -166,7 +165,7 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	// The person's CSV: the two rows they demonstrated, then the rest.
 	header, rows := f.Rows(zooRows(t), int64(len(f.Name)))
 	demos := f.Demos()
-	sample := writeCSV(t, filepath.Join(dir, "sample.csv"), header, append([][]string{demos[0], demos[1]}, rows...))
+	sample := e2e.WriteCSV(t, filepath.Join(dir, "sample.csv"), header, append([][]string{demos[0], demos[1]}, rows...))
 
 	build := []string{"skill", "build", "--name", "zoo " + f.Name, "--rows", sample}
 	out, err := zooCLIErr(t, home, nil, append(build, recs...)...)
@@ -194,7 +193,7 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	before := len(site.Records(f.Name))
 	out, _ = zooCLIErr(t, home, strings.NewReader("y\n"), "replay", skillID[1], "--rows", sample, "--report", reportPath, "--on-error", "skip")
 	t.Logf("replay:\n%s", out)
-	got := readReport(t, reportPath)
+	got := e2e.ReadReport(t, reportPath)
 	for _, r := range got[:min(2, len(got))] {
 		if r.Outcome != report.Skipped || !strings.Contains(r.Reason, "by hand") {
 			t.Errorf("demonstrated row %d reported %s (%s); want skipped: filed by hand", r.N, r.Outcome, r.Reason)
@@ -373,33 +372,6 @@ func zooCLIErr(t *testing.T, home string, stdin *strings.Reader, args ...string)
 	cmd.Stdout, cmd.Stderr = &b, &b
 	err := cmd.Run()
 	return b.String(), err
-}
-
-func writeCSV(t *testing.T, path string, header []string, rows [][]string) string {
-	t.Helper()
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(header)
-	w.WriteAll(rows)
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func readReport(t *testing.T, path string) []report.Row {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("no report: %v", err)
-	}
-	var doc struct {
-		Rows []report.Row `json:"rows"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Rows
 }
 
 // zooCases are the questions each form's build must ask, and the person's
