@@ -31,18 +31,7 @@ func TestMain(m *testing.M) {
 		os.Exit(runPublisher())
 	}
 	browser.SandboxOffAsRoot() // the daemon's and replay's browsers, as root in a container
-	dir, err := os.MkdirTemp("", "reprise-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if binary, err = e2e.Build(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	e2e.Main(m, &binary)
 }
 
 // run runs the reprise binary with home as its data dir.

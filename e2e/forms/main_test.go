@@ -6,8 +6,6 @@
 package forms
 
 import (
-	"fmt"
-	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -26,18 +24,7 @@ const joinWait = 10 * time.Second
 
 func TestMain(m *testing.M) {
 	browser.SandboxOffAsRoot() // the daemon's and replay's browsers, as root in a container
-	dir, err := os.MkdirTemp("", "reprise-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if binary, err = e2e.Build(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	e2e.Main(m, &binary)
 }
 
 // startDaemonProcessLogs starts `reprise daemon` on home, its log in logs,

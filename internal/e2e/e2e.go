@@ -21,6 +21,25 @@ import (
 	"github.com/reprise-dev/reprise/replay/report"
 )
 
+// Main is a suite's TestMain: it builds the reprise command into a
+// directory of its own, sets *binary to it, runs the tests, removes the
+// directory and exits with the tests' code.
+func Main(m *testing.M, binary *string) {
+	dir, err := os.MkdirTemp("", "reprise-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if *binary, err = Build(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // Build builds the reprise command into dir and returns its path.
 func Build(dir string) (string, error) {
 	binary := filepath.Join(dir, "reprise")
