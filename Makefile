@@ -68,7 +68,7 @@ demo:
 clean:
 	rm -rf bin dist .demo
 
-# The form zoo as a soak: every form, 100 rows each (make test runs 15).
+# The form zoo as a soak: every form, 100 rows each (make test runs 10).
 ZOO_ROWS ?= 100
 zoo: deps
 	REPRISE_ZOO_ROWS=$(ZOO_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' ./e2e/forms/

@@ -27,13 +27,13 @@ import (
 	"github.com/reprise-dev/reprise/replay/report"
 )
 
-// zooRows is how many generated rows each zoo form's replay files: 15 in
+// zooRows is how many generated rows each zoo form's replay files: 10 in
 // make test, where twenty-one forms share two cores with every other
 // package; REPRISE_ZOO_ROWS asks for more (make zoo runs 100).
 func zooRows(t *testing.T) int {
 	s := os.Getenv("REPRISE_ZOO_ROWS")
 	if s == "" {
-		return 15
+		return 10
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
