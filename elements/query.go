@@ -3,6 +3,7 @@ package elements
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
@@ -49,4 +50,50 @@ func WatchJSON(ctx context.Context, src Source, limit int, interval time.Duratio
 		}
 		return lines.Encode(l)
 	})
+}
+
+// Print runs q on src and writes the listing: as indented JSON with
+// asJSON, a failure in its "error", else as text (WriteText; limit names
+// what raises the limit). A failure the JSON holds comes back Printed.
+func Print(ctx context.Context, src Source, q Query, asJSON bool, limit string, w io.Writer) error {
+	l, err := Run(ctx, src, q)
+	switch {
+	case err != nil && l.Match == nil:
+		return err
+	case !asJSON:
+		if werr := WriteText(w, l, limit); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if err != nil {
+		l.Error = &ops.Error{Code: CodeOf(err), Message: err.Error()}
+	}
+	if werr := writeIndented(w, l); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return Printed{err}
+	}
+	return nil
+}
+
+// Printed is a failure Print already wrote beside its listing.
+type Printed struct{ error }
+
+func (p Printed) Unwrap() error { return p.error }
+
+// WriteError writes err as {"error": {"code", "message"}}, the JSON of a
+// failure before any listing; a Printed one is not written twice.
+func WriteError(w io.Writer, err error) error {
+	if errors.As(err, new(Printed)) {
+		return nil
+	}
+	return writeIndented(w, map[string]any{"error": &ops.Error{Code: CodeOf(err), Message: err.Error()}})
+}
+
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

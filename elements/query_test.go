@@ -62,3 +62,31 @@ func TestWatchJSON(t *testing.T) {
 		t.Errorf("WatchJSON wrote %q (%v); want one line, the listing", w.b.String(), err)
 	}
 }
+
+// TestPrintAndWriteError: an ambiguous match is printed once, in the
+// listing's JSON, and the error says so; a failure before any listing is
+// written as the error alone.
+func TestPrintAndWriteError(t *testing.T) {
+	save := &selector.Selector{Role: "button", Name: "Save"}
+	var b strings.Builder
+	err := Print(context.Background(), &fake{tree: orders()}, Query{Match: save, Limit: 10}, true, "--limit", &b)
+	var l Listing
+	if jerr := json.Unmarshal([]byte(b.String()), &l); jerr != nil || l.Error == nil || l.Error.Code != ops.CodeSelectorAmbiguous || len(l.Elements) != 2 {
+		t.Errorf("Print(ambiguous, JSON) wrote %q (%v); want both matches and the error", b.String(), jerr)
+	}
+	if !errors.As(err, new(Printed)) || CodeOf(err) != ops.CodeSelectorAmbiguous {
+		t.Errorf("Print(ambiguous, JSON) = %v; want it Printed, SELECTOR_AMBIGUOUS", err)
+	}
+	b.Reset()
+	if werr := WriteError(&b, err); werr != nil || b.Len() != 0 {
+		t.Errorf("WriteError(a Printed error) wrote %q, %v; want nothing", b.String(), werr)
+	}
+	if werr := WriteError(&b, errors.New("no display")); werr != nil || !strings.Contains(b.String(), `"code": "INTERNAL"`) {
+		t.Errorf("WriteError(a plain error) wrote %q, %v; want an INTERNAL error object", b.String(), werr)
+	}
+	b.Reset()
+	err = Print(context.Background(), &fake{tree: orders()}, Query{Match: save, Limit: 10}, false, "--limit", &b)
+	if CodeOf(err) != ops.CodeSelectorAmbiguous || errors.As(err, new(Printed)) || !strings.Contains(b.String(), "Save") {
+		t.Errorf("Print(ambiguous, text) = %v after %q; want the listing and the error to print", err, b.String())
+	}
+}

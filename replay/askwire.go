@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -137,4 +138,29 @@ func WaitAnswer(ctx context.Context, nc *nats.Conn, q Question, w AnswerWait) (s
 			return ans.Answer, nil
 		}
 	}
+}
+
+// answerWait bounds how long AnswerRun waits for the run's reply.
+const answerWait = 10 * time.Second
+
+// AnswerRun sends a person's answer to the question of run key.RunID
+// waits on, as SendAnswer does, and says in words why it was not taken.
+func AnswerRun(ctx context.Context, nc *nats.Conn, key *AskKey, a Answer) (AnswerReply, error) {
+	ctx, cancel := context.WithTimeout(ctx, answerWait)
+	defer cancel()
+	run := key.runID
+	reply, err := SendAnswer(ctx, nc, key, a)
+	switch {
+	case errors.Is(err, nats.ErrNoResponders):
+		return reply, fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
+	case errors.Is(err, ErrNotAccepted):
+		return reply, fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own): %w", run, err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return reply, fmt.Errorf("run %s did not reply in %s: is its question still waiting?", run, answerWait)
+	case err != nil:
+		return reply, fmt.Errorf("answer run %s: %w", run, err)
+	case reply.Error != "":
+		return reply, fmt.Errorf("run %s: %s", run, reply.Error)
+	}
+	return reply, nil
 }

@@ -116,3 +116,31 @@ func TestWaitAnswerTakesOnlyItsToken(t *testing.T) {
 		t.Errorf("refused %d on the question subjects and %d in the clear; want 1 and 1", refusedOn.Load(), refusedPlain.Load())
 	}
 }
+
+// TestAnswerRunSaysWhyNot: the person is told which run had no question
+// waiting, and that a wrong token is theirs to fix.
+func TestAnswerRunSaysWhyNot(t *testing.T) {
+	_, nc, _ := natstest.Start(t, "m_test")
+	const run = "run_20261206T080000_0000000000000003"
+	key, err := DeriveAskKey(run, NewAskToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AnswerRun(context.Background(), nc, key, Answer{Answer: "42"}); err == nil || !strings.Contains(err.Error(), "no question is waiting in run "+run) {
+		t.Errorf("AnswerRun(no run waiting) = %v; want it to say no question waits in %s", err, run)
+	}
+	other, err := DeriveAskKey(run, NewAskToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nc.Subscribe(key.Subject(), func(m *nats.Msg) {
+		_ = m.Respond(other.SealReply(m.Data, AnswerReply{Row: 1}))
+		plain, _ := json.Marshal(AnswerReply{Error: "not accepted"})
+		_ = m.Respond(plain)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AnswerRun(context.Background(), nc, key, Answer{Answer: "42"}); !errors.Is(err, ErrNotAccepted) || !strings.Contains(err.Error(), "did not take the answer") {
+		t.Errorf("AnswerRun(refused) = %v; want ErrNotAccepted, worded", err)
+	}
+}

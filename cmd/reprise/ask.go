@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/client"
@@ -52,20 +49,9 @@ argument, where any program could read it (ps).`,
 				return err
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
-				ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				defer cancel()
-				reply, err := replay.SendAnswer(ctx, c.Conn(), key, replay.Answer{Row: row, Answer: text})
-				switch {
-				case errors.Is(err, nats.ErrNoResponders):
-					return fmt.Errorf("no question is waiting in run %s: it may have been answered, timed out, or the run ended", run)
-				case errors.Is(err, replay.ErrNotAccepted):
-					return fmt.Errorf("run %s did not take the answer: type the token it printed for the question waiting now (each question has its own)", run)
-				case errors.Is(err, context.DeadlineExceeded):
-					return fmt.Errorf("run %s did not reply in 10s: is its question still waiting?", run)
-				case err != nil:
-					return fmt.Errorf("answer run %s: %w", run, err)
-				case reply.Error != "":
-					return fmt.Errorf("run %s: %s", run, reply.Error)
+				reply, err := replay.AnswerRun(ctx, c.Conn(), key, replay.Answer{Row: row, Answer: text})
+				if err != nil {
+					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "answered row %d, step %d of run %s\n", reply.Row, reply.Step, run)
 				return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -21,27 +20,17 @@ func newCacheCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// cacheOf is skill's (its id or name) data dir and id.
-func cacheOf(g *globals, skill string) (home, id string, err error) {
+// skillCache is a cache command's SKILL (its id or name): its id, the
+// data dir, and its cache opened unless only its id and home are wanted.
+func skillCache(g *globals, skill string, open bool) (c *heal.Cache, id, home string, err error) {
 	if home, err = g.resolveHome(); err != nil {
-		return "", "", err
+		return nil, "", "", err
 	}
-	id, err = skillbook.ID(skill)
-	return home, id, err
-}
-
-// openSkillCache opens skill's replay cache.
-func openSkillCache(g *globals, skill string) (*heal.Cache, string, error) {
-	home, id, err := cacheOf(g, skill)
-	if err != nil {
-		return nil, "", err
+	if id, err = skillbook.ID(skill); err != nil || !open {
+		return nil, id, home, err
 	}
-	log, err := g.logger()
-	if err != nil {
-		return nil, "", err
-	}
-	c, err := openCache(home, id, log)
-	return c, id, err
+	c, err = daemon.OpenReplayCache(home, id, g.log)
+	return c, id, home, err
 }
 
 func newCacheShowCmd(g *globals) *cobra.Command {
@@ -51,7 +40,7 @@ func newCacheShowCmd(g *globals) *cobra.Command {
 		Short: "Print a skill's replay cache in pinned form (--format json for programs)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, id, err := openSkillCache(g, args[0])
+			c, id, _, err := skillCache(g, args[0], true)
 			if err != nil {
 				return err
 			}
@@ -77,20 +66,17 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 			if cmd.Flags().Changed("step") && step < 1 {
 				return errors.New("--step counts from 1, as the report does")
 			}
-			if step == 0 { // all of it, whatever state the file is in
-				home, id, err := cacheOf(g, args[0])
-				if err != nil {
-					return err
-				}
+			// All of it goes whatever state the file is in: it is not opened.
+			c, id, home, err := skillCache(g, args[0], step != 0)
+			if err != nil {
+				return err
+			}
+			if step == 0 {
 				if err := heal.RemoveCache(daemon.ReplayCacheDir(home), id); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "removed the replay cache of skill %s\n", id)
 				return nil
-			}
-			c, id, err := openSkillCache(g, args[0])
-			if err != nil {
-				return err
 			}
 			n, err := c.Clear(step - 1)
 			if err != nil {
@@ -102,20 +88,4 @@ func newCacheClearCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVar(&step, "step", 0, "only this step's (from 1)")
 	return cmd
-}
-
-// openCache opens skill id's replay cache in the data dir home, worded
-// for a damaged one.
-func openCache(home, id string, log *slog.Logger) (*heal.Cache, error) {
-	c, err := daemon.OpenReplayCache(home, id, log)
-	return c, explainCache(err)
-}
-
-// explainCache says how to clear a damaged replay cache.
-func explainCache(err error) error {
-	var damaged *heal.DamagedError
-	if errors.As(err, &damaged) {
-		return fmt.Errorf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", damaged.Path, damaged.Err, damaged.Skill)
-	}
-	return err
 }

@@ -35,17 +35,8 @@ func newStopCmd(g *globals) *cobra.Command {
 
 func newComputerCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "computer", Short: "Scope grants on this desktop: the windows reprise may operate, and the one grant"}
-	var format formatFlag
-	targets := &cobra.Command{
-		Use:   "targets",
-		Short: "List this desktop's windows, front to back; the refused ones with why",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			targets := func(ctx context.Context, c *client.Client) ([]api.Target, error) { return c.Targets(ctx) }
-			return call(g, cmd, format, targets, computer.WriteTargets)
-		},
-	}
-	targets.Flags().Var(&format, "format", "output format: text or json")
+	targets := query(g, &cobra.Command{Use: "targets", Short: "List this desktop's windows, front to back; the refused ones with why", Args: cobra.NoArgs},
+		func(ctx context.Context, c *client.Client, _ []string) ([]api.Target, error) { return c.Targets(ctx) }, computer.WriteTargets)
 	var req api.CreateGrantRequest
 	var pixels bool
 	grant := &cobra.Command{

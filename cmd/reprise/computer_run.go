@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -32,11 +30,11 @@ input. Globals, screenshot frames and element refs last as long as the grant.`,
 			if req.Timeout < api.ScriptMinTimeout || req.Timeout > api.ScriptMaxTimeout {
 				return fmt.Errorf("--timeout %s: give %s to %s", req.Timeout, api.ScriptMinTimeout, api.ScriptMaxTimeout)
 			}
-			code, err := readScript(cmd.InOrStdin(), args[0])
+			code, err := readNamed(cmd.InOrStdin(), args[0], 1<<20)
 			if err != nil {
-				return err
+				return fmt.Errorf("read the script: %w", err)
 			}
-			req.Code = code
+			req.Code = string(code)
 			run := func(ctx context.Context, c *client.Client) (ops.ComputerRunResult, error) {
 				return c.RunScript(ctx, req)
 			}
@@ -47,22 +45,4 @@ input. Globals, screenshot frames and element refs last as long as the grant.`,
 	cmd.Flags().DurationVar(&req.Timeout, "timeout", api.ScriptDefaultTimeout, "the run's budget (1s to 5m)")
 	cmd.Flags().StringVar(&req.GrantID, "grant", "", "run only if this grant is the active one")
 	return cmd
-}
-
-// readScript reads the script file, or stdin for "-".
-func readScript(stdin io.Reader, path string) (string, error) {
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(stdin, 1<<20+1))
-	} else {
-		b, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return "", fmt.Errorf("read the script: %w", err)
-	}
-	if len(b) > 1<<20 {
-		return "", fmt.Errorf("the script is over 1 MiB")
-	}
-	return string(b), nil
 }

@@ -37,22 +37,15 @@ func withConsentClient(g *globals, cmd *cobra.Command, f func(context.Context, *
 }
 
 func newConsentListCmd(g *globals) *cobra.Command {
-	var format formatFlag
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "Show the consent prompts waiting for an answer",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			list := func(ctx context.Context, c *client.Client) ([]api.ConsentPrompt, error) { return c.Consent().List(ctx) }
-			return call(g, cmd, format, list, func(out io.Writer, ps []api.ConsentPrompt) error {
-				return consent.WritePrompts(out, ps, func(id string) (string, string) {
-					return "reprise consent approve " + id + " [--remember]", "reprise consent deny " + id
-				})
-			})
-		},
+	list := func(ctx context.Context, c *client.Client, _ []string) ([]api.ConsentPrompt, error) {
+		return c.Consent().List(ctx)
 	}
-	cmd.Flags().Var(&format, "format", "output format: text or json")
-	return cmd
+	return query(g, &cobra.Command{Use: "list", Short: "Show the consent prompts waiting for an answer", Args: cobra.NoArgs}, list,
+		func(out io.Writer, ps []api.ConsentPrompt) error {
+			return consent.WritePrompts(out, ps, func(id string) (string, string) {
+				return "reprise consent approve " + id + " [--remember]", "reprise consent deny " + id
+			})
+		})
 }
 
 func newConsentApproveCmd(g *globals) *cobra.Command {
@@ -98,20 +91,10 @@ func newConsentDenyCmd(g *globals) *cobra.Command {
 }
 
 func newConsentChoicesCmd(g *globals) *cobra.Command {
-	var format formatFlag
-	cmd := &cobra.Command{
-		Use:   "choices",
-		Short: "Show the remembered consent answers",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			choices := func(ctx context.Context, c *client.Client) ([]api.ConsentChoice, error) {
-				return c.Consent().Choices(ctx)
-			}
-			return call(g, cmd, format, choices, consent.WriteChoices)
-		},
+	choices := func(ctx context.Context, c *client.Client, _ []string) ([]api.ConsentChoice, error) {
+		return c.Consent().Choices(ctx)
 	}
-	cmd.Flags().Var(&format, "format", "output format: text or json")
-	return cmd
+	return query(g, &cobra.Command{Use: "choices", Short: "Show the remembered consent answers", Args: cobra.NoArgs}, choices, consent.WriteChoices)
 }
 
 func newConsentForgetCmd(g *globals) *cobra.Command {

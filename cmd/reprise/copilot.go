@@ -45,7 +45,7 @@ The answers are kept on the recording, and ` + "`reprise skill build`" + ` uses 
 				}
 				asked, err := copilot.Clarify(ctx, c, copilot.Terminal{In: bufio.NewReader(cmd.InOrStdin()), Out: out}, id, header, sample)
 				if err != nil {
-					return explainBuild(err)
+					return err
 				}
 				if !asked {
 					fmt.Fprintln(out, "nothing to ask: the recording's values are settled")

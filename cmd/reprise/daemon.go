@@ -24,10 +24,7 @@ the data dir; the platform flags override it. The platform's way in is off unles
 of them is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			log, err := g.logger()
-			if err != nil {
-				return err
-			}
+			log := g.log
 			daemon.LimitMemory()
 			home, err := g.resolveHome()
 			if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/reprise-dev/reprise/elements"
 	"github.com/reprise-dev/reprise/ops"
+	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/selector"
 )
 
@@ -41,13 +41,8 @@ or INTERNAL (see docs/errors.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			err := runElements(cmd.Context(), g, f, cmd.InOrStdin(), cmd.OutOrStdout())
-			var done printed
-			if err != nil && f.format == "json" && !errors.As(err, &done) {
-				var e *ops.Error
-				if !errors.As(err, &e) {
-					e = &ops.Error{Code: ops.CodeInternal, Message: err.Error()}
-				}
-				if werr := writeJSON(cmd.OutOrStdout(), map[string]any{"error": e}); werr != nil {
+			if err != nil && f.format == "json" {
+				if werr := elements.WriteError(cmd.OutOrStdout(), err); werr != nil {
 					return werr
 				}
 			}
@@ -95,8 +90,8 @@ func (f *elementsFlags) selectorArg(stdin io.Reader) (*selector.Selector, error)
 	text := []byte(f.match)
 	if f.match == "-" {
 		var err error
-		if text, err = io.ReadAll(io.LimitReader(stdin, 1<<20)); err != nil {
-			return nil, elements.Fail(ops.CodeInvalidRequest, "read the selector from stdin: %v", err)
+		if text, err = readNamed(stdin, "-", 1<<20); err != nil {
+			return nil, elements.Fail(ops.CodeInvalidRequest, "the selector: %v", err)
 		}
 	}
 	s, err := selector.Parse(text)
@@ -129,26 +124,8 @@ func runElements(ctx context.Context, g *globals, f *elementsFlags, stdin io.Rea
 		go func() { _, _ = io.Copy(io.Discard, stdin); cancel() }()
 		return elements.WatchJSON(wctx, src, f.limit, 500*time.Millisecond, out)
 	}
-	l, err := elements.Run(ctx, src, elements.Query{Match: sel, AtPointer: f.atPointer, Display: f.display, Limit: f.limit})
-	if err != nil && l.Match == nil {
-		return err
-	}
-	if f.format == "json" {
-		if err != nil {
-			l.Error = &ops.Error{Code: elements.CodeOf(err), Message: err.Error()}
-		}
-		if werr := writeJSON(out, l); werr != nil {
-			return werr
-		}
-		if err != nil {
-			return printed{err}
-		}
-		return nil
-	}
-	if werr := elements.WriteText(out, l, "--limit"); werr != nil {
-		return werr
-	}
-	return err
+	q := elements.Query{Match: sel, AtPointer: f.atPointer, Display: f.display, Limit: f.limit}
+	return elements.Print(ctx, src, q, f.format == "json", "--limit", out)
 }
 
 // source opens what --browser, --browser-url or the desktop flags name.
@@ -159,7 +136,7 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 		if err != nil {
 			return nil, nil, err
 		}
-		dir, err := profileDir(home, f.profile, "browser-profile")
+		dir, err := browser.ProfileDir(home, f.profile, "browser-profile")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -171,15 +148,6 @@ func (f *elementsFlags) source(ctx context.Context, g *globals) (elements.Source
 		page, err := elements.OpenPage(ctx, url)
 		return page, func() { _ = page.Close() }, err
 	}
-	log, err := g.logger()
-	if err != nil {
-		return nil, nil, err
-	}
-	w, closeTree, err := elements.OpenWindow(f.display, f.window, log)
+	w, closeTree, err := elements.OpenWindow(f.display, f.window, g.log)
 	return w, func() { _ = closeTree() }, err
 }
-
-// printed is a failure already printed as JSON with its listing.
-type printed struct{ error }
-
-func (p printed) Unwrap() error { return p.error }

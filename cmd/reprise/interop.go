@@ -18,8 +18,7 @@ import (
 )
 
 func newSkillImportCmd(g *globals) *cobra.Command {
-	var name, sample, confirmFile string
-	var confirm []string
+	var f buildFlags
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
 		Short: "Import Chrome DevTools Recorder flows or Selenium IDE projects as recordings to build a skill from",
@@ -43,24 +42,24 @@ demonstrations: what differs between them is a parameter.`,
 				}
 				flows = append(flows, fs...)
 			}
-			req, err := buildRequest(name, nil, confirm, confirmFile, sample)
+			req, err := f.request(cmd.InOrStdin(), nil)
 			if err != nil {
 				return err
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				out := cmd.OutOrStdout()
-				for _, f := range flows {
-					sum, err := c.Import(ctx, ops.ImportRequest{Format: f.Format, Steps: f.Steps})
+				for _, flow := range flows {
+					sum, err := c.Import(ctx, ops.ImportRequest{Format: flow.Format, Steps: flow.Steps})
 					if err != nil {
-						return fmt.Errorf("import %s: %w", f.File, err)
+						return fmt.Errorf("import %s: %w", flow.File, err)
 					}
-					f.WriteImported(out, sum.RecordingID, sum.StepCount)
+					flow.WriteImported(out, sum.RecordingID, sum.StepCount)
 					req.Recordings = append(req.Recordings, sum.RecordingID)
 				}
-				if strings.TrimSpace(name) != "" {
+				if strings.TrimSpace(f.name) != "" {
 					draft, err := c.DraftSkill(ctx, req)
 					if err != nil {
-						return fmt.Errorf("draft the skill: %w", explainBuild(err))
+						return fmt.Errorf("draft the skill: %w", err)
 					}
 					skillbook.WriteNotes(out, draft.Notes)
 					skillbook.WriteQuestions(out, draft.Questions)
@@ -70,19 +69,16 @@ demonstrations: what differs between them is a parameter.`,
 				for _, id := range req.Recordings {
 					fmt.Fprintf(out, "  reprise recordings review %s\n", id)
 				}
-				build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(name), "NAME"))
-				if sample != "" {
-					build += " --rows " + shellQuote(sample)
+				build := "  reprise skill build " + ids + " --name " + shellQuote(cmp.Or(strings.TrimSpace(f.name), "NAME"))
+				if f.rows != "" {
+					build += " --rows " + shellQuote(f.rows)
 				}
 				fmt.Fprintf(out, "then build the skill:\n%s\n", build)
 				return nil
 			})
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "the skill's name: shows the draft's questions now")
-	cmd.Flags().StringVar(&sample, "rows", "", "a sample of the CSV the skill will run on: its header and first rows")
-	cmd.Flags().StringArrayVar(&confirm, "confirm", nil, "an answer, as for skill build (repeatable)")
-	cmd.Flags().StringVar(&confirmFile, "confirm-file", "", "a file of answers, as for skill build")
+	f.add(cmd.Flags(), "the skill's name: shows the draft's questions now")
 	return cmd
 }
 

@@ -34,6 +34,7 @@ func main() {
 type globals struct {
 	home     string
 	logLevel string
+	log      *slog.Logger // from --log-level, set before any command runs
 }
 
 func newRoot() *cobra.Command {
@@ -49,8 +50,8 @@ that stays on this machine.`,
 		SilenceErrors: true,
 		Version:       daemon.BuildVersion(),
 		// Every command checks the global flags, whether it logs or not.
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			_, err := g.logger()
+		PersistentPreRunE: func(*cobra.Command, []string) (err error) {
+			g.log, err = g.logger()
 			return err
 		},
 	}
@@ -95,6 +96,17 @@ func call[R any](g *globals, cmd *cobra.Command, format formatFlag, ask func(con
 		return writeJSON(cmd.OutOrStdout(), r)
 	}
 	return text(cmd.OutOrStdout(), r)
+}
+
+// query makes cmd ask the daemon one thing and print the reply, with text
+// or, under its --format json, as indented JSON.
+func query[R any](g *globals, cmd *cobra.Command, ask func(context.Context, *client.Client, []string) (R, error), text func(io.Writer, R) error) *cobra.Command {
+	var format formatFlag
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return call(g, cmd, format, func(ctx context.Context, c *client.Client) (R, error) { return ask(ctx, c, args) }, text)
+	}
+	cmd.Flags().Var(&format, "format", "output format: text or json")
+	return cmd
 }
 
 // with dials the daemon for f, with the command's context, and closes the

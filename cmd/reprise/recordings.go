@@ -21,34 +21,19 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 		Use:   "recordings",
 		Short: "List, show and fetch the recordings this machine keeps",
 	}
-	var format formatFlag
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "List the recordings kept, oldest first",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			type listing struct {
-				Recordings []api.RecordingListing `json:"recordings"`
-			}
-			list := func(ctx context.Context, c *client.Client) (l listing, err error) {
-				l.Recordings, err = c.List(ctx)
-				return l, err
-			}
-			return call(g, cmd, format, list, func(out io.Writer, l listing) error { return recordings.WriteList(out, l.Recordings) })
-		},
+	type listing struct {
+		Recordings []api.RecordingListing `json:"recordings"`
 	}
-	list.Flags().Var(&format, "format", "output format: text or json")
-
-	var showFormat formatFlag
-	show := &cobra.Command{
-		Use:   "show REC",
-		Short: "Show a recording's steps",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return call(g, cmd, showFormat, fetch(args[0]), recordings.WriteSteps)
+	list := query(g, &cobra.Command{Use: "list", Short: "List the recordings kept, oldest first", Args: cobra.NoArgs},
+		func(ctx context.Context, c *client.Client, _ []string) (l listing, err error) {
+			l.Recordings, err = c.List(ctx)
+			return l, err
 		},
-	}
-	show.Flags().Var(&showFormat, "format", "output format: text or json")
+		func(out io.Writer, l listing) error { return recordings.WriteList(out, l.Recordings) })
+	show := query(g, &cobra.Command{Use: "show REC", Short: "Show a recording's steps", Args: cobra.ExactArgs(1)},
+		func(ctx context.Context, c *client.Client, args []string) (*events.Recording, error) {
+			return c.Fetch(ctx, args[0])
+		}, recordings.WriteSteps)
 
 	var fetchFormat string
 	fetch := &cobra.Command{
@@ -59,7 +44,8 @@ func newRecordingsCmd(g *globals) *cobra.Command {
 			if fetchFormat != "json" {
 				return fmt.Errorf("--format %q: fetch prints json only", fetchFormat)
 			}
-			return call(g, cmd, "json", fetch(args[0]), nil)
+			fetch := func(ctx context.Context, c *client.Client) (*events.Recording, error) { return c.Fetch(ctx, args[0]) }
+			return call(g, cmd, "json", fetch, nil)
 		},
 	}
 	fetch.Flags().StringVar(&fetchFormat, "format", "json", "output format: json")
@@ -105,9 +91,4 @@ func parseSeqs(flag, s string) ([]uint64, error) {
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// fetch is recording id, in full.
-func fetch(id string) func(context.Context, *client.Client) (*events.Recording, error) {
-	return func(ctx context.Context, c *client.Client) (*events.Recording, error) { return c.Fetch(ctx, id) }
 }

@@ -33,7 +33,7 @@ import (
 // replayFlags are `reprise replay`'s settings.
 type replayFlags struct {
 	rows, resume, reportPath, onError, browserURL, profile, executor string
-	hub, hubKey, hubCredentials                                      string
+	hub                                                              hubFlags
 	again, dryRun, yes, show, acceptHealed, noMarks                  bool
 	ignoreColumns                                                    []string
 	parallel                                                         int
@@ -71,9 +71,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	fl.StringSliceVar(&f.ignoreColumns, "ignore-column", nil, "a CSV column no step uses that this run may leave out (repeatable); the skill's ignore list is kept the same way")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab of the browser (1-16; see docs/replay.md for when more than 1 is safe)")
-	fl.StringVar(&f.hub, "hub", "", "file the rows on a hub's workers: its NATS URLs, comma separated, without credentials (see docs/scale-out.md)")
-	fl.StringVar(&f.hubCredentials, "hub-credentials", "", "with --hub: a file only you can read holding the hub's user:password (or token, or a NATS .creds file); default: $"+hub.CredentialsEnv)
-	fl.StringVar(&f.hubKey, "hub-key", "", "with --hub: the hub key file, made on first use (default: hub.key in the data dir); copy it to every worker")
+	f.hub.add(fl, "file the rows on a hub's workers: its NATS URLs, comma separated, without credentials (see docs/scale-out.md)")
 	fl.BoolVar(&f.acceptHealed, "accept-healed", false, "save what a model changed for rows to go through (ai: on_miss) as the skill's next revision, without asking")
 	fl.DurationVar(&f.idle, "idle", desktop.DefaultQuiet, "a desktop replay waits until nobody used the pointer or keyboard this long before each input (0: no wait)")
 	fl.BoolVar(&f.noMarks, "no-marks", false, "a desktop replay shows no marks where its input lands")
@@ -104,10 +102,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 	if err != nil {
 		return err
 	}
-	log, err := g.logger()
-	if err != nil {
-		return err
-	}
+	log := g.log
 	cfg := session.Config{SkillID: src.ID, Skill: src.Skill, Doc: src.Doc, Rows: table.Rows, Header: table.Header, Ignore: f.ignoreColumns,
 		Plan: replay.PlanOptions{RunID: f.resume, CSV: table.Fingerprint()}, Resume: f.resume != "", Again: f.again, DryRun: f.dryRun,
 		Yes: f.yes, OnError: f.onError, Logger: log}
@@ -115,8 +110,8 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		return err
 	}
 	var dcfg daemon.Config
-	if f.hub != "" { // the hub key keys its rows; a hub's workers run no model
-		if cfg.Hub, err = session.NewHub(home, f.hub, f.hubKey, f.hubCredentials, true); err != nil {
+	if f.hub.urls != "" { // the hub key keys its rows; a hub's workers run no model
+		if cfg.Hub, err = f.hub.open(home, true); err != nil {
 			return err
 		}
 	} else {
@@ -126,7 +121,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if dcfg, err = daemon.LoadConfig(home); err != nil {
 			return err
 		}
-		cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return openCache(home, id, log) }}
+		cfg.Heal = &session.Heal{Model: dcfg.ReplayModel, Cache: func(id string) (*heal.Cache, error) { return daemon.OpenReplayCache(home, id, log) }}
 	}
 	s, err := session.Open(ctx, cfg)
 	if err != nil {
@@ -141,7 +136,7 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 			return f.explain(err)
 		}
 		fmt.Fprintf(out, "run %s: skill %s, %d rows queued on hub %s for its workers (resume with --resume %s)\n",
-			plan.RunID, plan.SkillID, s.Queued(), hub.Redact(f.hub), plan.RunID)
+			plan.RunID, plan.SkillID, s.Queued(), hub.Redact(f.hub.urls), plan.RunID)
 		res, err := s.Run(ctx, session.RunOptions{Progress: bar.Update})
 		bar.Finish()
 		if err != nil {
@@ -210,17 +205,17 @@ func (f *replayFlags) check() error {
 	if f.idle < 0 {
 		return fmt.Errorf("--idle %s: want 0 (no wait) or more", f.idle)
 	}
-	if f.hub != "" && (f.parallel != 1 || f.show || f.browserURL != "" || f.profile != "") {
+	if f.hub.urls != "" && (f.parallel != 1 || f.show || f.browserURL != "" || f.profile != "") {
 		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
 	}
-	if f.hub != "" {
-		if err := checkHubArgv(f.hub); err != nil {
+	if f.hub.urls != "" {
+		if err := checkHubArgv(f.hub.urls); err != nil {
 			return err
 		}
-	} else if f.hubCredentials != "" {
+	} else if f.hub.credentials != "" {
 		return errors.New("--hub-credentials is for a run on a hub: give --hub too")
 	}
-	if f.hub != "" && !f.yes && !f.dryRun {
+	if f.hub.urls != "" && !f.yes && !f.dryRun {
 		return errors.New("--hub: a run on a hub's workers is unattended: run it with --dry-run first, then with --yes")
 	}
 	if f.dryRun && f.yes {
@@ -237,20 +232,6 @@ func (f *replayFlags) check() error {
 		}
 	}
 	return nil
-}
-
-// checkHubArgv refuses a --hub that is not a URL, or carries credentials.
-func checkHubArgv(urls string) error {
-	var bad *hub.URLError
-	switch err := hub.CheckArgv(urls); {
-	case errors.As(err, &bad) && errors.Is(err, hub.ErrCredentialsInArgv):
-		return fmt.Errorf("--hub %s: %w. Give the URL without them, and put user:password in a file only you can read (chmod 600), passed as --hub-credentials FILE, or in the environment as %s",
-			bad.URL, hub.ErrCredentialsInArgv, hub.CredentialsEnv)
-	case errors.As(err, &bad):
-		return fmt.Errorf("--hub: %s is not a URL", bad.URL)
-	default:
-		return err
-	}
 }
 
 // explain words the session's refusals with this command's flags.
@@ -275,7 +256,7 @@ func (f *replayFlags) explain(err error) error {
 	case errors.Is(err, session.ErrHubBrowser):
 		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
 	case errors.Is(err, session.ErrHubNeedsDryRun):
-		return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub))
+		return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub.urls))
 	case errors.Is(err, session.ErrParallelDesktop):
 		return errors.New("--parallel needs the browser executor: a desktop has one keyboard and pointer, so its rows run one at a time")
 	case errors.Is(err, pick.ErrKind):
@@ -289,7 +270,7 @@ func (f *replayFlags) explain(err error) error {
 	case errors.As(err, &exists):
 		return fmt.Errorf("run %s exists: resume it with --resume %s, or start a new run", exists.RunID, exists.RunID)
 	}
-	return explainCache(err)
+	return err
 }
 
 // executors are what replays a local run's steps, as the flags say, with
@@ -299,7 +280,7 @@ func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *clie
 	if profile == "" && src.Skill.Browser != nil {
 		profile = src.Skill.Browser.Profile
 	}
-	profile, releaseProfile, err := holdProfile(home, profile, "browser-profile", "run "+runID)
+	profile, releaseProfile, err := browser.HoldNamedProfile(home, profile, "browser-profile", "run "+runID)
 	if err != nil {
 		return session.Executor{}, nil, err
 	}

@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/internal/termtext"
-	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
 	"github.com/reprise-dev/reprise/skills/learn"
@@ -28,8 +28,7 @@ func newSkillCmd(g *globals) *cobra.Command {
 }
 
 func newSkillBuildCmd(g *globals) *cobra.Command {
-	var name, rows, confirmFile string
-	var confirm []string
+	var f buildFlags
 	cmd := &cobra.Command{
 		Use:   "build REC...",
 		Short: "Generalize reviewed recordings of one task into a skill",
@@ -53,16 +52,15 @@ again. The skill saves only when every question is answered.
   --confirm "success:9=text:Customer created"  what shows step 9 worked`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if strings.TrimSpace(name) == "" {
+			if strings.TrimSpace(f.name) == "" {
 				return errors.New("--name is required: what the skill does, such as \"new customer\"")
 			}
-			req, err := buildRequest(name, args, confirm, confirmFile, rows)
+			req, err := f.request(cmd.InOrStdin(), args)
 			if err != nil {
 				return err
 			}
 			build := func(ctx context.Context, c *client.Client) (api.SkillBuildReply, error) {
-				reply, err := c.BuildSkill(ctx, req)
-				return reply, explainBuild(err)
+				return c.BuildSkill(ctx, req)
 			}
 			return call(g, cmd, "", build, func(out io.Writer, reply api.SkillBuildReply) error {
 				skillbook.WriteNotes(out, reply.Notes)
@@ -77,26 +75,15 @@ again. The skill saves only when every question is answered.
 			})
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "the skill's name (required)")
-	cmd.Flags().StringVar(&rows, "rows", "", "a sample of the CSV the skill will run on: its header and first rows")
-	cmd.Flags().StringArrayVar(&confirm, "confirm", nil, "an answer, NAME=COLUMN or NAME=const (repeatable)")
-	cmd.Flags().StringVar(&confirmFile, "confirm-file", "", "a file of answers, one NAME=COLUMN or NAME=const a line")
+	f.add(cmd.Flags(), "the skill's name (required)")
 	return cmd
 }
 
 func newSkillListCmd(g *globals) *cobra.Command {
-	var format formatFlag
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the skills kept, newest version of each",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			list := func(ctx context.Context, c *client.Client) (api.SkillListReply, error) { return c.Skills(ctx) }
-			return call(g, cmd, format, list, skillbook.WriteList)
-		},
+	list := func(ctx context.Context, c *client.Client, _ []string) (api.SkillListReply, error) {
+		return c.Skills(ctx)
 	}
-	cmd.Flags().Var(&format, "format", "output format: text or json")
-	return cmd
+	return query(g, &cobra.Command{Use: "list", Short: "List the skills kept, newest version of each", Args: cobra.NoArgs}, list, skillbook.WriteList)
 }
 
 // newSkillShowCmd prints a skill's document, as saved, after what it does
@@ -189,45 +176,38 @@ func newSkillValidateCmd() *cobra.Command {
 	return cmd
 }
 
-// explainBuild says how to remove the repeats a skill too big for one row
-// was built from.
-func explainBuild(err error) error {
-	var e *ops.Error
-	if errors.As(err, &e) && e.Code == ops.CodeSkillTooBig {
-		return fmt.Errorf("%w (`reprise recordings review REC --remove SEQ,...`)", err)
-	}
-	return err
+// buildFlags are what `skill build` and `skill import` build with: the
+// skill's name, a sample of its CSV, and the answers to its questions.
+type buildFlags struct {
+	name, rows, confirmFile string
+	confirm                 []string
 }
 
-// buildRequest gathers what a build is asked with: the answers given, and
-// the sample CSV's header and rows.
-func buildRequest(name string, recs, confirm []string, confirmFile, sample string) (api.SkillBuildRequest, error) {
-	req := api.SkillBuildRequest{Name: name, Recordings: recs}
-	var err error
-	if req.Confirm, err = readConfirm(confirm, confirmFile); err != nil {
-		return req, err
-	}
-	if sample != "" {
-		if req.Header, req.SampleRows, err = readSample(sample); err != nil {
-			return req, err
-		}
-	}
-	return req, nil
+func (f *buildFlags) add(fl *pflag.FlagSet, name string) {
+	fl.StringVar(&f.name, "name", "", name)
+	fl.StringVar(&f.rows, "rows", "", "a sample of the CSV the skill will run on: its header and first rows")
+	fl.StringArrayVar(&f.confirm, "confirm", nil, "an answer, NAME=COLUMN or NAME=const (repeatable)")
+	fl.StringVar(&f.confirmFile, "confirm-file", "", "a file of answers, one NAME=COLUMN or NAME=const a line (- reads stdin)")
 }
 
-// readConfirm gathers answers from --confirm flags and --confirm-file.
-func readConfirm(flags []string, file string) (map[string]string, error) {
-	text := strings.Join(flags, "\n")
-	if file != "" {
-		b, err := readFileMax(file, 1<<20)
+// request gathers what a build of recs is asked with: the answers given,
+// and the sample CSV's header and rows.
+func (f *buildFlags) request(stdin io.Reader, recs []string) (api.SkillBuildRequest, error) {
+	req := api.SkillBuildRequest{Name: f.name, Recordings: recs}
+	text := strings.Join(f.confirm, "\n")
+	if f.confirmFile != "" {
+		b, err := readNamed(stdin, f.confirmFile, 1<<20)
 		if err != nil {
-			return nil, fmt.Errorf("--confirm-file: %w", err)
+			return req, fmt.Errorf("--confirm-file: %w", err)
 		}
 		text += "\n" + string(b)
 	}
-	m, err := learn.ParseConfirm(text)
-	if err != nil {
-		return nil, fmt.Errorf("--confirm: %w", err)
+	var err error
+	if req.Confirm, err = learn.ParseConfirm(text); err != nil {
+		return req, fmt.Errorf("--confirm: %w", err)
 	}
-	return m, nil
+	if f.rows != "" {
+		req.Header, req.SampleRows, err = readSample(f.rows)
+	}
+	return req, err
 }

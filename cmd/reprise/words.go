@@ -10,6 +10,8 @@ import (
 	"github.com/reprise-dev/reprise/interop"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/replay/hub"
 )
 
@@ -71,6 +73,7 @@ var codeHints = map[string]string{
 	ops.CodeRecordingNotFound: "; `reprise recordings list` shows those kept",
 	ops.CodeSkillNotFound:     "; `reprise skill list` shows those kept",
 	ops.CodeReviewRequired:    " (`reprise recordings show REC` shows it; `reprise recordings review REC [--remove SEQ,...] [--redact SEQ,...]` reviews it)",
+	ops.CodeSkillTooBig:       " (`reprise recordings review REC --remove SEQ,...`)",
 }
 
 // wordError is err as the person at the terminal reads it: the libraries'
@@ -89,6 +92,18 @@ func wordError(err error) string {
 	var imported *interop.Error
 	if errors.As(err, &imported) {
 		msg = strings.ReplaceAll(msg, interop.SuccessAnswer, "--confirm success:N=text:...")
+	}
+	var damaged *heal.DamagedError
+	if errors.As(err, &damaged) {
+		msg = strings.Replace(msg, damaged.Error(), fmt.Sprintf("the replay cache %s is damaged (%v): remove it with reprise cache clear %s", damaged.Path, damaged.Err, damaged.Skill), 1)
+	}
+	var badProfile *browser.ProfileNameError
+	if errors.As(err, &badProfile) {
+		msg = strings.Replace(msg, badProfile.Error(), fmt.Sprintf("--profile %q: name a profile with letters, digits, '-' and '_' (kept in the data dir), or give a folder's path", badProfile.Name), 1)
+	}
+	var inUse *browser.ProfileInUseError
+	if errors.As(err, &inUse) {
+		msg = strings.Replace(msg, "or use another profile", "or pass another --profile", 1)
 	}
 	var refused *ops.Error
 	if errors.As(err, &refused) && codeHints[refused.Code] != "" {

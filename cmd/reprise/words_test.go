@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/replay"
+	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/heal"
 	"github.com/reprise-dev/reprise/replay/hub"
 )
 
@@ -45,6 +48,14 @@ func TestWordError(t *testing.T) {
 			`fetch: RECORDING_NOT_FOUND: no recording "rec_x" on this shim (it may have been evicted); ` + "`reprise recordings list` shows those kept"},
 		{&hub.RunKeyError{Run: "run_a", Key: &hub.KeyError{Theirs: "k1", Ours: "k2"}},
 			`a row of run "run_a" cannot be opened here: it was made under hub key "k1"; this machine holds hub key k2; copy the hub key file of the machine that started the run (hub.key in its data dir, or its --hub-key) here, then start the worker again`},
+		{fmt.Errorf("open session: %w", &heal.DamagedError{Path: "/d/cache/s.json", Skill: "s", Err: errors.New("bad json")}),
+			"open session: the replay cache /d/cache/s.json is damaged (bad json): remove it with reprise cache clear s"},
+		{fmt.Errorf("draft the skill: %w", ops.Errorf(ops.CodeSkillTooBig, "800 steps a row")),
+			"draft the skill: SKILL_TOO_BIG: 800 steps a row (`reprise recordings review REC --remove SEQ,...`)"},
+		{&browser.ProfileNameError{Name: "no good"},
+			`--profile "no good": name a profile with letters, digits, '-' and '_' (kept in the data dir), or give a folder's path`},
+		{fmt.Errorf("run: %w", &browser.ProfileInUseError{Holder: "run r (pid 1)"}),
+			"run: browser profile (the default) is in use by run r (pid 1): wait for it to end, or pass another --profile"},
 	} {
 		err := wordKeyError(tc.err)
 		if got := wordError(err); got != tc.want {

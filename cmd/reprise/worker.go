@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/hub"
@@ -16,9 +17,42 @@ import (
 
 // workerFlags are `reprise worker`'s settings.
 type workerFlags struct {
-	hub, hubKey, hubCredentials, profile, name string
-	parallel                                   int
-	show                                       bool
+	hub           hubFlags
+	profile, name string
+	parallel      int
+	show          bool
+}
+
+// hubFlags name a hub, its credentials and its key, as `replay --hub` and
+// `worker` both take them.
+type hubFlags struct{ urls, key, credentials string }
+
+func (h *hubFlags) add(fl *pflag.FlagSet, what string) {
+	fl.StringVar(&h.urls, "hub", "", what)
+	fl.StringVar(&h.credentials, "hub-credentials", "", "a file only you can read holding the hub's user:password (or token, or a NATS .creds file); default: $"+hub.CredentialsEnv)
+	fl.StringVar(&h.key, "hub-key", "", "the hub key file, made on the first run on the hub (default: hub.key in the data dir); copy it to every machine of the hub")
+}
+
+// open checks the URLs, then opens the hub as session.NewHub does.
+func (h *hubFlags) open(home string, run bool) (*session.Hub, error) {
+	if err := checkHubArgv(h.urls); err != nil {
+		return nil, err
+	}
+	return session.NewHub(home, h.urls, h.key, h.credentials, run)
+}
+
+// checkHubArgv refuses a --hub that is not a URL, or carries credentials.
+func checkHubArgv(urls string) error {
+	var bad *hub.URLError
+	switch err := hub.CheckArgv(urls); {
+	case errors.As(err, &bad) && errors.Is(err, hub.ErrCredentialsInArgv):
+		return fmt.Errorf("--hub %s: %w. Give the URL without them, and put user:password in a file only you can read (chmod 600), passed as --hub-credentials FILE, or in the environment as %s",
+			bad.URL, hub.ErrCredentialsInArgv, hub.CredentialsEnv)
+	case errors.As(err, &bad):
+		return fmt.Errorf("--hub: %s is not a URL", bad.URL)
+	default:
+		return err
+	}
 }
 
 func newWorkerCmd(g *globals) *cobra.Command {
@@ -40,9 +74,7 @@ and the next worker settles it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, g, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.hub, "hub", "", "the hub's NATS URLs, comma separated, without credentials (required)")
-	fl.StringVar(&f.hubCredentials, "hub-credentials", "", "a file only you can read holding the hub's user:password (or token, or a NATS .creds file); default: $"+hub.CredentialsEnv)
-	fl.StringVar(&f.hubKey, "hub-key", "", "the hub key file, copied from the machine that started the hub's first run (default: hub.key in the data dir)")
+	f.hub.add(fl, "the hub's NATS URLs, comma separated, without credentials (required)")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab (1-16)")
 	fl.StringVar(&f.profile, "profile", "", "the browser profile: a name kept in the data dir, or a folder's path (default: worker-profile in the data dir)")
 	fl.StringVar(&f.name, "name", "", "this worker's name in the hub's claims (default: host name and process id)")
@@ -51,11 +83,8 @@ and the next worker settles it.`,
 }
 
 func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
-	if f.hub == "" {
+	if f.hub.urls == "" {
 		return errors.New("--hub is required: the NATS URLs of the hub to take rows from")
-	}
-	if err := checkHubArgv(f.hub); err != nil {
-		return err
 	}
 	if f.parallel < 1 || f.parallel > session.MaxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, session.MaxParallel)
@@ -64,7 +93,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if err != nil {
 		return err
 	}
-	h, err := session.NewHub(home, f.hub, f.hubKey, f.hubCredentials, false)
+	h, err := f.hub.open(home, false)
 	if err != nil {
 		return err
 	}
@@ -72,13 +101,10 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		host, _ := os.Hostname()
 		f.name = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
-	log, err := g.logger()
-	if err != nil {
-		return err
-	}
+	log := g.log
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	profile, release, err := holdProfile(home, f.profile, "worker-profile", "worker "+f.name)
+	profile, release, err := browser.HoldNamedProfile(home, f.profile, "worker-profile", "worker "+f.name)
 	if err != nil {
 		return err
 	}
@@ -86,7 +112,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	err = session.Worker{Hub: h, Name: f.name, Parallel: f.parallel, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()},
 		Ready: func() {
-			fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub), f.parallel)
+			fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub.urls), f.parallel)
 		},
 	}.Run(ctx)
 	return wordKeyError(err)

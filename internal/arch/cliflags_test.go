@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -67,7 +68,8 @@ func TestLibrariesNameNoCLIFlag(t *testing.T) {
 var flagDefiners = regexp.MustCompile(`^((Bool|Count|Duration|Float64|Int|Int64|String|StringArray|StringSlice|Uint)(Var)?|Var)P?$`)
 
 // cliFlags is the names of the flags dir's commands define on a flag set:
-// a Flags() or PersistentFlags() call, or a variable set from one.
+// a Flags() or PersistentFlags() call, a variable set from one, or a
+// function's *pflag.FlagSet parameter.
 func cliFlags(t *testing.T, dir string) map[string]bool {
 	t.Helper()
 	flags := map[string]bool{}
@@ -75,6 +77,14 @@ func cliFlags(t *testing.T, dir string) map[string]bool {
 		sets := map[string]bool{}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncDecl: // a helper that adds flags to the set it is given
+				for _, p := range n.Type.Params.List {
+					if star, ok := p.Type.(*ast.StarExpr); ok && types.ExprString(star.X) == "pflag.FlagSet" {
+						for _, name := range p.Names {
+							sets[name.Name] = true
+						}
+					}
+				}
 			case *ast.AssignStmt:
 				for i, rhs := range n.Rhs {
 					if id, ok := n.Lhs[i].(*ast.Ident); ok && i < len(n.Lhs) && isFlagSet(rhs, nil) {

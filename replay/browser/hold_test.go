@@ -3,6 +3,7 @@ package browser
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,18 @@ func TestProfileDirAndHold(t *testing.T) {
 		t.Errorf("HoldProfile(released) = %v", err)
 	} else {
 		release()
+	}
+	held, release, err := HoldNamedProfile(home, "expenses", "browser-profile", "run a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if _, _, err := HoldNamedProfile(home, "expenses", "browser-profile", "run b"); !errors.As(err, &inUse) || inUse.Profile != "expenses" ||
+		!strings.HasPrefix(inUse.Holder, "run a (pid ") || !strings.Contains(err.Error(), "browser profile expenses is in use by run a") {
+		t.Errorf("HoldNamedProfile(held, as %s) = %v; want a *ProfileInUseError naming the profile and run a", held, err)
+	}
+	var bad *ProfileNameError
+	if _, _, err := HoldNamedProfile(home, "no good", "browser-profile", "run a"); !errors.As(err, &bad) || bad.Name != "no good" {
+		t.Errorf("HoldNamedProfile(a bad name) = %v; want a *ProfileNameError", err)
 	}
 }

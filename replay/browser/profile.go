@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,11 +76,21 @@ const profileLock = "reprise.lock"
 // digits, '-' and '_') nor a folder's path.
 var ErrProfileName = errors.New("a profile is a name of letters, digits, '-' and '_' (kept in the data dir), or a folder's path")
 
-// ProfileInUseError: another run holds the profile's lock.
-type ProfileInUseError struct{ Holder string }
+// ProfileNameError is ErrProfileName for the profile Name.
+type ProfileNameError struct{ Name string }
+
+func (e *ProfileNameError) Error() string {
+	return fmt.Sprintf("profile %q: %v", e.Name, ErrProfileName)
+}
+
+func (e *ProfileNameError) Unwrap() error { return ErrProfileName }
+
+// ProfileInUseError: another run holds the profile's lock. Profile is the
+// profile as it was named ("" for the default), when it is known.
+type ProfileInUseError struct{ Profile, Holder string }
 
 func (e *ProfileInUseError) Error() string {
-	return fmt.Sprintf("the browser profile is in use by %s: wait for it to end, or use another profile", e.Holder)
+	return fmt.Sprintf("browser profile %s is in use by %s: wait for it to end, or use another profile", cmp.Or(e.Profile, "(the default)"), e.Holder)
 }
 
 // ProfileDir is the folder a profile names: a name is kept in the data dir
@@ -94,7 +105,21 @@ func ProfileDir(home, profile, fallback string) (string, error) {
 	case strings.ContainsAny(profile, `/\`):
 		return profile, nil
 	}
-	return "", ErrProfileName
+	return "", &ProfileNameError{Name: profile}
+}
+
+// HoldNamedProfile resolves profile as ProfileDir does and holds its
+// folder for holder ("run run_...") and this process, as HoldProfile.
+func HoldNamedProfile(home, profile, fallback, holder string) (dir string, release func(), err error) {
+	if dir, err = ProfileDir(home, profile, fallback); err != nil {
+		return "", nil, err
+	}
+	release, err = HoldProfile(dir, fmt.Sprintf("%s (pid %d)", holder, os.Getpid()))
+	var inUse *ProfileInUseError
+	if errors.As(err, &inUse) {
+		inUse.Profile = profile
+	}
+	return dir, release, err
 }
 
 // HoldProfile makes the profile folder dir and takes its lock for holder
