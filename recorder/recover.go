@@ -130,23 +130,28 @@ func (r *Recorder) startedEvent(ctx context.Context, recID string) (*events.Reco
 }
 
 // lastSeq is the highest step seq of recID written to the log, read from
-// the dedupe ids (nothing is opened). CAPTURE is written in seq order, so
-// while it holds any of the recording's steps its last one is the highest;
-// once drained, RECORDINGS holds them all, though redeliveries after a crash
-// may have stored them out of order, so it is scanned.
+// the dedupe ids (nothing is opened). CAPTURE is written in seq order, yet its
+// last step of recID is not always the highest written: steps after it may
+// have been moved already (it waits for a redelivery), or it is a step a
+// crash left behind after moving it (see dropMoved). So the highest of it and
+// of RECORDINGS, scanned since redeliveries may have stored steps out of
+// order. Resuming below the highest would reuse seqs: within the dedupe
+// window CAPTURE drops the new steps as repeats, silently.
 func (r *Recorder) lastSeq(ctx context.Context, recID string) (uint64, error) {
 	st, err := r.cfg.JS.Stream(ctx, events.StreamCapture)
 	if err != nil {
 		return 0, err
 	}
+	var last uint64
 	m, err := st.GetLastMsgForSubject(ctx, events.CaptureSubject(recID))
 	switch {
 	case err == nil:
-		return events.StepSeq(recID, m.Header.Get(jetstream.MsgIDHeader))
+		if last, err = events.StepSeq(recID, m.Header.Get(jetstream.MsgIDHeader)); err != nil {
+			return 0, err
+		}
 	case !errors.Is(err, jetstream.ErrMsgNotFound):
 		return 0, err
 	}
-	var last uint64
 	err = events.ReadAll(ctx, r.cfg.JS, events.StreamRecordings, []string{events.RecordingSubject(recID, events.RecStep)}, func(m jetstream.Msg) error {
 		seq, err := events.StepSeq(recID, m.Headers().Get(jetstream.MsgIDHeader))
 		last = max(last, seq)

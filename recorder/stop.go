@@ -86,7 +86,7 @@ func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
 	// recording on a slow machine), and 30 s past the last progress; 10 s
 	// when the store refuses the steps for lack of room, which waiting
 	// longer will not give.
-	progressAt, left := time.Now(), uint64(0)
+	progressAt, left, swept := time.Now(), uint64(0), false
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
 		info, err := stream.Info(ctx, jetstream.WithSubjectFilter(subject))
 		if err != nil {
@@ -97,10 +97,20 @@ func (r *Recorder) waitRedacted(ctx context.Context, recID string) error {
 			return nil
 		}
 		if left != 0 && n < left {
-			progressAt = time.Now()
+			progressAt, swept = time.Now(), false
 		}
 		left = n
 		stalled := time.Since(progressAt)
+		// Past an ack wait without progress, a step still here either
+		// waits on a stage that is stuck, or was moved and left behind by
+		// a crash, behind the ack floor (see dropMoved); the ack floor may
+		// only have passed it since the stage started.
+		if stalled > 2*redactAckWait && !swept && r.fwd != nil {
+			swept = true
+			if _, err := r.dropMoved(ctx); err != nil {
+				r.log.Warn("could not look for captured steps already moved", "err", err)
+			}
+		}
 		if stalled > 10*time.Second && r.forwarder != nil && events.StoreFull(r.forwarder.Failing()) {
 			return ops.Errorf(ops.CodeInternal, "%d captured steps of %s cannot be stored yet: the disk holding the data dir is full. They are kept, and move into the recording once there is room: free some space, then stop again", n, recID)
 		}

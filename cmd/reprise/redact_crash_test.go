@@ -14,6 +14,7 @@ import (
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
+	"github.com/reprise-dev/reprise/recorder"
 )
 
 // TestRedactStageSurvivesSIGKILL kills the daemon again and again while its
@@ -63,7 +64,7 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 	// Each start resumed the recording (the scripted source playing again);
 	// stopping it waits until every captured step is through.
 	if out, stderr, err := runWithin(t, home, 2*time.Minute, "record", "stop", id); err != nil {
-		t.Fatalf("record stop after the crashes: %v\n%s%s\nthe last daemon's log:\n%s", err, out, stderr, logs.String())
+		t.Fatalf("record stop after the crashes: %v\n%s%s\n%s\nthe last daemon's log:\n%s", err, out, stderr, redactState(t, home, id), logs.String())
 	}
 	ids := storedMsgIDs(t, home, events.RecordingSubject(id, events.RecStep))
 	seen := map[string]int{}
@@ -84,6 +85,39 @@ func TestRedactStageSurvivesSIGKILL(t *testing.T) {
 		t.Fatal("no step reached RECORDINGS")
 	}
 	t.Logf("%d crash rounds: %d steps stored (the %d-step flood replays at each resume), each once", rounds, len(seen), steps)
+}
+
+// redactState describes, for a failure, where the redact stage stands: the
+// consumer's counts and floors, and the stream seqs of the steps of recID
+// still in CAPTURE, so a step left behind shows whether it was never
+// delivered (above Delivered), is waiting for an ack or a redelivery
+// (between AckFloor and Delivered), or was acked yet kept (at or below
+// AckFloor).
+func redactState(t *testing.T, home, recID string) string {
+	t.Helper()
+	ctx, js := cliJetStream(t, home)
+	var b strings.Builder
+	if st, err := js.Stream(ctx, events.StreamCapture); err != nil {
+		fmt.Fprintf(&b, "CAPTURE: %v\n", err)
+	} else {
+		s := st.CachedInfo().State
+		fmt.Fprintf(&b, "CAPTURE: %d msgs, seqs %d..%d, %d deleted\n", s.Msgs, s.FirstSeq, s.LastSeq, s.NumDeleted)
+	}
+	if c, err := js.Consumer(ctx, events.StreamCapture, recorder.RedactConsumer); err != nil {
+		fmt.Fprintf(&b, "consumer %s: %v\n", recorder.RedactConsumer, err)
+	} else {
+		i := c.CachedInfo()
+		fmt.Fprintf(&b, "consumer %s: NumPending %d, NumAckPending %d, NumRedelivered %d, NumWaiting %d, Delivered consumer/stream %d/%d, AckFloor consumer/stream %d/%d, PushBound %v\n",
+			i.Name, i.NumPending, i.NumAckPending, i.NumRedelivered, i.NumWaiting, i.Delivered.Consumer, i.Delivered.Stream, i.AckFloor.Consumer, i.AckFloor.Stream, i.PushBound)
+	}
+	var left []string
+	forEachStored(t, home, events.StreamCapture, events.CaptureSubject(recID), func(m *jetstream.RawStreamMsg) {
+		if len(left) < 20 {
+			left = append(left, fmt.Sprintf("%d (%s)", m.Sequence, m.Header.Get(jetstream.MsgIDHeader)))
+		}
+	})
+	fmt.Fprintf(&b, "steps still in CAPTURE, by stream seq (the first 20): %s", strings.Join(left, ", "))
+	return b.String()
 }
 
 // waitLogged waits until the daemon writing to logs has logged want.
