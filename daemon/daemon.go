@@ -112,12 +112,15 @@ func Start(ctx context.Context, opts Options) (_ *Daemon, err error) {
 			lock.Release()
 		}
 	}()
+	keys, keysKind, err := openKeyStore(opts.Home, log)
+	if err != nil {
+		return nil, err
+	}
 	machineID, err := LoadOrCreateMachineID(opts.Home)
 	if err != nil {
 		return nil, err
 	}
 	cfg := opts.Config
-	keys, keysKind := store.OpenKeyStore(filepath.Join(opts.Home, "keys"), KeyringService(opts.Home), log)
 	passwords, err := stableSecrets(keys)
 	if err != nil {
 		return nil, err

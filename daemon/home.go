@@ -6,6 +6,7 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -37,6 +38,16 @@ func KeyringService(home string) string {
 		return store.KeyringService
 	}
 	return store.KeyringService + ":" + filepath.Clean(home)
+}
+
+// openKeyStore opens the key store of the data dir home: the one recorded
+// at its first start (store.OpenKeyStore), which the daemon and the commands
+// that read keys without it (a replay's cache) all follow. Call it before
+// LoadOrCreateMachineID: a data dir that has its machine id was started
+// before, so its keys are somewhere already.
+func openKeyStore(home string, log *slog.Logger) (store.KeyStore, string, error) {
+	_, err := os.Stat(filepath.Join(home, machineIDFile))
+	return store.OpenKeyStore(filepath.Join(home, "keys"), KeyringService(home), err == nil, log)
 }
 
 // ensureHome creates the data dir readable by its owner only.

@@ -5,20 +5,23 @@ import (
 	"path/filepath"
 
 	"github.com/reprise-dev/reprise/replay/heal"
-	"github.com/reprise-dev/reprise/store"
 )
 
 // OpenReplayCache opens skill id's replay cache in the data dir home: a
 // file per skill in its cache folder, signed with a key from the key store
-// the daemon uses (the keychain, or the data dir's key files), its item
-// named after the data dir's machine id. It needs no running daemon: a
-// replay and `reprise cache` open it themselves.
+// the daemon uses (the keychain, or the data dir's key files: the one
+// recorded at its first start), its item named after the data dir's machine
+// id. It needs no running daemon: a replay and `reprise cache` open it
+// themselves.
 func OpenReplayCache(home, id string, log *slog.Logger) (*heal.Cache, error) {
+	ks, _, err := openKeyStore(home, log)
+	if err != nil {
+		return nil, err
+	}
 	machine, err := LoadOrCreateMachineID(home)
 	if err != nil {
 		return nil, err
 	}
-	ks, _ := store.OpenKeyStore(filepath.Join(home, "keys"), KeyringService(home), log)
 	key, err := heal.CacheKey(ks, machine)
 	if err != nil {
 		return nil, err

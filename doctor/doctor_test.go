@@ -89,3 +89,18 @@ func TestReportFormats(t *testing.T) {
 		t.Errorf("json report = %s (%v)", js.String(), err)
 	}
 }
+
+// TestKeychainProbeFollowsTheDataDir: a data dir that keeps its keys in
+// files is reported as such, whether a keychain answers or not.
+func TestKeychainProbeFollowsTheDataDir(t *testing.T) {
+	home := t.TempDir()
+	os.Mkdir(filepath.Join(home, "keys"), 0o700)
+	os.WriteFile(filepath.Join(home, "keys", "audit-chain.key"), []byte("k"), 0o600)
+	if c := Keychain(home)(context.Background()); !c.OK || !strings.Contains(c.Detail, "keeps its keys in files") {
+		t.Errorf("Keychain(a data dir with key files) = %+v; want ok, keys in files", c)
+	}
+	os.WriteFile(filepath.Join(home, "keys", "store"), []byte("maybe\n"), 0o600)
+	if c := Keychain(home)(context.Background()); c.OK || c.Fix == "" {
+		t.Errorf("Keychain(a data dir with a garbled record) = %+v; want not ok with a fix", c)
+	}
+}

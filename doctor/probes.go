@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/reprise-dev/reprise/api"
@@ -58,17 +59,38 @@ func answered(name, fix string, f func() (string, error)) Probe {
 }
 
 // Keychain checks the OS keychain with a real round trip of a throwaway item,
-// as the daemon does at start.
-func Keychain() Probe {
+// as the daemon does at start, and says which store the data dir home keeps
+// its keys in: the one recorded at its first start, whatever answers now.
+func Keychain(home string) Probe {
 	return func(context.Context) Check {
 		c := Check{Name: "keychain"}
-		ok, why := store.KeyringKeyStore{}.Probe()
-		if !ok {
-			c.Detail = "no OS keychain (" + why + "): the daemon keeps keys in files readable only by you"
-			c.Fix = keychainFix
+		dir := filepath.Join(home, "keys")
+		which, err := store.RecordedKeyStore(dir)
+		if err != nil {
+			c.Detail, c.Fix = err.Error(), "write "+store.KeyStoreKeychain+" or "+store.KeyStoreFile+" in it: where this data dir's keys are"
 			return c
 		}
-		c.OK, c.Detail = true, "the OS keychain answers; the daemon keeps its keys there"
+		if keyFiles, _ := filepath.Glob(filepath.Join(dir, "*.key")); which == "" && len(keyFiles) > 0 {
+			which = store.KeyStoreFile // as the daemon records at its next start
+		}
+		ok, why := store.KeyringKeyStore{}.Probe()
+		switch {
+		case which == store.KeyStoreFile:
+			c.OK, c.Detail = true, "this data dir keeps its keys in files readable only by you under "+dir+" (chosen at its first start)"
+			if ok {
+				c.Detail += "; an OS keychain answers now, but a data dir does not switch"
+			}
+		case which == store.KeyStoreKeychain && !ok:
+			c.Detail = "this data dir's keys are in the OS keychain, which does not answer (" + why + "): the daemon waits " + store.KeychainWait.String() + " for it, then refuses to start"
+			c.Fix = keychainFix
+		case which == store.KeyStoreKeychain:
+			c.OK, c.Detail = true, "the OS keychain answers; this data dir keeps its keys there"
+		case !ok:
+			c.Detail = "no OS keychain (" + why + "): the daemon keeps keys in files readable only by you"
+			c.Fix = keychainFix
+		default:
+			c.OK, c.Detail = true, "the OS keychain answers; the daemon keeps its keys there"
+		}
 		return c
 	}
 }
@@ -76,7 +98,7 @@ func Keychain() Probe {
 // Probes returns every check for this OS; status asks the daemon serving
 // the data dir home how it is.
 func Probes(home string, status func() (api.Status, error)) []Probe {
-	ps := []Probe{DataDir(home), Daemon(running(status)), Store(stored(status)), Keychain()}
+	ps := []Probe{DataDir(home), Daemon(running(status)), Store(stored(status)), Keychain(home)}
 	ps = append(ps, platformProbes()...)
 	return append(ps,
 		OCR(),

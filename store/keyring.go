@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -101,19 +100,31 @@ func (s KeyringKeyStore) Delete(name string) error {
 // that times out leaves its goroutine blocked on the keychain: go-keyring
 // offers no way to cancel a call.
 func (s KeyringKeyStore) Probe() (ok bool, reason string) {
+	if err := s.probe(ProbeTimeout); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
+}
+
+// noBusError is a probe's error where there is no session bus at all:
+// unlike a keychain that is slow, locked or still starting, waiting does not
+// bring one (the process's environment names none).
+type noBusError struct{ reason string }
+
+func (e noBusError) Error() string { return e.reason }
+
+// probe is Probe's round trip, bounded by within.
+func (s KeyringKeyStore) probe(within time.Duration) error {
 	if reason := sessionBusMissing(); reason != "" {
-		return false, reason
+		return noBusError{reason}
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.roundTrip() }()
 	select {
 	case err := <-done:
-		if err != nil {
-			return false, err.Error()
-		}
-		return true, ""
-	case <-time.After(ProbeTimeout):
-		return false, fmt.Sprintf("keychain did not answer within %v (locked, or waiting on a prompt?)", ProbeTimeout)
+		return err
+	case <-time.After(within):
+		return fmt.Errorf("keychain did not answer within %v (locked, or waiting on a prompt?)", within.Round(time.Millisecond))
 	}
 }
 
@@ -141,26 +152,4 @@ func (s KeyringKeyStore) roundTrip() error {
 		return fmt.Errorf("keychain kept a deleted item (get after delete: %v)", err)
 	}
 	return nil
-}
-
-// Which KeyStore OpenKeyStore chose.
-const (
-	KeyStoreKeychain = "keychain"
-	KeyStoreFile     = "file"
-)
-
-// OpenKeyStore returns the OS keychain when Probe passes, its items filed
-// under service, else a FileKeyStore in dir, after a loud warning on log:
-// SPEC section 7 wants the fallback said at start, never silent. which is
-// KeyStoreKeychain or KeyStoreFile.
-func OpenKeyStore(dir, service string, log *slog.Logger) (ks KeyStore, which string) {
-	kr := KeyringKeyStore{Service: service, Shared: KeyringService}
-	ok, reason := kr.Probe()
-	if ok {
-		log.Info("keys are kept in the OS keychain", "service", kr.service())
-		return kr, KeyStoreKeychain
-	}
-	log.Warn("no OS keychain: keys are kept in files readable only by you under "+dir,
-		"dir", dir, "reason", reason)
-	return FileKeyStore{Dir: dir}, KeyStoreFile
 }

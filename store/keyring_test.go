@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zalando/go-keyring"
 )
@@ -88,16 +89,60 @@ func TestKeyringSharedKeysMove(t *testing.T) {
 	}
 }
 
+// TestOpenKeyStoreKeychain: a new data dir with a working keychain keeps its
+// keys there and records it; a later start finds them there again; a data
+// dir recorded as keeping files keeps them, a keychain answering or not.
 func TestOpenKeyStoreKeychain(t *testing.T) {
 	needSecretService(t)
+	service := testService + "-open"
+	t.Cleanup(func() { _ = keyring.DeleteAll(service) })
 	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
 	dir := t.TempDir()
-	ks, which := OpenKeyStore(dir, testService+"-open", slog.New(slog.NewTextHandler(&logs, nil)))
-	if _, ok := ks.(KeyringKeyStore); !ok || which != KeyStoreKeychain {
-		t.Fatalf("OpenKeyStore with a Secret Service = %T, %q; want KeyringKeyStore, %q", ks, which, KeyStoreKeychain)
+	ks, which, err := OpenKeyStore(dir, service, false, log)
+	if _, ok := ks.(KeyringKeyStore); !ok || which != KeyStoreKeychain || err != nil {
+		t.Fatalf("OpenKeyStore with a Secret Service = %T, %q, %v; want KeyringKeyStore, %q", ks, which, err, KeyStoreKeychain)
 	}
+	checkRecord(t, dir, KeyStoreKeychain)
 	if strings.Contains(logs.String(), "WARN") {
 		t.Errorf("OpenKeyStore warned with a working keychain:\n%s", logs.String())
+	}
+	if err := ks.Put(AuditChainKey, []byte("k1")); err != nil {
+		t.Fatal(err)
+	}
+
+	again, which, err := OpenKeyStore(dir, service, true, log)
+	if err != nil || which != KeyStoreKeychain {
+		t.Fatalf("OpenKeyStore of a data dir recorded as %s = %q, %v", KeyStoreKeychain, which, err)
+	}
+	if got, err := again.Get(AuditChainKey); err != nil || string(got) != "k1" {
+		t.Fatalf("the key put at the first start = %q, %v; want k1", got, err)
+	}
+
+	files := t.TempDir()
+	if _, err := record(files, KeyStoreFile); err != nil {
+		t.Fatal(err)
+	}
+	logs.Reset()
+	ks, which, err = OpenKeyStore(files, service, true, log)
+	if fks, ok := ks.(FileKeyStore); !ok || fks.Dir != files || which != KeyStoreFile || err != nil {
+		t.Fatalf("OpenKeyStore of a data dir recorded as %s, with a keychain = %#v, %q, %v; want its files", KeyStoreFile, ks, which, err)
+	}
+	if !strings.Contains(logs.String(), "level=INFO") || !strings.Contains(logs.String(), "an OS keychain is not used for it") {
+		t.Errorf("OpenKeyStore did not say at INFO that a data dir with files keeps them:\n%s", logs.String())
+	}
+}
+
+// checkRecord fails t unless the keys dir dir records which, privately.
+func checkRecord(t *testing.T, dir, which string) {
+	t.Helper()
+	path := filepath.Join(dir, RecordFile)
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != which+"\n" {
+		t.Fatalf("record %s = %q, %v; want %q", path, b, err, which+"\n")
+	}
+	if fi, err := os.Stat(path); runtime.GOOS != "windows" && (err != nil || fi.Mode().Perm() != 0o600) {
+		t.Errorf("record %s: mode %v, %v; want 0600", path, fi.Mode().Perm(), err)
 	}
 }
 
@@ -166,21 +211,36 @@ func runFallbackChild(t *testing.T, dir string, prefix []string, env ...string) 
 	}
 }
 
+// checkFallback opens a new data dir's key store under dir, and one
+// recorded as keeping its keys in the keychain, where no keychain answers.
 func checkFallback(t *testing.T, dir string) {
 	t.Helper()
 	if ok, reason := (KeyringKeyStore{Service: testService}).Probe(); ok || reason == "" {
 		t.Fatalf("Probe() = %v, %q; want false and a reason", ok, reason)
 	}
+	fresh := filepath.Join(dir, "new")
 	var logs bytes.Buffer
-	ks, which := OpenKeyStore(dir, testService+"-open", slog.New(slog.NewTextHandler(&logs, nil)))
-	if fks, ok := ks.(FileKeyStore); !ok || fks.Dir != dir || which != KeyStoreFile {
-		t.Fatalf("OpenKeyStore without a keychain = %#v, %q; want FileKeyStore{Dir: %q}, %q", ks, which, dir, KeyStoreFile)
+	ks, which, err := OpenKeyStore(fresh, testService+"-open", false, slog.New(slog.NewTextHandler(&logs, nil)))
+	if fks, ok := ks.(FileKeyStore); !ok || fks.Dir != fresh || which != KeyStoreFile || err != nil {
+		t.Fatalf("OpenKeyStore without a keychain = %#v, %q, %v; want FileKeyStore{Dir: %q}, %q", ks, which, err, fresh, KeyStoreFile)
 	}
-	want := "level=WARN msg=\"no OS keychain: keys are kept in files readable only by you under " + dir + "\""
+	want := "level=WARN msg=\"no OS keychain: keys are kept in files readable only by you under " + fresh + ", for good"
 	if !strings.Contains(logs.String(), want) {
 		t.Fatalf("OpenKeyStore logged:\n%s\nwant a line with %s", logs.String(), want)
 	}
+	checkRecord(t, fresh, KeyStoreFile)
 	t.Logf("fallback log: %s", strings.TrimSpace(logs.String()))
+
+	// The real probe, against the same missing keychain, with a short wait.
+	recorded := filepath.Join(dir, "recorded")
+	if _, err := record(recorded, KeyStoreKeychain); err != nil {
+		t.Fatal(err)
+	}
+	kr := KeyringKeyStore{Service: testService + "-open"}
+	o := opener{dir: recorded, kr: kr, probe: kr.probe, wait: 2 * time.Second, retry: 50 * time.Millisecond, log: slog.New(slog.NewTextHandler(&logs, nil))}
+	ks, which, err = o.open(true)
+	checkUnavailable(t, recorded, ks, which, err)
+	t.Logf("fallback log: recorded keychain: %v", err)
 }
 
 // BenchmarkKeyringKeyStore times the keychain calls a recording makes (put
