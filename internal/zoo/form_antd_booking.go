@@ -71,12 +71,10 @@ var antdBooking = &Form{
 		}
 		if !arrive.IsZero() {
 			// The picker moves on to the last day by itself after the first.
-			steps = append(steps, click("#stay"), antdDay(arrive), antdDay(depart),
-				until("the calendar to close", `!document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')`))
+			steps = append(steps, antdDays("#stay", arrive, depart))
 		}
 		if c["room_type"] != "" {
-			steps = append(steps, click("#room"),
-				clickOn(c["room_type"], textJS(".ant-select-dropdown .ant-select-item-option", c["room_type"])))
+			steps = append(steps, antdChoose("#room", c["room_type"], click("#room")))
 		}
 		box := textJS("label.ant-checkbox-wrapper", "Airport pickup")
 		steps = append(steps, flipTo(box+`.querySelector('input').checked`, c["airport_pickup"] == "yes", "Airport pickup", box))

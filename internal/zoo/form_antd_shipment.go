@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 )
 
 var shipmentDepots = []string{"Aberdeen Harbour", "Abingdon", "Barnsley", "Bath Riverside", "Bristol Temple",
@@ -65,14 +64,12 @@ var antdShipment = &Form{
 			typeInto("#email", c["email"]),
 		}
 		if d := c["depot_name"]; d != "" {
-			steps = append(steps, clickOn("Drop-off depot", `document.querySelector('#depot')`), chromedp.KeyEvent(firstLetters(d, 3)),
-				clickOn(d, textJS(".ant-select-dropdown .ant-select-item-option", d)),
-				until(d+" in the field", textJS(".ant-select-content", d)+` !== undefined`))
+			steps = append(steps, antdChoose("#depot", d, chromedp.Steps(
+				clickOn("Drop-off depot", `document.querySelector('#depot')`), chromedp.KeyEvent(firstLetters(d, 3)))))
 		}
 		steps = append(steps, typeInto("#parcels", c["boxes"]))
 		if !day.IsZero() {
-			steps = append(steps, clickOn("Ship on", `document.querySelector('#ship')`), chromedp.KeyEvent(day.Format(time.DateOnly)+kb.Tab),
-				until("the calendar to close", `!document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')`))
+			steps = append(steps, antdTypeDate("#ship", day))
 		}
 		steps = append(steps, click(`button[type=submit]`), awaitDone("#record"))
 		return chromedp.Do(ctx, steps...)

@@ -76,7 +76,7 @@ var antdSignup = &Form{
 		steps = append(steps, press(kb.Escape), until("the topics list to close",
 			`!document.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')`))
 		if !day.IsZero() {
-			steps = append(steps, click("#session"), antdDay(day))
+			steps = append(steps, antdDays("#session", day))
 		}
 		meals := splitList(c["catering"], "; ")
 		for _, m := range confMeals {

@@ -3,6 +3,7 @@ package zoo
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -39,6 +40,59 @@ func antdTag(input, label string) act {
 			return err
 		}),
 	)
+}
+
+// antdChoose picks label in the antd Select whose input is input (a CSS
+// selector): unless its list is open, open opens it (a click, maybe then
+// the first letters typed); the person clicks the option and looks that
+// the list closed with label in the field.
+func antdChoose(input, label string, open act) act {
+	field := fmt.Sprintf(`document.querySelector(%s)`, jsq(input))
+	option := textJS(".ant-select-dropdown .ant-select-item-option", label)
+	took := fmt.Sprintf(`%s.closest('.ant-select').querySelector('.ant-select-content').textContent.trim() === %s
+		&& !document.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')`, field, jsq(label))
+	return checked(label+" in "+input, took, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		expanded, err := chromedp.Evaluate[bool](field+`.getAttribute('aria-expanded') === 'true'`)(ctx, t)
+		if err != nil {
+			return err
+		}
+		if !expanded {
+			if _, err := open(ctx, t); err != nil {
+				return err
+			}
+		}
+		_, err = clickOn(label, option)(ctx, t)
+		return err
+	}))
+}
+
+// antdTypeDate types day as YYYY-MM-DD over whatever the antd DatePicker
+// input holds and leaves with Tab (Enter there submits the form), then
+// looks that the calendar closed with the date kept in the field.
+func antdTypeDate(input string, day time.Time) act {
+	text := day.Format(time.DateOnly)
+	field := fmt.Sprintf(`document.querySelector(%s)`, jsq(input))
+	took := fmt.Sprintf(`%s.value === %s && !document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')`, field, jsq(text))
+	return checked(text+" in "+input, took, chromedp.Steps(
+		clickOn(input, field),
+		chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		chromedp.KeyEvent(text+kb.Tab),
+	))
+}
+
+// antdDays opens the antd date picker whose (first) input is input and
+// clicks its days, one or a range's two, then looks that the calendar
+// closed with the inputs showing the days as YYYY-MM-DD.
+func antdDays(input string, days ...time.Time) act {
+	want := make([]string, len(days))
+	steps := []act{click(input)}
+	for i, d := range days {
+		want[i] = d.Format(time.DateOnly)
+		steps = append(steps, antdDay(d))
+	}
+	took := fmt.Sprintf(`[...document.querySelector(%s).closest('.ant-picker').querySelectorAll('input')].map(i => i.value).join() === %s
+		&& !document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')`, jsq(input), jsq(strings.Join(want, ",")))
+	return checked(strings.Join(want, " to ")+" in "+input, took, chromedp.Steps(steps...))
 }
 
 // antdDay clicks a day in the open antd date picker, paging its months

@@ -34,6 +34,34 @@ func until(what, cond string) act {
 	})
 }
 
+// A person looks that a choice took before moving on, and makes it
+// again when it did not: on a busy machine a click can land on a list
+// still sliding into place, or a typed date be dropped as the field loses
+// focus.
+const (
+	tries  = 3               // how often the person makes a choice before giving up
+	settle = 5 * time.Second // how long they watch for the choice to show
+)
+
+// checked does choose, then waits up to settle for the JavaScript
+// condition took to hold, choosing again up to tries times in all.
+func checked(what, took string, choose act) act {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for range tries {
+			if _, err := choose(ctx, t); err != nil {
+				return err
+			}
+			wait, cancel := context.WithTimeout(ctx, settle)
+			_, err := until(what, took)(wait, t)
+			cancel()
+			if err == nil || ctx.Err() != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("%s did not take in %d tries", what, tries)
+	})
+}
+
 // clickOn waits for the element find yields to show and to stand still
 // (popups slide in, and take no clicks until they are in), then clicks
 // its centre with the mouse.
@@ -107,7 +135,9 @@ func flipTo(state string, want bool, what, find string) act {
 // expression yielding the first day ("YYYY-MM-DD") of the month on show
 // (the first panel of a two-month calendar), or "" while none shows;
 // when inView holds, day can be clicked as it is. next and prev find the
-// calendar's buttons. Each click waits for the calendar to move on.
+// calendar's buttons. Each click waits up to settle for the calendar to
+// move on; one that did not take is made again, and one that took late
+// and overshot is walked back.
 func toMonth(day time.Time, shown, inView, next, prev string) act {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := until("the calendar", shown+` !== ""`)(ctx, t); err != nil {
@@ -132,7 +162,10 @@ func toMonth(day time.Time, shown, inView, next, prev string) act {
 			if _, err := clickOn(what, button)(ctx, t); err != nil {
 				return err
 			}
-			if _, err := until("the calendar to move", shown+` !== `+jsq(at))(ctx, t); err != nil {
+			wait, cancel := context.WithTimeout(ctx, settle)
+			_, err = until("the calendar to move", shown+` !== `+jsq(at))(wait, t)
+			cancel()
+			if ctx.Err() != nil {
 				return err
 			}
 		}
