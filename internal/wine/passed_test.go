@@ -19,3 +19,22 @@ func TestPassed(t *testing.T) {
 		}
 	}
 }
+
+// TestNotStarted: only explorer's refusal to launch, before any test ran,
+// is taken for a launch to try again; a test binary that ran and failed
+// never is.
+func TestNotStarted(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want bool
+	}{
+		{"Application could not be started, or no application associated with the specified file.\nShellExecuteEx failed: Internal error.\n", true},
+		{"=== RUN   TestA\n--- FAIL: TestA\nShellExecuteEx failed: Internal error.\n", false},
+		{"=== RUN   TestA\n--- PASS: TestA\nPASS\n", false},
+		{"", false},
+	} {
+		if got := notStarted(tc.out); got != tc.want {
+			t.Errorf("notStarted(%q) = %v; want %v", tc.out, got, tc.want)
+		}
+	}
+}
