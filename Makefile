@@ -27,10 +27,12 @@ build:
 	CGO_ENABLED=0 $(GO) build -o bin/reprise ./cmd/reprise
 	CGO_ENABLED=1 $(GO) build -o bin/reprise-fitz ./cmd/reprise-fitz
 
-# The end-to-end suites without -race beside every other package with it
-# (scripts/test says why).
+# Three packages at a time, four tests at a time in each: the end-to-end
+# suites spend much of their time waiting on browsers, daemons and
+# servers, and the last package to finish (cmd/reprise) would otherwise
+# run two tests at a time on an idle machine.
 test: deps
-	GO=$(GO) scripts/with-keyring scripts/test
+	scripts/with-keyring $(GO) test -race -count=1 -p 3 -parallel 4 -timeout 45m ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \
