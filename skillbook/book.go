@@ -4,6 +4,7 @@
 package skillbook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,8 +76,9 @@ func ID(name string) (string, error) {
 // a task, a few kilobytes.
 const MaxSkillSize = 1<<20 - 16<<10
 
-// Save stores doc as the newest version of skill id; the versions before it
-// stay in the history.
+// Save stores doc as the newest version of skill id and returns its
+// revision: the skill's first save is 1, each later one the next number.
+// The versions before it stay in the history.
 func (b *Book) Save(ctx context.Context, id string, doc []byte) (uint64, error) {
 	if !idPattern.MatchString(id) {
 		return 0, fmt.Errorf("skill id %q: want lower-case letters, digits, '-' and '_'", id)
@@ -84,15 +86,30 @@ func (b *Book) Save(ctx context.Context, id string, doc []byte) (uint64, error) 
 	if len(doc) > MaxSkillSize {
 		return 0, fmt.Errorf("save skill %s: %d bytes, over the %d a skill can be", id, len(doc), MaxSkillSize)
 	}
-	sealed, err := b.seal.seal(id, doc)
-	if err != nil {
-		return 0, err
+	// Two saves at once (a build beside an accept) would both take the
+	// same number: the write expects the key's last operation to be the
+	// one read, and the loser reads again.
+	for attempt := 1; ; attempt++ {
+		versions, last, err := b.versions(ctx, id)
+		if err != nil {
+			return 0, fmt.Errorf("save skill %s: %w", id, err)
+		}
+		rev := uint64(1)
+		if len(versions) > 0 {
+			rev = versions[len(versions)-1].Revision + 1
+		}
+		sealed, err := b.seal.seal(id, rev, doc)
+		if err != nil {
+			return 0, err
+		}
+		_, err = b.kv.Update(ctx, id, sealed, last)
+		if err == nil {
+			return rev, nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) || attempt == 16 {
+			return 0, fmt.Errorf("save skill %s: %w", id, err)
+		}
 	}
-	rev, err := b.kv.Put(ctx, id, sealed)
-	if err != nil {
-		return 0, fmt.Errorf("save skill %s: %w", id, err)
-	}
-	return rev, nil
 }
 
 // Get returns skill id at revision, or its newest version when revision is 0.
@@ -100,20 +117,33 @@ func (b *Book) Get(ctx context.Context, id string, revision uint64) (Entry, erro
 	if !idPattern.MatchString(id) {
 		return Entry{}, fmt.Errorf("skill %q: %w", id, ErrNotFound)
 	}
-	var e jetstream.KeyValueEntry
-	var err error
 	if revision == 0 {
-		e, err = b.kv.Get(ctx, id)
-	} else {
-		e, err = b.kv.GetRevision(ctx, id, revision)
+		e, err := b.kv.Get(ctx, id)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return Entry{}, fmt.Errorf("skill %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return Entry{}, fmt.Errorf("read skill %s: %w", id, err)
+		}
+		rev, doc, err := b.seal.open(e.Key(), e.Value())
+		if err != nil {
+			return Entry{}, err
+		}
+		if rev != 0 {
+			return Entry{SkillVersion: api.SkillVersion{ID: id, Revision: rev, Saved: e.Created()}, Doc: doc}, nil
+		}
+		// Saved before versions were numbered: its number is its place.
 	}
-	if errors.Is(err, jetstream.ErrKeyNotFound) || (err == nil && e.Key() != id) {
-		return Entry{}, fmt.Errorf("skill %s revision %d: %w", id, revision, ErrNotFound)
-	}
+	versions, _, err := b.versions(ctx, id)
 	if err != nil {
-		return Entry{}, fmt.Errorf("read skill %s: %w", id, err)
+		return Entry{}, err
 	}
-	return b.entry(e)
+	for i := len(versions) - 1; i >= 0; i-- {
+		if revision == 0 || versions[i].Revision == revision {
+			return versions[i], nil
+		}
+	}
+	return Entry{}, fmt.Errorf("skill %s revision %d: %w", id, revision, ErrNotFound)
 }
 
 // History returns every kept version of skill id, oldest first.
@@ -121,24 +151,40 @@ func (b *Book) History(ctx context.Context, id string) ([]Entry, error) {
 	if !idPattern.MatchString(id) {
 		return nil, fmt.Errorf("skill %q: %w", id, ErrNotFound)
 	}
+	versions, _, err := b.versions(ctx, id)
+	if err == nil && len(versions) == 0 {
+		err = fmt.Errorf("skill %s: %w", id, ErrNotFound)
+	}
+	return versions, err
+}
+
+// versions returns the kept versions of skill id, oldest first, and the
+// stream sequence of the key's last operation (0 for a key never written),
+// which a save expects to follow.
+func (b *Book) versions(ctx context.Context, id string) ([]Entry, uint64, error) {
 	h, err := b.kv.History(ctx, id)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, fmt.Errorf("skill %s: %w", id, ErrNotFound)
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("history of skill %s: %w", id, err)
+		return nil, 0, fmt.Errorf("history of skill %s: %w", id, err)
 	}
-	out := make([]Entry, 0, len(h))
+	var out []Entry
+	var rev uint64
 	for _, e := range h {
-		if e.Operation() == jetstream.KeyValuePut {
-			en, err := b.entry(e)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, en)
+		if e.Operation() != jetstream.KeyValuePut {
+			continue
 		}
+		n, doc, err := b.seal.open(e.Key(), e.Value())
+		if err != nil {
+			return nil, 0, err
+		}
+		// A version saved before versions were numbered follows the one
+		// before it.
+		rev = cmp.Or(n, rev+1)
+		out = append(out, Entry{SkillVersion: api.SkillVersion{ID: id, Revision: rev, Saved: e.Created()}, Doc: doc})
 	}
-	return out, nil
+	return out, h[len(h)-1].Revision(), nil
 }
 
 // List returns the newest version of every skill, by id.
@@ -166,12 +212,4 @@ func (b *Book) List(ctx context.Context) ([]Entry, error) {
 		out = append(out, e)
 	}
 	return out, nil
-}
-
-func (b *Book) entry(e jetstream.KeyValueEntry) (Entry, error) {
-	doc, err := b.seal.open(e.Key(), e.Value())
-	if err != nil {
-		return Entry{}, err
-	}
-	return Entry{SkillVersion: api.SkillVersion{ID: e.Key(), Revision: e.Revision(), Saved: e.Created()}, Doc: doc}, nil
 }

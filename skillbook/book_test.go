@@ -2,8 +2,13 @@ package skillbook
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/reprise-dev/reprise/events"
@@ -53,10 +58,9 @@ func TestSaveKeepsHistory(t *testing.T) {
 	if err != nil || string(first.Doc) != "version: 1\nname: a\n" {
 		t.Fatalf("first version = %q, %v", first.Doc, err)
 	}
-	// A revision of another skill is not this skill's.
-	other, _ := b.Get(ctx, "other", 0)
-	if _, err := b.Get(ctx, "new-customer", other.Revision); !errors.Is(err, ErrNotFound) {
-		t.Errorf("another skill's revision: %v; want ErrNotFound", err)
+	// The other skill's save is not one of this skill's revisions.
+	if _, err := b.Get(ctx, "new-customer", 3); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a revision past the newest: %v; want ErrNotFound", err)
 	}
 	l, err := b.List(ctx)
 	if err != nil || len(l) != 2 || l[0].ID != "new-customer" || l[1].ID != "other" {
@@ -145,14 +149,103 @@ func FuzzOpenSealed(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	good, _ := s.seal("k", []byte("version: 1\n"))
+	good, _ := s.seal("k", 3, []byte("version: 1\n"))
 	f.Add(good)
+	f.Add(sealV1(f, s, "k", []byte("version: 1\n")))
 	f.Add([]byte("RSK1"))
+	f.Add([]byte("RSK2"))
 	f.Add([]byte("version: 1\n"))
 	f.Fuzz(func(t *testing.T, value []byte) {
-		doc, err := s.open("k", value)
-		if err == nil && bytes.HasPrefix(value, sealedMagic) && len(doc) > len(value) {
+		_, doc, err := s.open("k", value)
+		if err == nil && (bytes.HasPrefix(value, sealedMagic) || bytes.HasPrefix(value, sealedMagicV1)) && len(doc) > len(value) {
 			t.Fatalf("opened %d bytes from %d", len(doc), len(value))
 		}
 	})
+}
+
+// sealV1 seals doc as skills were sealed before their versions were
+// numbered (RSK1: no number in the sealed text).
+func sealV1(tb testing.TB, s *sealer, kvKey string, doc []byte) []byte {
+	tb.Helper()
+	nonce := make([]byte, s.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		tb.Fatal(err)
+	}
+	return s.aead.Seal(append(append([]byte{}, sealedMagicV1...), nonce...), nonce, doc, additionalData(kvKey))
+}
+
+// TestRevisionsCountPerSkill: each skill's versions are numbered from 1
+// by its own saves, whatever other skills save between them (issue 35:
+// new skills started at 2, 3 or 4); versions saved before numbering keep
+// their place; saves at once never share a number.
+func TestRevisionsCountPerSkill(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	b, err := Open(ctx, js, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save := func(id, doc string) uint64 {
+		t.Helper()
+		rev, err := b.Save(ctx, id, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+	got := []uint64{save("a", "a1"), save("b", "b1"), save("a", "a2"), save("c", "c1"), save("a", "a3")}
+	if want := []uint64{1, 1, 2, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("revisions saved = %v; want %v", got, want)
+	}
+	for rev, want := range map[uint64]string{0: "a3", 1: "a1", 2: "a2", 3: "a3"} {
+		if e, err := b.Get(ctx, "a", rev); err != nil || string(e.Doc) != want || e.Revision != cmp.Or(rev, 3) {
+			t.Errorf("Get(a, %d) = %q revision %d, %v; want %q", rev, e.Doc, e.Revision, err, want)
+		}
+	}
+	if _, err := b.Get(ctx, "a", 4); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get(a, 4) = %v; want ErrNotFound", err)
+	}
+	if h, err := b.History(ctx, "a"); err != nil || len(h) != 3 || h[0].Revision != 1 || h[2].Revision != 3 {
+		t.Errorf("History(a) = %+v, %v", h, err)
+	}
+
+	// Versions written before they were numbered: one in the clear, one
+	// sealed without a number. They are 1 and 2, and the next save is 3.
+	kv, err := js.KeyValue(ctx, events.BucketSkills)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Put(ctx, "old", []byte("old1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Put(ctx, "old", sealV1(t, b.seal, "old", []byte("old2"))); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := b.Get(ctx, "old", 0); err != nil || string(e.Doc) != "old2" || e.Revision != 2 {
+		t.Errorf("Get(old) = %q revision %d, %v; want old2 at 2", e.Doc, e.Revision, err)
+	}
+	if rev := save("old", "old3"); rev != 3 {
+		t.Errorf("a save after two unnumbered versions = revision %d; want 3", rev)
+	}
+	if e, err := b.Get(ctx, "old", 1); err != nil || string(e.Doc) != "old1" {
+		t.Errorf("Get(old, 1) = %q, %v", e.Doc, err)
+	}
+
+	// Eight saves at once take eight numbers.
+	var wg sync.WaitGroup
+	revs := make([]uint64, 8)
+	for i := range revs {
+		wg.Go(func() {
+			rev, err := b.Save(ctx, "busy", []byte(fmt.Sprint("busy", i)))
+			if err != nil {
+				t.Error(err)
+			}
+			revs[i] = rev
+		})
+	}
+	wg.Wait()
+	slices.Sort(revs)
+	if want := []uint64{1, 2, 3, 4, 5, 6, 7, 8}; !slices.Equal(revs, want) {
+		t.Errorf("revisions of eight saves at once = %v; want %v", revs, want)
+	}
 }

@@ -33,7 +33,7 @@ func (b *Book) Propose(ctx context.Context, id string, base uint64, doc []byte) 
 	if len(doc) > MaxSkillSize {
 		return fmt.Errorf("propose a revision of skill %s: %d bytes, over the %d a skill can be", id, len(doc), MaxSkillSize)
 	}
-	value, err := b.seal.seal(id+pendingSuffix, append([]byte(strconv.FormatUint(base, 10)+"\n"), doc...))
+	value, err := b.seal.seal(id+pendingSuffix, 0, append([]byte(strconv.FormatUint(base, 10)+"\n"), doc...))
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (b *Book) Pending(ctx context.Context, id string) (Pending, error) {
 	if err != nil {
 		return Pending{}, fmt.Errorf("read the proposed revision of skill %s: %w", id, err)
 	}
-	value, err := b.seal.open(e.Key(), e.Value())
+	_, value, err := b.seal.open(e.Key(), e.Value())
 	if err != nil {
 		return Pending{}, err
 	}
@@ -67,7 +67,8 @@ func (b *Book) Pending(ctx context.Context, id string) (Pending, error) {
 	if !ok || perr != nil {
 		return Pending{}, fmt.Errorf("the proposed revision of skill %s is damaged", id)
 	}
-	return Pending{Entry: Entry{SkillVersion: api.SkillVersion{ID: id, Revision: e.Revision(), Saved: e.Created()}, Doc: []byte(doc)}, Base: base}, nil
+	// Its revision is the one it would be saved as, were it accepted now.
+	return Pending{Entry: Entry{SkillVersion: api.SkillVersion{ID: id, Revision: base + 1, Saved: e.Created()}, Doc: []byte(doc)}, Base: base}, nil
 }
 
 // Accept saves skill id's proposed revision as its newest version and
