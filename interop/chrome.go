@@ -87,7 +87,7 @@ func importChrome(data []byte) (*Flow, error) {
 			if st.Width <= 0 || st.Height <= 0 {
 				return nil, refuse("width", "setViewport needs a width and a height above 0")
 			}
-			b.absorb(fmt.Sprintf("setViewport: a skill sets its window once, with browser: {viewport: {width: %d, height: %d}}; add it to the skill to keep this size", st.Width, st.Height), it.line)
+			b.absorb(fmt.Sprintf("setViewport: a skill sets its page's size once, with browser: {viewport: {width: %d, height: %d}}; add it to the skill to keep this size", st.Width, st.Height), it.line)
 		case "navigate":
 			if st.URL == "" {
 				return nil, refuse("url", "navigate needs a url")

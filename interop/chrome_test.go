@@ -65,7 +65,7 @@ func TestImportRecorderFlow(t *testing.T) {
 	}
 	notes := strings.Join(flows[0].Notes, "\n")
 	for _, n := range []string{
-		"line 4: setViewport: a skill sets its window once, with browser: {viewport: {width: 1280, height: 800}}",
+		"line 4: setViewport: a skill sets its page's size once, with browser: {viewport: {width: 1280, height: 800}}",
 		"lines 24, 131, 166: a click on the field the next step fills",
 		"line 63: Tab presses",
 		"line 111: a click on a checkbox is taken to check it",

@@ -221,7 +221,7 @@ func (p *sideProject) command(b *flowBuilder, it element, at string, last bool) 
 		if !ok {
 			return refuse("target", "setWindowSize needs a size such as 1280x800")
 		}
-		b.absorb(fmt.Sprintf("setWindowSize: a skill sets its window once, with browser: {viewport: {width: %d, height: %d}} (the page's size; Selenium's is the whole window's, a little larger); add it to the skill to keep this size", w, h), it.line)
+		b.absorb(fmt.Sprintf("setWindowSize: a skill sets its page's size once, with browser: {viewport: {width: %d, height: %d}} (the page's size; Selenium's is the whole window's, a little larger); add it to the skill to keep this size", w, h), it.line)
 	case "waitForElementPresent", "waitForElementVisible":
 		if _, err := elem(); err != nil {
 			return err

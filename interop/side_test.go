@@ -68,7 +68,7 @@ func TestImportSideProject(t *testing.T) {
 		t.Fatalf("Import(customer.side) = %v", err)
 	}
 	const focus = "a click on the field the next step fills: reprise focuses each field itself"
-	const size = "setWindowSize: a skill sets its window once, with browser: {viewport: {width: 1280, height: 800}} (the page's size; Selenium's is the whole window's, a little larger); add it to the skill to keep this size"
+	const size = "setWindowSize: a skill sets its page's size once, with browser: {viewport: {width: 1280, height: 800}} (the page's size; Selenium's is the whole window's, a little larger); add it to the skill to keep this size"
 	want := []struct {
 		title string
 		steps []sideStep

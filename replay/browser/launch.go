@@ -83,7 +83,8 @@ type Executor struct {
 	findTimeout time.Duration
 	shots       string // the screenshot policy (skills.Shots...)
 	filesDir    string
-	userAgent   string // the user agent without "Headless", "" to leave it
+	userAgent   string           // the user agent without "Headless", "" to leave it
+	viewport    *skills.Viewport // the page's size the skill asks for; nil to leave the window's
 
 	tab          context.Context // the chromedp context of the executor's tab
 	cancelTab    context.CancelFunc
@@ -117,6 +118,9 @@ func New(ctx context.Context, o Options) (*Executor, error) {
 	var allowed []string
 	if o.Skill != nil {
 		allowed = o.Skill.AllowedDomains
+		if !o.Attach {
+			e.viewport = o.Skill.Viewport
+		}
 	}
 	e.watch(allowed)
 	url := o.BrowserURL
@@ -205,6 +209,14 @@ func (e *Executor) open(ctx context.Context) error {
 	// only in a focused window), as the person's one window would.
 	if _, err := chromedp.Call(e.tab, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
 		return fmt.Errorf("focus emulation: %w", err)
+	}
+	// The skill's viewport is the page's size, as the Recorder and
+	// Playwright mean it: the window's is that less the browser's bars.
+	if v := e.viewport; v != nil {
+		p := emulation.SetDeviceMetricsOverrideParams{Width: int64(v.Width), Height: int64(v.Height)}
+		if _, err := chromedp.Call(e.tab, emulation.SetDeviceMetricsOverride, p); err != nil {
+			return fmt.Errorf("viewport: %w", err)
+		}
 	}
 	return nil
 }
@@ -318,7 +330,7 @@ func (e *Executor) Tab(ctx context.Context) (*Executor, error) {
 	if e.tab.Err() != nil {
 		return nil, ErrClosed
 	}
-	t := &Executor{log: e.log, findTimeout: e.findTimeout, shots: e.shots, filesDir: e.filesDir, userAgent: e.userAgent}
+	t := &Executor{log: e.log, findTimeout: e.findTimeout, shots: e.shots, filesDir: e.filesDir, userAgent: e.userAgent, viewport: e.viewport}
 	t.watch(e.guard.allowed)
 	t.tab, t.cancelTab = chromedp.NewContext(e.tab, chromedp.WithListener(t.observe))
 	t.cancelAll = func() {}

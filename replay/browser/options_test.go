@@ -47,9 +47,8 @@ func TestBrowserOptions(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	if w := eval[int](t, ex, "window.innerWidth"); w != 1024 {
-		t.Errorf("window.innerWidth = %d; want the skill's 1024", w)
-	}
+	// The viewport is the page's size, not the window's (issue 35).
+	checkViewport(t, ex, 1024, 700)
 	if ua := eval[string](t, ex, "navigator.userAgent"); strings.Contains(ua, "Headless") {
 		t.Errorf("navigator.userAgent = %q", ua)
 	}
@@ -64,6 +63,15 @@ func TestBrowserOptions(t *testing.T) {
 	open(t, tab, "http://shop.example.test/")
 	if ua := eval[string](t, tab, "navigator.userAgent"); strings.Contains(ua, "Headless") {
 		t.Errorf("another tab's navigator.userAgent = %q", ua)
+	}
+	checkViewport(t, tab, 1024, 700)
+}
+
+// checkViewport checks the page's inner size.
+func checkViewport(t *testing.T, ex *Executor, width, height int) {
+	t.Helper()
+	if w, h := eval[int](t, ex, "window.innerWidth"), eval[int](t, ex, "window.innerHeight"); w != width || h != height {
+		t.Errorf("the page is %dx%d; want the skill's viewport, %dx%d", w, h, width, height)
 	}
 }
 
