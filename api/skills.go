@@ -84,11 +84,15 @@ const (
 	SkillPendingGet     = "get"
 	SkillPendingAccept  = "accept"
 	SkillPendingDiscard = "discard"
+	// SkillPendingImport brings a skill file in: its first revision when
+	// no skill has its id, else a proposal made from the newest revision,
+	// never a silent change of a kept skill.
+	SkillPendingImport = "import"
 )
 
 // SkillPendingRequest is one op on skill SkillID's proposed revision, on
 // events.LocalSkillPending: propose YAML made from revision Base, get it,
-// accept it or discard it.
+// accept it, discard it, or import YAML.
 type SkillPendingRequest struct {
 	SkillID string `json:"skill_id"`
 	Op      string `json:"op"`
@@ -96,8 +100,9 @@ type SkillPendingRequest struct {
 	YAML    string `json:"yaml,omitempty"`
 }
 
-// SkillPendingReply is the proposal (get), or the revision it was saved as
-// (accept).
+// SkillPendingReply is the proposal (get), the revision it was saved as
+// (accept, and import of a new skill), or the revision an imported file's
+// proposal was made from (import: Base).
 type SkillPendingReply struct {
 	Base     uint64 `json:"base,omitempty"`
 	YAML     string `json:"yaml,omitempty"`

@@ -96,3 +96,45 @@ func TestPending(t *testing.T) {
 		t.Errorf("pending of no skill: %v; want SKILL_NOT_FOUND, naming no command", err)
 	}
 }
+
+// TestImportSkillFile: an imported skill file is a new skill's revision 1,
+// or a proposal for the kept skill of its name; one named otherwise than
+// the id it is sent under, or that does not validate, is refused.
+func TestImportSkillFile(t *testing.T) {
+	_, nc, js := natstest.Start(t, "m_test")
+	ctx := context.Background()
+	book, err := Open(ctx, js, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&Service{Book: book}).Serve(nc); err != nil {
+		t.Fatal(err)
+	}
+	imp := func(id, doc string) (api.SkillPendingReply, error) {
+		var r api.SkillPendingReply
+		err := ops.AskJSON(ctx, nc, events.LocalSkillPending, api.SkillPendingRequest{SkillID: id, Op: api.SkillPendingImport, YAML: doc}, &r)
+		return r, err
+	}
+	if r, err := imp("plan", pendingSkill); err != nil || r.Revision != 1 || r.Base != 0 {
+		t.Fatalf("import of a new skill = %+v, %v; want revision 1", r, err)
+	}
+	edited := strings.Replace(pendingSkill, "label: Email", "label: E-mail", 1)
+	if r, err := imp("plan", edited); err != nil || r.Revision != 0 || r.Base != 1 {
+		t.Fatalf("import of a kept skill = %+v, %v; want a proposal made from revision 1", r, err)
+	}
+	if cur, _ := book.Get(ctx, "plan", 0); string(cur.Doc) != pendingSkill || cur.Revision != 1 {
+		t.Errorf("an import changed the kept skill: revision %d", cur.Revision)
+	}
+	if p, err := book.Pending(ctx, "plan"); err != nil || string(p.Doc) != edited || p.Base != 1 {
+		t.Errorf("pending = %+v, %v", p, err)
+	}
+	for _, tc := range []struct{ id, doc, want string }{
+		{"other", pendingSkill, `named "plan", which is not skill "other"`},
+		{"plan", "version: 1\nname: plan\nsteps: []\n", "a skill needs at least one step"},
+		{"plan", "{", "is not a skill"},
+	} {
+		if _, err := imp(tc.id, tc.doc); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("import %q as %s: %v; want %q", tc.doc, tc.id, err, tc.want)
+		}
+	}
+}

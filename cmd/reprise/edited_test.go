@@ -71,3 +71,57 @@ func TestHandEditedSkillReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillFilesInAndOutOfTheBook: a skill file goes into the skill book
+// through the same validation as a built skill (issue 35): as revision 1
+// of a new skill, then, edited, as a proposal the person sees and accepts
+// as revision 2, never saved over the kept skill silently. Export reads a
+// skill file as it reads a kept skill.
+func TestSkillFilesInAndOutOfTheBook(t *testing.T) {
+	t.Parallel()
+	tmpl, err := os.ReadFile(filepath.Join("testdata", "edited-skill.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, dir := t.TempDir(), t.TempDir()
+	startDaemonProcess(t, home)
+	write := func(name, doc string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	first := strings.ReplaceAll(string(tmpl), "{{base}}", "http://127.0.0.1:9")
+	edited := strings.Replace(first, "expect: R-2", "expect: R-3", 1)
+	edited = strings.Replace(edited, "value: R-2", "value: R-3", 1)
+	const id = "add-customer-by-hand"
+	steps := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"skill", "import", write("first.yaml", first)}, "saved skill " + id + ", revision 1, from"},
+		{[]string{"skill", "import", write("edited.yml", edited)}, "proposed as the next revision of skill " + id + " (made from revision 1)"},
+		{[]string{"skill", "show", id}, "value: R-2"},
+		{[]string{"skill", "show", id, "--pending"}, "value: R-3"},
+		{[]string{"skill", "accept", id}, "saved as revision 2 of skill " + id},
+		{[]string{"skill", "show", id}, "value: R-3"},
+		{[]string{"skill", "show", id, "--revision", "1"}, "value: R-2"},
+		{[]string{"skill", "export", filepath.Join(dir, "edited.yml")}, edited},
+	}
+	for _, s := range steps {
+		out, stderr, err := run(t, home, s.args...)
+		if err != nil || !strings.Contains(out, s.want) {
+			t.Fatalf("reprise %s: %v\n%s%s\nwant %q", strings.Join(s.args, " "), err, out, stderr, s.want)
+		}
+	}
+	// A file that does not validate is refused, and nothing is proposed.
+	bad := strings.Replace(first, "read_back: {kind: value, expect: \"%email%\"}", "read_back: {kind: value, expect: \"%no_such%\"}", 1)
+	out, stderr, err := run(t, home, "skill", "import", write("bad.yaml", bad))
+	if err == nil || !strings.Contains(stderr, "bad.yaml: line 24: steps[3].read_back.expect: placeholder %no_such% names no declared parameter") {
+		t.Errorf("import of a skill that does not validate: %v\n%s%s", err, out, stderr)
+	}
+	if _, stderr, err := run(t, home, "skill", "show", id, "--pending"); err == nil || !strings.Contains(stderr, "no proposed revision") {
+		t.Errorf("a refused import left a proposal: %v %s", err, stderr)
+	}
+}

@@ -107,6 +107,10 @@ func TestBadFlagsAndArgs(t *testing.T) {
 	if err := os.WriteFile(badFlow, []byte("{\"steps\": [\n  {\"type\": \"navigate\", \"url\": \"https://a.example/\"},\n  {\"type\": \"hover\", \"selectors\": [\"#menu\"]}\n]}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	badYAML := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(badYAML, []byte("version: 1\nname: [unclosed\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args    []string
 		mention string
@@ -119,7 +123,11 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"skill", "import", filepath.Join(home, "missing.json")}, "no such file"},
 		{[]string{"skill", "import", "/dev/zero"}, "/dev/zero is over"},
 		{[]string{"skill", "import", badFlow}, "bad.json: line 3: steps[1].type: hover has no reprise equivalent"},
-		{[]string{"skill", "import", skill}, "not valid JSON"},
+		{[]string{"skill", "import", skill, "--name", "x"}, "a skill file is a skill already"},
+		{[]string{"skill", "import", skill, badFlow}, "bad.json is not a skill file (.yaml): import skill files and flows separately"},
+		{[]string{"skill", "import", badYAML}, "bad.yaml: line 1: malformed YAML"},
+		{[]string{"skill", "export", skill, "--revision", "2"}, "is a skill file"},
+		{[]string{"skill", "export", badYAML}, "bad.yaml: line 1: malformed YAML"},
 		{[]string{"skill", "export", "s", "--format", "docx"}, "--format must be one of chrome-recorder, puppeteer-replay, playwright, reprise"},
 		{[]string{"skill", "export", "s", "--format", "playwright"}, "--format playwright needs --rows"},
 		{[]string{"skill", "export", "s", "--format", "chrome-recorder", "--rows", "r.csv", "--row", "0"}, "--row counts data rows from 1"},
