@@ -31,12 +31,8 @@ build:
 # suites spend much of their time waiting on browsers, daemons and
 # servers, and the last package to finish (cmd/reprise) would otherwise
 # run two tests at a time on an idle machine.
-#
-# Packages start in the order named: the longest first, so that at the
-# end the many short ones fill the slots, not one long one started last.
-SLOW_PKGS := ./cmd/reprise ./e2e/forms ./internal/zoo ./replay/browser ./replay/desktop ./capture/chrome ./capture/winhook
 test: deps
-	scripts/with-keyring $(GO) test -race -count=1 -p 3 -parallel 4 -timeout 45m $(SLOW_PKGS) ./...
+	scripts/with-keyring $(GO) test -race -count=1 -p 3 -parallel 4 -timeout 45m ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \
