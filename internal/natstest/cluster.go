@@ -61,7 +61,7 @@ type node struct {
 
 // StartCluster starts n nats-server processes clustered as "hub" with
 // JetStream, accepting only user/password, and returns once JetStream
-// answers (a meta leader is elected). It skips the test when nats-server is
+// can place a stream on every node. It skips the test when nats-server is
 // not installed. Every process is killed when the test ends.
 func StartCluster(tb testing.TB, n int, user, password string) *Cluster {
 	tb.Helper()
@@ -296,8 +296,9 @@ func (c *Cluster) waitClient(nd *node) error {
 	}
 }
 
-// waitJetStream waits until the cluster answers a JetStream API call, which
-// needs an elected meta leader; accepting clients does not mean that.
+// waitJetStream waits until the cluster places a stream on every node, which
+// needs a meta leader that has heard from every peer; accepting clients
+// does not mean that.
 func (c *Cluster) waitJetStream() error {
 	nc, err := c.dial(c.URL(), nats.MaxReconnects(-1), nats.ReconnectWait(pollEvery))
 	if err != nil {
@@ -310,17 +311,30 @@ func (c *Cluster) waitJetStream() error {
 	}
 	deadline := time.Now().Add(readyWithin)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_, err := js.AccountInfo(ctx)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := c.placeProbe(ctx, js)
 		cancel()
 		if err == nil {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("no JetStream meta leader after %v: %w", readyWithin, err)
+			return fmt.Errorf("JetStream cannot place a stream on all %d nodes after %v: %w", len(c.nodes), readyWithin, err)
 		}
 		time.Sleep(pollEvery)
 	}
+}
+
+// placeProbe places a stream on every node and deletes it. A meta leader
+// answers before it has heard from every peer, and a stream placed on all
+// of them then fails with "no suitable peers for placement" (seen under
+// make test's load): a test's first stream must not be the probe.
+func (c *Cluster) placeProbe(ctx context.Context, js jetstream.JetStream) error {
+	const probe = "NATSTEST_PROBE"
+	_, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: probe, Subjects: []string{"natstest.probe"}, Replicas: len(c.nodes), Storage: jetstream.MemoryStorage})
+	if err != nil {
+		return err
+	}
+	return js.DeleteStream(ctx, probe)
 }
 
 // cleanup kills every process, and on failure shows how each server saw it.
