@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/reprise-dev/reprise/events"
 )
 
 // recorderStep is one step of a Chrome DevTools Recorder user flow, the
@@ -25,6 +27,7 @@ type recorderStep struct {
 	Width          int             `json:"width,omitempty"`
 	Height         int             `json:"height,omitempty"`
 	AssertedEvents []assertedEvent `json:"assertedEvents,omitempty"`
+	Expression     string          `json:"expression,omitempty"`
 }
 
 // rawSelector is a selector, or the parts of one that cross shadow roots
@@ -160,7 +163,22 @@ func importChrome(data []byte) (*Flow, error) {
 				return nil, refuse("type", "close before the flow's last step has no reprise equivalent: reprise replays in one tab")
 			}
 			b.absorb("close: reprise closes the browser after the last row", it.line)
-		case "hover", "doubleClick", "waitForExpression", "customStep", "emulateNetworkConditions":
+		case "waitForExpression":
+			// The one expression reprise's own export writes after the
+			// step that files a row: the text that proves it filed.
+			text, ok := expressionText(st.Expression)
+			prev := b.last()
+			if !ok || prev == nil || prev.Action != events.ActionSubmit && prev.Action != events.ActionClick {
+				return nil, refuse("type", "%s has no reprise equivalent: %s", st.Type, unsupported[st.Type])
+			}
+			if prev.Effect == nil {
+				prev.Effect = &events.Effect{URLUnknown: true}
+			}
+			if len(prev.Effect.Texts) < 16 {
+				prev.Effect.Texts = append(prev.Effect.Texts, cut(text, 500))
+			}
+			b.absorb("waitForExpression: the text waited for after the click that sends the form is its success check", it.line)
+		case "hover", "doubleClick", "customStep", "emulateNetworkConditions":
 			return nil, refuse("type", "%s has no reprise equivalent: %s", st.Type, unsupported[st.Type])
 		case "":
 			return nil, refuse("type", "is missing")
@@ -270,4 +288,18 @@ func quoteShort(s string) string {
 		s = s[:40] + "..."
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// expressionText reads back the text of a wait textExpression wrote.
+func expressionText(expr string) (string, bool) {
+	const prefix, suffix = "document.body !== null && document.body.innerText.includes(", ")"
+	quoted, ok := strings.CutPrefix(expr, prefix)
+	if !ok || !strings.HasSuffix(quoted, suffix) {
+		return "", false
+	}
+	var text string
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(quoted, suffix)), &text); err != nil || strings.TrimSpace(text) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(text), true
 }

@@ -142,3 +142,18 @@ type ExportOptions struct {
 	// a path relative to where the script runs, or absolute.
 	CSV string
 }
+
+// optionValueJS runs in the page: the value of the option of a <select>
+// whose label or value is want (exactly, else ignoring case, accents and
+// spacing, as reprise matches a cell), null when none is, undefined for
+// another element.
+const optionValueJS = `function optionValue(e, want) {
+  if (e.tagName !== "SELECT") return undefined;
+  const fold = (s) => s.normalize("NFD").replace(/\p{Mn}/gu, "").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+  const opts = Array.from(e.options);
+  const o = opts.find((o) => o.label === want) || opts.find((o) => o.value === want);
+  if (o) return o.value;
+  const hits = opts.filter((o) => fold(o.label) === fold(want) || (o.value !== "" && fold(o.value) === fold(want)));
+  return hits.length === 1 ? hits[0].value : null;
+}
+`

@@ -73,6 +73,7 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	b.WriteString(`test.describe.configure({ mode: "serial" });` + "\n")
 	if choose {
 		b.WriteString(chooseJS)
+		b.WriteString("\n" + optionValueJS)
 	}
 	b.WriteString("\nfor (const row of ROWS) {\n")
 	b.WriteString("  test(`row ${row.n}`, async ({ page }) => {\n")
@@ -93,16 +94,18 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 // the option's label, which a <select> may lack when only values were
 // recorded.
 const chooseJS = `
-// choose picks the option labelled label: in a <select> by its label, or
-// by its value when no option has that label; in a radio group or a list
+// choose picks the option labelled label: in a <select> the option whose
+// label or value it is (exactly, else ignoring case, accents and spacing);
+// in a radio group or a list
 // box by clicking the radio or option of that name; in any other box by
 // opening it and clicking the option of that name. An empty label leaves
 // the choice as it is, as reprise leaves an optional choice unset.
 async function choose(page, field, label) {
   const kind = await field.evaluate((e) => (e.tagName === "SELECT" ? "select" : e.getAttribute("role") || ""));
   if (kind === "select") {
-    const labelled = await field.evaluate((e, l) => Array.from(e.options).some((o) => o.label === l), label);
-    await field.selectOption(labelled ? { label } : { value: label });
+    const value = await field.evaluate(optionValue, label);
+    if (value === null) throw new Error("no option of the list has that label or value");
+    await field.selectOption({ value });
     return;
   }
   if (label === "") return;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -31,6 +32,10 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	}
 	toggles, _ := json.Marshal(ex.toggles)
 	choices, _ := json.Marshal(ex.choices)
+	success, err := successJS(ex.success)
+	if err != nil {
+		return nil, err
+	}
 	var b strings.Builder
 	head := []string{
 		fmt.Sprintf("Exported from the reprise skill %q: replays its flow with @puppeteer/replay once for every row of the CSV.", s.Name),
@@ -38,7 +43,7 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 		"",
 		"What this script does not do that reprise does:",
 	}
-	for _, l := range lost(s, "this script only waits for the page its submit opens.") {
+	for _, l := range lost(s, "this script waits for the success checks of the step that files the row, and reports the row failed when they do not come.") {
 		head = append(head, "- "+l)
 	}
 	for _, n := range ex.notes {
@@ -56,6 +61,7 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	fmt.Fprintf(&b, "const FLOW = %s;\n", flow)
 	fmt.Fprintf(&b, "// The steps on a box, and the state (a template) it must end in.\nconst TOGGLES = %s;\n", toggles)
 	fmt.Fprintf(&b, "// A list's options: the Recorder sets a select by its option's value.\nconst CHOICES = %s;\n", choices)
+	fmt.Fprintf(&b, "// The checks that say the step filing a row succeeded (timeouts in ms).\nconst SUCCESS = %s;\n", success)
 	csv := jsString(o.CSV)
 	if !filepath.IsAbs(o.CSV) {
 		csv = "path.join(__dirname, " + csv + ")"
@@ -65,9 +71,41 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-const puppeteerMain = `// rowFlow is the flow with one row's values in it.
+// jsCheck is a success check as the script reads it.
+type jsCheck struct {
+	Kind    string `json:"kind"`
+	Value   string `json:"value,omitempty"`
+	Timeout int64  `json:"timeout"`
+}
+
+// successJS writes the success checks by step index, refusing one the
+// script cannot make: a row the script could not prove filed would be
+// reported done.
+func successJS(success map[int]skills.Conditions) (string, error) {
+	out := map[int][]jsCheck{}
+	for i, cs := range success {
+		for _, c := range cs {
+			switch c.Kind {
+			case skills.CondURLContains, skills.CondURLChanged, skills.CondText, skills.CondElement, skills.CondRequestOK:
+			default:
+				return "", fmt.Errorf("the success check %s has no @puppeteer/replay equivalent here: reprise proves a row filed with it, this script could not", condition(c))
+			}
+			ms := int64(10_000)
+			if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
+				ms = d.Milliseconds()
+			}
+			out[i] = append(out[i], jsCheck{Kind: c.Kind, Value: c.Value, Timeout: ms})
+		}
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
+}
+
+const puppeteerMain = `// rowFlow is the flow with one row's values in it, the steps on boxes with
+// the state each must end in, and the steps that file the row with their
+// success checks.
 function rowFlow(values) {
-  const boxes = new Map();
+  const boxes = new Map(), checks = new Map();
   const steps = FLOW.steps.map((step, i) => {
     const s = JSON.parse(JSON.stringify(step));
     if (s.url !== undefined) s.url = fillIn(s.url, values);
@@ -75,29 +113,60 @@ function rowFlow(values) {
     if (s.selectors) s.selectors = s.selectors.map((parts) => parts.map((p) => fillIn(p, values)));
     if (CHOICES[i] && Object.prototype.hasOwnProperty.call(CHOICES[i], s.value)) s.value = CHOICES[i][s.value];
     if (TOGGLES[i] !== undefined) boxes.set(s, fillIn(TOGGLES[i], values) === "true");
+    if (SUCCESS[i]) checks.set(s, SUCCESS[i].map((c) => ({ ...c, value: c.value && fillIn(c.value, values) })));
     return s;
   });
-  return { flow: { ...FLOW, steps }, boxes };
+  return { flow: { ...FLOW, steps }, boxes, checks };
 }
 
-// Extension clicks a box only when it is not in the state the row wants.
+// Extension does what a Recorder flow cannot say: it clicks a box only
+// when it is not in the state the row wants, sets a list by the option
+// whose label or value the cell names, and waits for the success checks of
+// the step that files the row.
 class Extension extends PuppeteerRunnerExtension {
-  constructor(browser, page, boxes) {
+  constructor(browser, page, boxes, checks) {
     super(browser, page, { timeout: 10000 });
     this.boxes = boxes;
+    this.checks = checks;
     this.page = page;
+  }
+  element(step) {
+    return Promise.any(step.selectors.map((s) => this.page.waitForSelector(s.join(" >>> "), { timeout: 10000 })));
   }
   async runStep(step, flow) {
     if (this.boxes.has(step)) {
-      const want = this.boxes.get(step);
-      const el = await Promise.any(step.selectors.map((s) => this.page.waitForSelector(s.join(" >>> "), { timeout: 10000 })));
+      const el = await this.element(step);
       const checked = await el.evaluate((e) => e.checked === true || e.getAttribute("aria-checked") === "true");
-      if (checked === want) return;
+      if (checked === this.boxes.get(step)) return;
     }
+    if (step.type === "change" && step.selectors) {
+      const el = await this.element(step);
+      const value = await el.evaluate(optionValue, step.value);
+      if (value === null) throw new Error("no option of the list has that label or value");
+      if (value !== undefined) step.value = value;
+    }
+    const checks = this.checks.get(step);
+    if (!checks) return super.runStep(step, flow);
+    const before = this.page.url();
+    const answered = checks.filter((c) => c.kind === "request_ok").map((c) =>
+      this.page.waitForResponse((r) => r.request().method() !== "GET" && ["document", "xhr", "fetch"].includes(r.request().resourceType()), { timeout: c.timeout }));
     await super.runStep(step, flow);
+    for (const c of checks) {
+      const opts = { timeout: c.timeout, polling: 100 };
+      switch (c.kind) {
+        case "url_contains": await this.page.waitForFunction((v) => location.href.includes(v), opts, c.value); break;
+        case "url_changed": await this.page.waitForFunction((b) => location.href !== b, opts, before); break;
+        case "text": await this.page.waitForFunction((t) => document.body && document.body.innerText.includes(t), opts, c.value); break;
+        case "element": await this.page.waitForSelector(c.value, { timeout: c.timeout }); break;
+      }
+    }
+    for (const r of await Promise.all(answered)) {
+      if (r.status() >= 400) throw new Error("the site answered the request with " + r.status());
+    }
   }
 }
 
+` + optionValueJS + `
 (async () => {
   const rows = readRows(ROWS_FILE);
   const browser = await puppeteer.launch({
@@ -105,17 +174,28 @@ class Extension extends PuppeteerRunnerExtension {
     headless: true,
     args: process.getuid && process.getuid() === 0 ? ["--no-sandbox"] : [],
   });
+  let failed = 0;
   try {
     for (const row of rows) {
       const page = await browser.newPage();
-      const { flow, boxes } = rowFlow(row.values);
-      const runner = await createRunner(flow, new Extension(browser, page, boxes));
-      if (!(await runner.run())) throw new Error("row " + row.n + " did not finish");
-      await page.close();
-      console.log("row " + row.n + ": done");
+      try {
+        const { flow, boxes, checks } = rowFlow(row.values);
+        const runner = await createRunner(flow, new Extension(browser, page, boxes, checks));
+        if (!(await runner.run())) throw new Error("the flow did not finish");
+        console.log("row " + row.n + ": done");
+      } catch (e) {
+        failed++;
+        console.error("row " + row.n + ": failed: " + e.message);
+      } finally {
+        await page.close();
+      }
     }
   } finally {
     await browser.close();
+  }
+  if (failed) {
+    console.error(failed + " of " + rows.length + " rows failed");
+    process.exitCode = 1;
   }
 })().catch((e) => { console.error(e.message); process.exit(1); });
 `

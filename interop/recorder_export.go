@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/skills"
@@ -34,6 +35,8 @@ type outStep struct {
 	OffsetX           *int            `json:"offsetX,omitempty"`
 	OffsetY           *int            `json:"offsetY,omitempty"`
 	AssertedEvents    []assertedEvent `json:"assertedEvents,omitempty"`
+	Expression        string          `json:"expression,omitempty"`
+	Timeout           int64           `json:"timeout,omitempty"`
 }
 
 // exported is a skill's Recorder flow with what the scripts built on it
@@ -46,6 +49,13 @@ type exported struct {
 	// choices maps a step index to its list's option labels and values:
 	// the Recorder sets a select by its option's value.
 	choices map[int]map[string]string
+	// success maps a destructive step's index to the checks that say its
+	// row was filed: the script waits for them before the next row.
+	success map[int]skills.Conditions
+	// unmapped names the steps that set a <select> whose options the
+	// skill does not know (an imported one): the Recorder sets a select
+	// by its option's value.
+	unmapped []string
 	notes   []string
 }
 
@@ -58,8 +68,12 @@ func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(ex.unmapped) > 0 {
+		return nil, nil, fmt.Errorf("%s sets a list whose option values the skill does not know (an imported skill keeps none), and a Recorder flow sets a list by its option's value: export it as %s or %s, which find the option in the page", ex.unmapped[0], ExportPuppeteerReplay, ExportPlaywright)
+	}
 	// A box is clicked when the row wants it checked: a fresh form's box
-	// is unchecked. A list gets its option's value.
+	// is unchecked. A list gets its option's value. The step filing the
+	// row is followed by waits for what proves it filed.
 	var steps []any
 	for i, st := range ex.flow.Steps {
 		if want, ok := ex.toggles[i]; ok && want != "true" {
@@ -73,6 +87,13 @@ func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string
 			}
 		}
 		steps = append(steps, st)
+		if cs, ok := ex.success[i]; ok {
+			waits, err := successWaits(cs, fill)
+			if err != nil {
+				return nil, nil, err
+			}
+			steps = append(steps, waits...)
+		}
 	}
 	ex.flow.Steps = steps
 	notes := ex.notes
@@ -86,7 +107,7 @@ func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string
 // exportFlow turns the skill's steps into Recorder steps, each value
 // passed through fill.
 func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, error) {
-	ex := &exported{flow: recorderFlow{Title: s.Name}, toggles: map[int]string{}, choices: map[int]map[string]string{}}
+	ex := &exported{flow: recorderFlow{Title: s.Name}, toggles: map[int]string{}, choices: map[int]map[string]string{}, success: map[int]skills.Conditions{}}
 	f, t := false, true
 	w, h := 1280, 800
 	if s.Browser != nil && s.Browser.Viewport != nil {
@@ -134,6 +155,8 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 				}
 				if len(m) > 0 {
 					ex.choices[len(ex.flow.Steps)] = m
+				} else {
+					ex.unmapped = append(ex.unmapped, ref)
 				}
 				add(outStep{Type: "change", Selectors: sels, Value: &value})
 				continue
@@ -156,6 +179,9 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 			}
 			if st.Destructive && navigates(st.Assert) {
 				o.AssertedEvents = []assertedEvent{{Type: "navigation"}}
+			}
+			if st.Destructive && len(st.Assert) > 0 {
+				ex.success[len(ex.flow.Steps)] = st.Assert
 			}
 			add(o)
 		case skills.ActionAsk:
@@ -279,3 +305,45 @@ func cssIdent(s string) string {
 func cssString(s string) string { return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) }
 
 func ptr[T any](v T) *T { return &v }
+
+// successWaits are the Recorder steps that wait for a filing step's
+// success: a text or an element appearing (an address is the navigation
+// the step already asserts). A filing step none of whose checks a flow can
+// wait for is refused: replayed, the flow would close the page before the
+// site answered, and say nothing.
+func successWaits(cs skills.Conditions, fill func(string) (string, error)) ([]any, error) {
+	var out []any
+	expressed := false
+	for _, c := range cs {
+		timeout := int64(0)
+		if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
+			timeout = d.Milliseconds()
+		}
+		switch c.Kind {
+		case skills.CondURLContains, skills.CondURLChanged:
+			expressed = true
+		case skills.CondText:
+			text, err := fill(c.Value)
+			if err != nil {
+				return nil, err
+			}
+			// A wait on an expression outlives the page the step leaves,
+			// where a wait on an element fails as that page goes.
+			out = append(out, outStep{Type: "waitForExpression", Expression: textExpression(text), Timeout: timeout})
+			expressed = true
+		case skills.CondElement:
+			out = append(out, outStep{Type: "waitForElement", Selectors: [][]string{{c.Value}}, Timeout: timeout})
+			expressed = true
+		}
+	}
+	if !expressed {
+		return nil, fmt.Errorf("the step that files a row proves it by %s, which a Recorder flow cannot wait for: export it as %s or %s", condition(cs[0]), ExportPuppeteerReplay, ExportPlaywright)
+	}
+	return out, nil
+}
+
+// textExpression is the page expression a Recorder flow waits on for text
+// to show: the one form the Recorder import reads back as a text check.
+func textExpression(text string) string {
+	return "document.body !== null && document.body.innerText.includes(" + jsString(text) + ")"
+}

@@ -51,6 +51,17 @@ func needNode(t *testing.T, module string) nodeTools {
 // test with its output when it fails.
 func (n nodeTools) run(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	out, err := n.runErr(t, dir, args...)
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// runErr is run for a script that may rightly fail: it returns the
+// script's output and how it exited.
+func (n nodeTools) runErr(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, n.node, args...)
@@ -67,10 +78,7 @@ func (n nodeTools) run(t *testing.T, dir string, args ...string) string {
 	}
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return string(out), err
 }
 
 // exportDir is a folder holding testdata/export/customers.csv and files.
