@@ -56,7 +56,7 @@ type exported struct {
 	// skill does not know (an imported one): the Recorder sets a select
 	// by its option's value.
 	unmapped []string
-	notes   []string
+	notes    []string
 }
 
 // ChromeRecorder writes s as a Chrome DevTools Recorder user flow with
