@@ -66,7 +66,8 @@ func (n nodeTools) runErr(t *testing.T, dir string, args ...string) (string, err
 	defer cancel()
 	cmd := exec.CommandContext(ctx, n.node, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NODE_PATH="+n.modules, "CHROME_PATH="+n.chrome, "REPRISE_ROWS=")
+	cmd.Env = append(os.Environ(), "NODE_PATH="+n.modules, "CHROME_PATH="+n.chrome, "REPRISE_ROWS=",
+		"PUPPETEER_EXECUTABLE_PATH="+n.puppeteerChrome(t))
 	// At the deadline the tool is interrupted and closes its browsers
 	// itself (Playwright starts Chromium in a process group of its own, out
 	// of reach of a group kill); 10 s later it is killed.
@@ -118,3 +119,22 @@ var exportRows = []map[string]string{
 	{"first_name": "Grace", "email": "grace@example.test", "plan": "ent", "newsletter": "", "note": ""},
 	{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "note": "50% off"},
 }
+
+// puppeteerChrome is the browser @puppeteer/replay's command line starts:
+// the system Chromium, through a script that turns its sandbox off as
+// root, where it cannot start (the command line passes no switches).
+func (n nodeTools) puppeteerChrome(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return n.chrome
+	}
+	path := filepath.Join(t.TempDir(), "chromium-no-sandbox")
+	script := "#!/bin/sh\nexec " + shellQuote(n.chrome) + " --no-sandbox \"$@\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
