@@ -70,7 +70,7 @@ func lost(s *skills.Skill, checks string) []string {
 	if len(s.DedupeKey) > 0 {
 		out = append(out, fmt.Sprintf("Dedupe: reprise skips a row whose %s was already filed; this script does not check.", strings.Join(s.DedupeKey, ", ")))
 	}
-	var readBacks, asserts, secrets, asks, uploads, waits, whens int
+	var readBacks, asserts, secrets, uploads, waits, whens int
 	for _, st := range s.Steps {
 		if st.ReadBack != nil {
 			readBacks++
@@ -79,10 +79,7 @@ func lost(s *skills.Skill, checks string) []string {
 		if st.Secret {
 			secrets++
 		}
-		switch st.Action {
-		case skills.ActionAsk:
-			asks++
-		case events.ActionUpload:
+		if st.Action == events.ActionUpload {
 			uploads++
 		}
 		if st.Wait != nil {
@@ -100,9 +97,6 @@ func lost(s *skills.Skill, checks string) []string {
 	}
 	if secrets > 0 {
 		out = append(out, "Passwords: reprise asks a person for a password field's value; this script leaves it to you (see the TODO at the step).")
-	}
-	if asks > 0 {
-		out = append(out, "Questions: reprise pauses a row to ask a person (an ask step); this script cannot, and skips those steps.")
 	}
 	if uploads > 0 {
 		out = append(out, "Uploads: reprise checks each file before the row runs; this script gives the path as the CSV has it.")

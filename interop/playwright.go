@@ -2,6 +2,7 @@ package interop
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -142,12 +143,7 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 	}
 	switch {
 	case st.Action == skills.ActionAsk:
-		fmt.Fprintf(b, "    // TODO %s: reprise asks a person %s here and pauses the row for the answer", name, jsString(st.Prompt))
-		if st.As != "" {
-			fmt.Fprintf(b, ", which later steps use as %%%s%%: set row.values[%s] here", st.As, jsString(st.As))
-		}
-		b.WriteString(".\n")
-		return nil
+		return errors.New("it asks a person, which a Playwright test cannot: a row filed without the answer would be filed wrong")
 	case st.Secret:
 		loc, err := locator(st)
 		if err != nil {

@@ -104,8 +104,7 @@ func TestPlaywrightSteps(t *testing.T) {
 		Steps: []skills.Step{
 			{Action: "navigate", Value: "https://example.test/login?next=%%2F"},
 			{Action: "fill", Role: "textbox", Label: "Password", Secret: true, Selectors: []skills.Selector{{Strategy: "id", Value: "#pw"}}},
-			{Action: skills.ActionAsk, Prompt: "Which code\ndid the SMS give?", As: "code"},
-			{Action: "fill", Keys: true, Value: "%code%", Target: &selector.Selector{Role: "text_field", Name: "Code *"}},
+			{Action: "fill", Keys: true, Value: "%name%", Target: &selector.Selector{Role: "text_field", Name: "Code *"}},
 			{Action: "select", Role: "radiogroup", Label: "Size", Value: "%size%"},
 			{Action: "upload", Value: "%files%", Selectors: []skills.Selector{{Strategy: "css", Value: "input[type=file]"}, {Strategy: "role+text", Value: "statictext[name='Files']"}}},
 			{Action: "wait", Wait: &skills.Condition{Kind: skills.CondText, Value: "Ready"}},
@@ -129,14 +128,12 @@ func TestPlaywrightSteps(t *testing.T) {
 		`await page.goto(fillIn("https://example.test/login?next=%%2F", row.values));`,
 		`// TODO step 2: fill Password: a password.`,
 		`//   await page.getByRole("textbox", { name: "Password", exact: true }).or(page.locator("#pw")).fill(process.env.PASSWORD);`,
-		`// TODO step 3: ask: reprise asks a person "Which code\ndid the SMS give?" here`,
-		`set row.values["code"] here.`,
 		`const field = page.getByRole("textbox", { name: new RegExp("^Code .*$") });`,
-		`await field.pressSequentially(fillIn("%code%", row.values));`,
+		`await field.pressSequentially(fillIn("%name%", row.values));`,
 		`await choose(page, field, fillIn("%size%", row.values));`,
 		`.setInputFiles(fillIn("%files%", row.values).split(`,
-		`// step 7: wait for text "Ready": not expressed; reprise checks it, this script does not.`,
-		`// step 8: click Delete */ now for good: its when check is not expressed; it runs for every row.`,
+		`// step 6: wait for text "Ready": not expressed; reprise checks it, this script does not.`,
+		`// step 7: click Delete */ now for good: its when check is not expressed; it runs for every row.`,
 		"dismiss = true;\n      await page.getByRole(\"button\", { name: \"Delete */ now\\nfor good\", exact: true })",
 		`let dismiss = false;`,
 		`const before = page.url();`,
@@ -166,6 +163,23 @@ func TestPlaywrightRefuses(t *testing.T) {
 	_, err := Playwright(s, ExportOptions{CSV: "customers.csv"})
 	if err == nil || !strings.Contains(err.Error(), "step 3 (launch_app)") {
 		t.Errorf("Playwright with a launch_app step: %v; want an error naming step 3", err)
+	}
+	asks := exportSkill(t, "http://127.0.0.1:9")
+	asks.Steps[2] = skills.Step{Action: skills.ActionAsk, Prompt: "the code", As: "code"}
+	for format, export := range map[string]func(*skills.Skill) error{
+		"playwright": func(s *skills.Skill) error { _, err := Playwright(s, ExportOptions{CSV: "customers.csv"}); return err },
+		"puppeteer-replay": func(s *skills.Skill) error {
+			_, err := PuppeteerReplay(s, ExportOptions{CSV: "customers.csv"})
+			return err
+		},
+		"chrome-recorder": func(s *skills.Skill) error {
+			_, _, err := ChromeRecorder(s, map[string]string{"first_name": "A", "email": "a@example.test", "plan": "Basic", "newsletter": "false", "note": ""})
+			return err
+		},
+	} {
+		if err := export(asks); err == nil || !strings.Contains(err.Error(), "step 3 (ask)") || !strings.Contains(err.Error(), "asks a person") {
+			t.Errorf("%s with an ask step: %v; want refused, naming step 3", format, err)
+		}
 	}
 	if _, err := Playwright(exportSkill(t, "http://127.0.0.1:9"), ExportOptions{}); err == nil {
 		t.Error("Playwright with no CSV: no error")

@@ -185,11 +185,11 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 			}
 			add(o)
 		case skills.ActionAsk:
-			ex.notes = append(ex.notes, fmt.Sprintf("%s asks a person %q: the Recorder cannot ask; it is left out.", ref, st.Prompt))
+			return nil, fmt.Errorf("%s asks a person, which a Recorder flow cannot: a row filed without the answer would be filed wrong", ref)
 		case events.ActionUpload:
-			ex.notes = append(ex.notes, fmt.Sprintf("%s uploads a file: the Recorder has no upload step; it is left out.", ref))
+			return nil, fmt.Errorf("%s uploads a file, and a Recorder flow has no upload step: a row filed without it would be filed wrong", ref)
 		default:
-			ex.notes = append(ex.notes, fmt.Sprintf("%s is not expressed in a Recorder flow; it is left out.", ref))
+			return nil, fmt.Errorf("%s has no Recorder flow equivalent", ref)
 		}
 	}
 	return ex, nil
