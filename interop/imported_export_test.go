@@ -44,10 +44,32 @@ func importedSkill(t *testing.T, base string) *skills.Skill {
 // stored once with the plan the CSV names by label (the site stores its
 // value), none lost to a page closed before its request landed.
 func TestExportsOfAnImportedSkillFileTheRows(t *testing.T) {
+	for _, asFill := range []bool{false, true} {
+		name := "a select step"
+		if asFill {
+			name = "the list imported as a fill"
+		}
+		t.Run(name, func(t *testing.T) { exportsFileTheRows(t, asFill) })
+	}
+}
+
+// exportsFileTheRows runs both exports of importedSkill; asFill makes its
+// list step a fill of a field found by CSS alone, as a Recorder change or
+// a Selenium type on a <select> is imported.
+func exportsFileTheRows(t *testing.T, asFill bool) {
+	skill := func(base string) *skills.Skill {
+		s := importedSkill(t, base)
+		if asFill {
+			st := &s.Steps[3]
+			st.Action, st.Role, st.Label, st.ReadBack = "fill", "", "", nil
+			st.Selectors = st.Selectors[:1] // #plan
+		}
+		return s
+	}
 	t.Run("puppeteer-replay", func(t *testing.T) {
 		tools := needNode(t, "@puppeteer/replay")
 		site := newFormSite(t)
-		script, err := PuppeteerReplay(importedSkill(t, site.URL), ExportOptions{CSV: "customers.csv"})
+		script, err := PuppeteerReplay(skill(site.URL), ExportOptions{CSV: "customers.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +81,7 @@ func TestExportsOfAnImportedSkillFileTheRows(t *testing.T) {
 	t.Run("playwright", func(t *testing.T) {
 		tools := needNode(t, "@playwright/test")
 		site := newFormSite(t)
-		spec, err := Playwright(importedSkill(t, site.URL), ExportOptions{CSV: "customers.csv"})
+		spec, err := Playwright(skill(site.URL), ExportOptions{CSV: "customers.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	dismiss, choose := false, false
 	for i, st := range s.Steps {
 		dismiss = dismiss || st.Dialog == "dismiss"
-		choose = choose || st.Action == events.ActionSelect && !st.Secret
+		choose = choose || (st.Action == events.ActionSelect || untyped(st)) && !st.Secret
 		if err := writeStep(&body, i+1, st); err != nil {
 			return nil, fmt.Errorf("step %d (%s): %w", i+1, st.Action, err)
 		}
@@ -115,7 +115,22 @@ async function choose(page, field, label) {
   await field.click();
   await page.getByRole("option", { name: label, exact: true }).click();
 }
+
+// put enters value in a field the skill does not know the kind of: a list
+// gets the option it names, as reprise's replay does, any other field the
+// text.
+async function put(page, field, value) {
+  if (await field.evaluate((e) => e.tagName === "SELECT")) return choose(page, field, value);
+  await field.fill(value);
+}
 `
+
+// untyped says a fill step does not know what its field is (an imported
+// one, found by CSS alone): a Recorder's change and Selenium's type are
+// fills of lists too.
+func untyped(st skills.Step) bool {
+	return st.Action == events.ActionFill && !st.Keys && !st.Secret && st.Role == "" && st.Target == nil
+}
 
 // writeStep writes step n as a test.step, or as a comment where Playwright
 // cannot do what reprise does.
@@ -169,6 +184,8 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 		case st.Action == events.ActionFill && st.Keys:
 			// The field reacted to keys: type it key by key, as reprise does.
 			act = append(act, "const field = "+field+";", `await field.fill("");`, "await field.pressSequentially("+value+");")
+		case untyped(st):
+			act = append(act, "const field = "+field+";", "await put(page, field, "+value+");")
 		case st.Action == events.ActionFill:
 			act = append(act, "await "+field+"\n        .fill("+value+");")
 		case st.Action == events.ActionSelect:
