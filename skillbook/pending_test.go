@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/natstest"
@@ -27,15 +29,8 @@ steps:
 // history nor in the list, until accepted; one made from an older
 // revision is refused; malformed requests are refused.
 func TestPending(t *testing.T) {
-	_, nc, js := natstest.Start(t, "m_test")
 	ctx := context.Background()
-	book, err := Open(ctx, js, testKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := (&Service{Book: book}).Serve(nc); err != nil {
-		t.Fatal(err)
-	}
+	nc, book := servedBook(t)
 	rev, err := book.Save(ctx, "plan", []byte(pendingSkill))
 	if err != nil {
 		t.Fatal(err)
@@ -101,15 +96,8 @@ func TestPending(t *testing.T) {
 // or a proposal for the kept skill of its name; one named otherwise than
 // the id it is sent under, or that does not validate, is refused.
 func TestImportSkillFile(t *testing.T) {
-	_, nc, js := natstest.Start(t, "m_test")
 	ctx := context.Background()
-	book, err := Open(ctx, js, testKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := (&Service{Book: book}).Serve(nc); err != nil {
-		t.Fatal(err)
-	}
+	nc, book := servedBook(t)
 	imp := func(id, doc string) (api.SkillPendingReply, error) {
 		var r api.SkillPendingReply
 		err := ops.AskJSON(ctx, nc, events.LocalSkillPending, api.SkillPendingRequest{SkillID: id, Op: api.SkillPendingImport, YAML: doc}, &r)
@@ -137,4 +125,18 @@ func TestImportSkillFile(t *testing.T) {
 			t.Errorf("import %q as %s: %v; want %q", tc.doc, tc.id, err, tc.want)
 		}
 	}
+}
+
+// servedBook is a skill book on a test server, with its service answering.
+func servedBook(t *testing.T) (*nats.Conn, *Book) {
+	t.Helper()
+	_, nc, js := natstest.Start(t, "m_test")
+	book, err := Open(context.Background(), js, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&Service{Book: book}).Serve(nc); err != nil {
+		t.Fatal(err)
+	}
+	return nc, book
 }
