@@ -96,33 +96,56 @@ func exportsFileTheRows(t *testing.T, asFill bool) {
 	})
 }
 
-// TestPuppeteerReplayGoesOnAfterAFailedRow: a row the site cannot take
-// (its plan is no option of the list) is reported failed, the rows after
-// it are filed, and the script exits non-zero.
-func TestPuppeteerReplayGoesOnAfterAFailedRow(t *testing.T) {
-	tools := needNode(t, "@puppeteer/replay")
-	site := newFormSite(t)
-	script, err := PuppeteerReplay(importedSkill(t, site.URL), ExportOptions{CSV: "customers.csv"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := exportDir(t, map[string][]byte{"replay.js": script})
-	csv := "First Name,Email,Plan,Newsletter,Note\nAda,ada@example.test,Platinum,yes,\nGrace,grace@example.test,gold,no,\n"
-	if err := os.WriteFile(filepath.Join(dir, "customers.csv"), []byte(csv), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := tools.runErr(t, dir, "replay.js")
-	if err == nil {
-		t.Errorf("the script exited 0 with a failed row:\n%s", out)
-	}
-	for _, want := range []string{"row 1: failed: no option of the list has that label or value", "row 2: done", "1 of 2 rows failed"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the script's output does not say %q:\n%s", want, out)
+// TestExportsGoOnAfterAFailedRow: a row the site cannot take (its plan
+// is no option of the list) is reported failed, the rows after it are
+// filed, and the run exits non-zero.
+func TestExportsGoOnAfterAFailedRow(t *testing.T) {
+	const csv = "First Name,Email,Plan,Newsletter,Note\nAda,ada@example.test,Platinum,yes,\nGrace,grace@example.test,gold,no,\n"
+	// run writes what export makes of the skill for a site, and runs it.
+	run := func(t *testing.T, module string, export func(*skills.Skill) map[string][]byte, args ...string) string {
+		t.Helper()
+		tools := needNode(t, module)
+		site := newFormSite(t)
+		dir := exportDir(t, export(importedSkill(t, site.URL)))
+		if err := os.WriteFile(filepath.Join(dir, "customers.csv"), []byte(csv), 0o600); err != nil {
+			t.Fatal(err)
 		}
+		out, err := tools.runErr(t, dir, args...)
+		if err == nil {
+			t.Errorf("the run exited 0 with a failed row:\n%s", out)
+		}
+		if got := site.Filed(); len(got) != 1 || got[0]["email"] != "grace@example.test" || got[0]["plan"] != "ent" {
+			t.Errorf("the site holds %v; want Grace alone, on the enterprise plan\n%s", got, out)
+		}
+		return out
 	}
-	if got := site.Filed(); len(got) != 1 || got[0]["email"] != "grace@example.test" || got[0]["plan"] != "ent" {
-		t.Errorf("the site holds %v; want Grace alone, on the enterprise plan", got)
-	}
+	t.Run("puppeteer-replay", func(t *testing.T) {
+		out := run(t, "@puppeteer/replay", func(s *skills.Skill) map[string][]byte {
+			script, err := PuppeteerReplay(s, ExportOptions{CSV: "customers.csv"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return map[string][]byte{"replay.js": script}
+		}, "replay.js")
+		for _, want := range []string{"row 1: failed: no option of the list has that label or value", "row 2: done", "1 of 2 rows failed"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("the script's output does not say %q:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("playwright", func(t *testing.T) {
+		tools := needNode(t, "@playwright/test")
+		out := run(t, "@playwright/test", func(s *skills.Skill) map[string][]byte {
+			spec, err := Playwright(s, ExportOptions{CSV: "customers.csv"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return map[string][]byte{"new-customer.spec.js": spec, "playwright.config.js": fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0)}
+		}, filepath.Join(tools.modules, "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
+		if !strings.Contains(out, "1 failed") || !strings.Contains(out, "1 passed") {
+			t.Errorf("the run does not report one row failed and one passed:\n%s", out)
+		}
+	})
 }
 
 // TestChromeRecorderExportOfAnImportedSkill: a Recorder flow sets a list by

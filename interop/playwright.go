@@ -37,7 +37,7 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 		"  npx playwright test " + file,
 		"  CHROME_PATH=/usr/bin/chromium npx playwright test " + file + "   to use an installed Chromium instead of Playwright's own",
 		"  REPRISE_ROWS=other.csv npx playwright test " + file + "   to read another CSV",
-		"It runs headless (add --headed to watch). A row that fails skips the rows after it, as reprise stops a run.",
+		"It runs headless (add --headed to watch). A row that fails is reported and the rows after it still run; the run then exits non-zero.",
 		"",
 		"What this script does not do that reprise does:",
 	}
@@ -70,8 +70,8 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	fmt.Fprintf(&b, "const ROWS = readRows(process.env.REPRISE_ROWS || %s);\n\n", csv)
 	b.WriteString("// CHROME_PATH names an installed Chromium to run instead of Playwright's own.\n")
 	b.WriteString("test.use({ launchOptions: process.env.CHROME_PATH ? { executablePath: process.env.CHROME_PATH } : {} });\n")
-	b.WriteString("// One row after another, as reprise files them.\n")
-	b.WriteString(`test.describe.configure({ mode: "serial" });` + "\n")
+	b.WriteString("// One row after another, as reprise files them; a failed row does not stop the others.\n")
+	b.WriteString(`test.describe.configure({ mode: "default" });` + "\n")
 	if choose {
 		b.WriteString(chooseJS)
 		b.WriteString("\n" + optionValueJS)

@@ -37,7 +37,7 @@ func TestPlaywrightSpec(t *testing.T) {
 		"CHROME_PATH",
 		`const ROWS = readRows(process.env.REPRISE_ROWS || path.join(__dirname, "customers.csv"));`,
 		`test.use({ launchOptions: process.env.CHROME_PATH ? { executablePath: process.env.CHROME_PATH } : {} });`,
-		`test.describe.configure({ mode: "serial" });`,
+		`test.describe.configure({ mode: "default" });`,
 		"test(`row ${row.n}`",
 		`await page.goto(fillIn("http://127.0.0.1:9/new", row.values));`,
 		`page.getByRole("textbox", { name: "First name", exact: true })`,
