@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/skills"
@@ -135,6 +136,15 @@ type ExportOptions struct {
 	// CSV is the rows file the exported script reads, as written into it:
 	// a path relative to where the script runs, or absolute.
 	CSV string
+}
+
+// timeoutMillis is a condition's timeout in milliseconds, 0 when it gives
+// none (the tool's own default then applies).
+func timeoutMillis(c skills.Condition) int64 {
+	if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
+		return d.Milliseconds()
+	}
+	return 0
 }
 
 // optionValueJS runs in the page: the value of the option of a <select>

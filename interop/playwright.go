@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/selector"
@@ -235,8 +234,8 @@ const beforeJS = "const before = page.url();"
 // comment for one Playwright does not express.
 func check(c skills.Condition) string {
 	opts := ""
-	if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
-		opts = ", { timeout: " + strconv.FormatInt(d.Milliseconds(), 10) + " }"
+	if ms := timeoutMillis(c); ms > 0 {
+		opts = ", { timeout: " + strconv.FormatInt(ms, 10) + " }"
 	}
 	switch c.Kind {
 	case skills.CondURLContains:

@@ -1,11 +1,11 @@
 package interop
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -90,11 +90,7 @@ func successJS(success map[int]skills.Conditions) (string, error) {
 			default:
 				return "", fmt.Errorf("the success check %s has no @puppeteer/replay equivalent here: reprise proves a row filed with it, this script could not", condition(c))
 			}
-			ms := int64(10_000)
-			if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
-				ms = d.Milliseconds()
-			}
-			out[i] = append(out[i], jsCheck{Kind: c.Kind, Value: c.Value, Timeout: ms})
+			out[i] = append(out[i], jsCheck{Kind: c.Kind, Value: c.Value, Timeout: cmp.Or(timeoutMillis(c), 10_000)})
 		}
 	}
 	b, err := json.Marshal(out)

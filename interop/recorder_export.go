@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/skills"
@@ -315,10 +314,7 @@ func successWaits(cs skills.Conditions, fill func(string) (string, error)) ([]an
 	var out []any
 	expressed := false
 	for _, c := range cs {
-		timeout := int64(0)
-		if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
-			timeout = d.Milliseconds()
-		}
+		timeout := timeoutMillis(c)
 		switch c.Kind {
 		case skills.CondURLContains, skills.CondURLChanged:
 			expressed = true

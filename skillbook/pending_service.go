@@ -25,7 +25,7 @@ func (s *Service) pending(ctx context.Context, data []byte) ([]byte, error) {
 	var reply api.SkillPendingReply
 	switch req.Op {
 	case api.SkillPendingPropose:
-		if err := checkProposal(req.YAML); err != nil {
+		if _, err := checkProposal(req.YAML); err != nil {
 			return nil, err
 		}
 		if err := s.Book.Propose(ctx, req.SkillID, req.Base, []byte(req.YAML)); err != nil {
@@ -64,10 +64,10 @@ func (s *Service) pending(ctx context.Context, data []byte) ([]byte, error) {
 // Get found under its id, or getErr): a person sees and accepts a change
 // to a skill they run, as they do a healed one.
 func (s *Service) importSkill(ctx context.Context, req api.SkillPendingRequest, cur Entry, getErr error) ([]byte, error) {
-	if err := checkProposal(req.YAML); err != nil {
+	sk, err := checkProposal(req.YAML)
+	if err != nil {
 		return nil, err
 	}
-	sk, _ := skills.Parse([]byte(req.YAML))
 	if id, err := ID(sk.Name); err != nil || id != req.SkillID {
 		return nil, ops.Errorf(ops.CodeInvalidRequest, "the skill is named %q, which is not skill %q", short(sk.Name), short(req.SkillID))
 	}
@@ -92,14 +92,14 @@ func (s *Service) importSkill(ctx context.Context, req api.SkillPendingRequest, 
 	return json.Marshal(reply)
 }
 
-// checkProposal refuses YAML that is not a valid skill.
-func checkProposal(doc string) error {
+// checkProposal parses YAML, refusing what is not a valid skill.
+func checkProposal(doc string) (*skills.Skill, error) {
 	sk, err := skills.Parse([]byte(doc))
 	if err != nil {
-		return ops.Errorf(ops.CodeInvalidRequest, "the proposed revision is not a skill: %v", err)
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "the proposed revision is not a skill: %v", err)
 	}
 	if err := sk.Validate(); err != nil {
-		return ops.Errorf(ops.CodeInvalidRequest, "the proposed revision does not validate: %v", err)
+		return nil, ops.Errorf(ops.CodeInvalidRequest, "the proposed revision does not validate: %v", err)
 	}
-	return nil
+	return sk, nil
 }

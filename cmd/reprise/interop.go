@@ -103,7 +103,7 @@ func isSkillFile(file string) bool {
 // id its name gives.
 func importSkillFiles(cmd *cobra.Command, g *globals, f buildFlags, files []string) error {
 	if f.name != "" || f.rows != "" || f.confirmFile != "" || len(f.confirm) > 0 {
-		return errors.New("--name, --rows and --confirm-file build a skill from imported flows: a skill file is a skill already")
+		return errors.New("--name, --rows, --confirm and --confirm-file build a skill from imported flows: a skill file is a skill already")
 	}
 	type file struct{ path, id, doc string }
 	var skillFiles []file
