@@ -165,5 +165,10 @@ func ReplayBrowser(context.Context) Check {
 		return c
 	}
 	c.OK, c.Detail = true, "`reprise replay` drives its own Chromium (profile in the data dir), or one you run (--browser-url)"
+	if shell, ok := chromium.FindShell(); ok {
+		c.Detail += "; headless, in " + shell
+	} else {
+		c.Detail += "; headless in Chromium itself (chromium-headless-shell would take about half the CPU per row)"
+	}
 	return c
 }

@@ -172,9 +172,14 @@ func nodeBaseline(b *testing.B, tool string) (script string, env []string) {
 // runNode runs a baseline's script for benchRows rows and returns the time
 // it says the rows took once its browser was up.
 func runNode(b *testing.B, script string, env []string, url string) time.Duration {
-	bin, err := chromium.Find()
-	if err != nil {
-		b.Fatal(err)
+	// The browser reprise replays in: the headless shell where there is one,
+	// which is also what Playwright itself runs headless.
+	bin, ok := chromium.FindShell()
+	if !ok {
+		var err error
+		if bin, err = chromium.Find(); err != nil {
+			b.Fatal(err)
+		}
 	}
 	cmd := exec.Command("node", script, url, fmt.Sprint(benchRows), bin)
 	cmd.Env = env

@@ -41,7 +41,8 @@ type Options struct {
 	// a site's login survives; New creates it (0700) when missing. Required
 	// unless BrowserURL is set.
 	ProfileDir string
-	// Show opens a visible window; by default Chromium runs --headless=new.
+	// Show opens a visible window; by default the browser runs headless, in
+	// the headless shell where one is installed (chromium.FindShell).
 	Show bool
 	// BrowserURL attaches to a running browser's DevTools endpoint (ws:// or
 	// http://host:port) instead of launching one. Close then leaves that

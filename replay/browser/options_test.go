@@ -1,24 +1,41 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/internal/chromium"
 	"github.com/reprise-dev/reprise/skills"
 )
 
 // TestBrowserOptions starts a browser with a skill's window size and proxy,
-// and checks that sites see a browser, not "HeadlessChrome".
+// and checks that sites see a browser, not "HeadlessChrome": the default
+// (the headless shell where one is installed) and Chromium itself.
 func TestBrowserOptions(t *testing.T) {
+	full, err := chromium.Find()
+	if err != nil {
+		t.Skip(err)
+	}
+	if _, ok := chromium.FindShell(); !ok {
+		t.Log("LOUD SKIP of the default: no headless shell here (scripts/deps installs chromium-headless-shell); only Chromium itself is checked")
+	}
+	for _, exe := range []string{"", full} {
+		t.Run(cmp.Or(filepath.Base(exe), "default"), func(t *testing.T) { checkBrowserOptions(t, exe) })
+	}
+}
+
+func checkBrowserOptions(t *testing.T, exe string) {
 	var mu sync.Mutex
 	var agents, proxied []string
 	// The proxy serves shop.example.test itself: a name only it knows.
@@ -35,7 +52,7 @@ func TestBrowserOptions(t *testing.T) {
 		fmt.Fprint(w, `<!doctype html><title>Shop</title><p>through the proxy</p>`)
 	}))
 	defer proxy.Close()
-	ex := launch(t, &skills.Browser{Viewport: &skills.Viewport{Width: 1024, Height: 700}, Proxy: proxy.URL})
+	ex := launch(t, &skills.Browser{Executable: exe, Viewport: &skills.Viewport{Width: 1024, Height: 700}, Proxy: proxy.URL})
 	open(t, ex, "http://shop.example.test/cart")
 	mu.Lock()
 	if len(proxied) == 0 || proxied[0] != "http://shop.example.test/cart" {
