@@ -103,11 +103,15 @@ func (b *flowBuilder) dropFocusClick(t *target, line int) {
 // click clicks t. state, when set, is the checkbox state it ends in; a
 // click on a box without one checks it, as on a fresh form.
 func (b *flowBuilder) click(t *target, state string, line int) *events.Step {
-	if state == "" && (t.role == "checkbox" || t.role == "switch") {
+	guessed := state == "" && (t.role == "checkbox" || t.role == "switch")
+	if guessed {
 		state = "true"
 		b.absorb("a click on a checkbox is taken to check it, as on a fresh form whose boxes are unchecked", line)
 	}
 	s := b.step(events.ActionClick)
+	if guessed {
+		b.flow.guessed = append(b.flow.guessed, s.Seq)
+	}
 	s.Enrichment = t.enrichment(b.url)
 	b.clickLine = line
 	if state != "" {

@@ -44,6 +44,10 @@ type Flow struct {
 	Notes []string
 	// File is the file the flow was read from, by ImportFile.
 	File string
+	// guessed are the steps (by Seq) whose box state the tool did not
+	// write: a plain click on a checkbox, taken to check it until Resolve
+	// reads the box on the page.
+	guessed []uint64
 }
 
 // Error is a refusal: the line of the file, the field there, and what is

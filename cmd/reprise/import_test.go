@@ -96,6 +96,54 @@ func TestImportedSideProjectReplaysOnce(t *testing.T) {
 	}
 }
 
+// TestImportResolvesWhatToolsLeaveOut: flows written as the tools write
+// them when they say less (the Recorder's name without its role for the
+// newsletter box; Selenium IDE's click on the box, text typed into the
+// plan list by its label and a select by its value) would lose the box
+// and the list. With --resolve the import reads each element on the live
+// page, and the skill files the other rows once and right.
+func TestImportResolvesWhatToolsLeaveOut(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		folder string
+		files  []string
+		notes  []string
+		want   []map[string]string
+	}{
+		{"recorder", []string{"bare-ada.json", "bare-grace.json"},
+			[]string{"a click on a box leaves it checked", "the list's options are read from the page"},
+			[]map[string]string{
+				{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "note": "Kernel, first", "reference": "R-300"},
+				{"first_name": "Margaret", "email": "margaret@example.test", "plan": "basic", "newsletter": "", "note": "Apollo", "reference": "R-400"},
+			}},
+		{"side", []string{"bare-customers.side"},
+			[]string{"a click on a box leaves it checked", "text typed into a list is the choice of its option"},
+			[]map[string]string{
+				{"first_name": "Linus", "email": "linus@example.test", "plan": "pro", "newsletter": "yes", "reference": "R-300"},
+				{"first_name": "Margaret", "email": "margaret@example.test", "plan": "basic", "newsletter": "", "reference": "R-400"},
+			}},
+	} {
+		t.Run(tc.folder, func(t *testing.T) {
+			t.Parallel()
+			rig := newImportRig(t, tc.folder, append(tc.files, "customers.csv")...)
+			out := rig.importFlows(t, 2, "--resolve")
+			t.Logf("skill import --resolve:\n%s", out)
+			for _, want := range tc.notes {
+				if !strings.Contains(out, want) {
+					t.Errorf("skill import --resolve does not say %q:\n%s", want, out)
+				}
+			}
+			shown := rig.reviewAndBuild(t)
+			for _, want := range []string{"role: checkbox", "action: select"} {
+				if !strings.Contains(shown, want) {
+					t.Errorf("the skill has no %q step:\n%s", want, shown)
+				}
+			}
+			rig.replayOnce(t, tc.want)
+		})
+	}
+}
+
 // importRig is a daemon, the form site, and the flows and CSV of one
 // testdata folder of the interop package, with the site's address in them.
 type importRig struct {
@@ -131,9 +179,10 @@ func newImportRig(t *testing.T, folder string, names ...string) *importRig {
 
 // importFlows runs skill import and returns its output, which must name
 // n recordings and no value of the flows.
-func (r *importRig) importFlows(t *testing.T, n int) string {
+func (r *importRig) importFlows(t *testing.T, n int, flags ...string) string {
 	t.Helper()
-	out, stderr, err := run(t, r.home, append([]string{"skill", "import", "--name", "new customer", "--rows", r.csv}, r.files...)...)
+	args := append([]string{"skill", "import", "--name", "new customer", "--rows", r.csv}, flags...)
+	out, stderr, err := runWithin(t, r.home, 2*time.Minute, append(args, r.files...)...)
 	if err != nil {
 		t.Fatalf("skill import: %v\n%s%s", err, out, stderr)
 	}

@@ -22,6 +22,7 @@ import (
 
 func newSkillImportCmd(g *globals) *cobra.Command {
 	var f buildFlags
+	var resolve bool
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
 		Short: "Import Chrome DevTools Recorder flows or Selenium IDE projects as recordings to build a skill from, or skill files",
@@ -39,10 +40,22 @@ fields, a scroll, a wait for the next element) is absorbed, and a note says so.
 Imported recordings go through the same gate as demonstrations: review them, then
 build. With --name, the draft's questions are shown now, and the commands to review
 and build are printed. Two imported flows of one task generalize like two
-demonstrations: what differs between them is a parameter.`,
+demonstrations: what differs between them is a parameter.
+
+Tools write less than reprise records: the Recorder names an element alone when its
+name is unique, Selenium IDE records a click on a box as a click and text typed into a
+list as typing. --resolve opens each page a flow navigates to (a fresh profile,
+headless) and reads each step's element there, as a demonstration would have: a click
+on a box becomes the box's state after it, typing into a list its option, a click on
+a radio button the choice of its group, and a list's options are kept, so an option
+given by its value is filed by its label. It only reads: the steps after a submit or
+a click that leads elsewhere stay as written, and a note names them.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if slices.ContainsFunc(args, isSkillFile) {
+				if resolve {
+					return errors.New("--resolve reads the pages of imported flows: a skill file is a skill already")
+				}
 				return importSkillFiles(cmd, g, f, args)
 			}
 			var flows []interop.Flow
@@ -56,6 +69,11 @@ demonstrations: what differs between them is a parameter.`,
 			req, err := f.request(cmd.InOrStdin(), nil)
 			if err != nil {
 				return err
+			}
+			if resolve {
+				if err := resolveFlows(cmd.Context(), flows); err != nil {
+					return err
+				}
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {
 				out := cmd.OutOrStdout()
@@ -90,6 +108,7 @@ demonstrations: what differs between them is a parameter.`,
 		},
 	}
 	f.add(cmd.Flags(), "the skill's name: shows the draft's questions now")
+	cmd.Flags().BoolVar(&resolve, "resolve", false, "open the pages each flow navigates to in a headless browser and read its elements there (roles, boxes, lists and their options); it never clicks, types or submits")
 	return cmd
 }
 

@@ -124,6 +124,7 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"skill", "import", "/dev/zero"}, "/dev/zero is over"},
 		{[]string{"skill", "import", badFlow}, "bad.json: line 3: steps[1].type: hover has no reprise equivalent"},
 		{[]string{"skill", "import", skill, "--name", "x"}, "a skill file is a skill already"},
+		{[]string{"skill", "import", skill, "--resolve"}, "--resolve reads the pages of imported flows"},
 		{[]string{"skill", "import", skill, badFlow}, "bad.json is not a skill file (.yaml): import skill files and flows separately"},
 		{[]string{"skill", "import", badYAML}, "bad.yaml: line 1: malformed YAML"},
 		{[]string{"skill", "export", skill, "--revision", "2"}, "is a skill file"},

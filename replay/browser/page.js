@@ -702,6 +702,44 @@
     return "";
   }
 
+  // describe finds the element sels name and says what the recorder would
+  // have recorded about it (extension/content.js's enrichment): its unit's
+  // role, label, kind, its own selectors, a choice's closed set of options,
+  // and for a box whether it is checked now. A radio or an option found by
+  // itself is described as its choice, member naming its option. No field's
+  // value comes back: options and a box's state are the page's, not typed.
+  function describe(sels) {
+    const f = find(sels, false, null);
+    if (!f.ready || f.hit < 0) return { ready: f.ready, hit: false };
+    const el = S.target;
+    let u = S.unit, member = "";
+    if (u.kind === "member") {
+      u = D.unitOf(el, new Map());
+      const o = u && D.optionsOf(u).find((o) => o.el === el || D.contains(o.el, el));
+      if (!o) return { ready: true, hit: false };
+      member = o.label;
+    }
+    if (!u.kind) u = { kind: "", el, role: D.roleOf(el), key: el };
+    const label = u.kind ? D.labelOf(u) : norm(D.nameOf(el));
+    const role = u.kind === "action" || !u.kind ? D.roleOf(u.el) : u.role;
+    const out = { ready: true, hit: true, kind: u.kind, how: u.how || "", role, label, member, multiple: D.isMulti(u),
+      selectors: u.kind ? D.selectorsOf(u, label) : [], options: [], state: "" };
+    if (u.kind === "choice" && u.how !== "autocomplete") {
+      const seen = new Set();
+      for (const o of D.optionsOf(u)) {
+        if ((!o.label && !o.value) || seen.has(o.label) || out.options.length >= 1000) continue;
+        seen.add(o.label);
+        const x = { label: o.label.slice(0, 200) };
+        if (o.value !== "" && o.value !== o.label) x.value = String(o.value).slice(0, 200);
+        out.options.push(x);
+      }
+    }
+    if (u.kind === "toggle") out.state = D.toggled(u.el) === true ? "true" : "false";
+    const c = u.kind ? D.containerOf(u, label, role) : null;
+    if (c) out.container = c;
+    return out;
+  }
+
   // ---- The selector model's view of the page ------------------------------
 
   // Roles the DOM gives by tag that the selector model names; other tags
@@ -891,6 +929,7 @@
   switch (op) {
     case "batch": return batch(a.items);
     case "find": return find(a.selectors, !!a.group, a.proof);
+    case "describe": return describe(a.selectors);
     // A string: Chrome hands a large object back by value far slower than
     // a JSON text of it.
     case "elements": return JSON.stringify(elements(a.limit || 400, a));
