@@ -14,7 +14,7 @@ endif
 # Every target but the document extractor builds without cgo.
 CROSS_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 linux/amd64
 
-.PHONY: all build test deps cross bench lint fuzz demo clean zoo zoo-bundle
+.PHONY: all build test deps cross bench lint fuzz demo clean zoo zoo-exports zoo-bundle
 
 all: build
 
@@ -72,6 +72,13 @@ clean:
 ZOO_ROWS ?= 100
 zoo: deps
 	REPRISE_ZOO_ROWS=$(ZOO_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' ./e2e/forms/
+
+# The export matrix: each zoo form's skill exported as a Playwright spec, an
+# @puppeteer/replay script and a Recorder flow per row, each run with the
+# real tool on a fresh site and judged field by field (10 rows a form).
+EXPORT_ROWS ?= 10
+zoo-exports: deps
+	REPRISE_ZOO_EXPORTS=1 REPRISE_ZOO_ROWS=$(EXPORT_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' -v ./e2e/forms/
 
 # The form zoo's library forms (antd, React Aria, Mantine): npm ci and
 # esbuild into internal/zoo/forms/lib, which is committed; tests need neither.

@@ -1,13 +1,13 @@
 package interop
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/reprise-dev/reprise/interop/interoptest"
 	"github.com/reprise-dev/reprise/skills"
 )
 
@@ -73,7 +73,7 @@ func exportsFileTheRows(t *testing.T, asFill bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := tools.run(t, exportDir(t, map[string][]byte{"replay.js": script}), "replay.js")
+		out := tools.Run(t, exportDir(t, map[string][]byte{"replay.js": script}), "replay.js")
 		if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
 			t.Fatalf("after the export ran:\n%s\nits output:\n%s", diff, out)
 		}
@@ -87,9 +87,9 @@ func exportsFileTheRows(t *testing.T, asFill bool) {
 		}
 		dir := exportDir(t, map[string][]byte{
 			"new-customer.spec.js": spec,
-			"playwright.config.js": fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0),
+			"playwright.config.js": interoptest.PlaywrightConfig(),
 		})
-		out := tools.run(t, dir, filepath.Join(tools.modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
+		out := tools.Run(t, dir, filepath.Join(tools.Modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
 		if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
 			t.Fatalf("after the spec ran:\n%s\nits output:\n%s", diff, out)
 		}
@@ -110,7 +110,7 @@ func TestExportsGoOnAfterAFailedRow(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "customers.csv"), []byte(csv), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		out, err := tools.runErr(t, dir, args...)
+		out, err := tools.RunErr(t, dir, args...)
 		if err == nil {
 			t.Errorf("the run exited 0 with a failed row:\n%s", out)
 		}
@@ -140,8 +140,8 @@ func TestExportsGoOnAfterAFailedRow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return map[string][]byte{"new-customer.spec.js": spec, "playwright.config.js": fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0)}
-		}, filepath.Join(tools.modules, "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
+			return map[string][]byte{"new-customer.spec.js": spec, "playwright.config.js": interoptest.PlaywrightConfig()}
+		}, filepath.Join(tools.Modules, "@playwright", "test", "cli.js"), "test", "--config", "playwright.config.js")
 		if !strings.Contains(out, "1 failed") || !strings.Contains(out, "1 passed") {
 			t.Errorf("the run does not report one row failed and one passed:\n%s", out)
 		}
@@ -185,7 +185,7 @@ func TestChromeRecorderExportOfAnImportedSkill(t *testing.T) {
 		t.Errorf("imported again, the flow's success texts are %q; want the one it waited for", texts)
 	}
 	tools := needNode(t, "@puppeteer/replay")
-	out := tools.run(t, exportDir(t, map[string][]byte{"flow.json": flow, "run.js": []byte(runFlowJS)}), "run.js", "flow.json")
+	out := tools.Run(t, exportDir(t, map[string][]byte{"flow.json": flow, "run.js": []byte(runFlowJS)}), "run.js", "flow.json")
 	if diff := rowsEqual(site.Filed(), exportRows[1:2]); diff != "" {
 		t.Fatalf("after the flow ran:\n%s\nits output:\n%s", diff, out)
 	}

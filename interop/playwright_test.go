@@ -2,7 +2,6 @@ package interop
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/interop/interoptest"
 	"github.com/reprise-dev/reprise/selector"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -192,7 +192,7 @@ func TestPlaywrightRefuses(t *testing.T) {
 func TestPlaywrightFilesTheRows(t *testing.T) {
 	tools := needNode(t, "@playwright/test")
 	if p := os.Getenv("CHROME_PATH"); p != "" {
-		tools.chrome = p
+		tools.Chrome = p
 	}
 	site := newFormSite(t)
 	spec, err := Playwright(exportSkill(t, site.URL), ExportOptions{CSV: "customers.csv"})
@@ -203,10 +203,10 @@ func TestPlaywrightFilesTheRows(t *testing.T) {
 	// it runs as root, where Chromium cannot start with it.
 	dir := exportDir(t, map[string][]byte{
 		"new-customer.spec.js": spec,
-		"playwright.config.js": fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0),
+		"playwright.config.js": interoptest.PlaywrightConfig(),
 	})
 	start := time.Now()
-	out := tools.run(t, dir, filepath.Join(tools.modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
+	out := tools.Run(t, dir, filepath.Join(tools.Modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
 	t.Logf("playwright test filed %d rows in %v", len(site.Filed()), time.Since(start).Round(time.Millisecond))
 
 	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
@@ -225,17 +225,3 @@ func TestPlaywrightFilesTheRows(t *testing.T) {
 		t.Errorf("the run does not report 3 passed tests:\n%s", out)
 	}
 }
-
-// playwrightConfig runs the spec next to it in one worker, headless, with
-// no retries (a retried row would be filed twice); %t is the sandbox. The
-// global timeout ends a run the test binary left behind (go test -timeout).
-const playwrightConfig = `module.exports = {
-  testDir: __dirname,
-  outputDir: __dirname + "/test-results",
-  workers: 1,
-  retries: 0,
-  reporter: "line",
-  globalTimeout: 100000,
-  use: { headless: true, chromiumSandbox: %t },
-};
-`

@@ -17,7 +17,7 @@ func TestPuppeteerReplayFilesTheRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := exportDir(t, map[string][]byte{"replay.js": script})
-	out := tools.run(t, dir, "replay.js")
+	out := tools.Run(t, dir, "replay.js")
 	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
 		t.Fatalf("after the export ran:\n%s\nits output:\n%s", diff, out)
 	}
@@ -43,7 +43,7 @@ func TestChromeRecorderExportReplays(t *testing.T) {
 		t.Errorf("notes %q do not say how the checkbox is exported", notes)
 	}
 	dir := exportDir(t, map[string][]byte{"flow.json": flow, "run.js": []byte(runFlowJS)})
-	out := tools.run(t, dir, "run.js", "flow.json")
+	out := tools.Run(t, dir, "run.js", "flow.json")
 	if diff := rowsEqual(site.Filed(), exportRows[1:2]); diff != "" {
 		t.Fatalf("after the flow ran:\n%s\nits output:\n%s", diff, out)
 	}

@@ -33,7 +33,7 @@ func TestRecorderCLIFilesEachRow(t *testing.T) {
 		}
 		flows = append(flows, name)
 	}
-	out := tools.run(t, dir, append([]string{filepath.Join(tools.modules, "@puppeteer", "replay", "lib", "cli.js")}, flows...)...)
+	out := tools.Run(t, dir, append([]string{filepath.Join(tools.Modules, "@puppeteer", "replay", "lib", "cli.js")}, flows...)...)
 	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
 		t.Fatalf("after the Recorder's command line ran the flows:\n%s\nits output:\n%s", diff, out)
 	}

@@ -122,8 +122,15 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 			t.Fatalf("the run on the hub: %v\n%s", err, runOut.String())
 		}
 	case <-time.After(15 * time.Minute): // a hang, not a speed bound
-		_ = run.Process.Kill()
-		<-done // its output is whole only once it has exited
+		// SIGQUIT: Go prints every goroutine's stack as it exits, which
+		// says where the run hung.
+		_ = run.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-done: // its output is whole only once it has exited
+		case <-time.After(30 * time.Second):
+			_ = run.Process.Kill()
+			<-done
+		}
 		t.Fatalf("the run on the hub did not finish:\n%s", runOut.String())
 	}
 	for i, row := range rows {

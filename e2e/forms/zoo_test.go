@@ -116,8 +116,13 @@ func runZoo(t *testing.T, forms []*zoo.Form, cases map[string]zooCase) {
 	for _, f := range forms {
 		lines = append(lines, cmp.Or(table[f.Name], f.Name+" (did not finish)"))
 	}
-	t.Logf("zoo:\n%-16s %5s %9s %5s %7s %6s %s\n%s", "form", "rows", "committed", "wrong", "unknown", "failed", "questions",
-		strings.Join(lines, "\n"))
+	head := fmt.Sprintf("%-16s %5s %9s %5s %7s %6s %9s", "form", "rows", "committed", "wrong", "unknown", "failed", "questions")
+	if os.Getenv(exportsEnv) != "" {
+		for _, format := range exportFormats {
+			head += fmt.Sprintf(" %16s", format)
+		}
+	}
+	t.Logf("zoo:\n%s\n%s", head, strings.Join(lines, "\n"))
 }
 
 // zooRigs is how many forms run at once.
@@ -200,14 +205,18 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 		}
 	}
 	records := site.Records(f.Name)[before:]
-	return judge(t, f, header, rows, got[min(2, len(got)):], records, len(asked), c, 3)
+	line, takes := judge(t, f, header, rows, got[min(2, len(got)):], records, len(asked), c, 3)
+	for _, cell := range exportCells(t, home, skillID[1], site, f, header, rows, takes) {
+		line += fmt.Sprintf(" %16s", cell)
+	}
+	return line
 }
 
 // judge compares the report with what the site stored, and fails the test
 // for any row stored wrong or twice, any row missing from the report, and
 // any row reported committed that the site does not hold as the CSV says.
 // first is the CSV row number of rows[0].
-func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int, c zooCase, first int) string {
+func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []report.Row, records []zoo.Record, questions int, c zooCase, first int) (line string, takes int) {
 	t.Helper()
 	chk, err := zoo.Check(f.Name, header, rows, records)
 	if err != nil {
@@ -265,8 +274,8 @@ func judge(t *testing.T, f *zoo.Form, header []string, rows [][]string, got []re
 	if count[report.Committed] != want {
 		t.Errorf("%d of %d rows committed; the form takes %d", count[report.Committed], len(rows), want)
 	}
-	return fmt.Sprintf("%-16s %5d %9d %5d %7d %6d %d", f.Name, len(rows), count[report.Committed], len(wrong),
-		count[report.Unknown], count[report.Failed], questions)
+	return fmt.Sprintf("%-16s %5d %9d %5d %7d %6d %9d", f.Name, len(rows), count[report.Committed], len(wrong),
+		count[report.Unknown], count[report.Failed], questions), want
 }
 
 // demonstrate records the person filling the form for one row and returns
