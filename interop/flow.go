@@ -161,16 +161,7 @@ func (b *flowBuilder) done() (*Flow, error) {
 		return nil, &Error{Field: "steps", Problem: "no step reprise can replay: a flow needs at least one step that opens a page, enters a value or clicks"}
 	}
 	for _, why := range b.order {
-		lines := b.absorbed[why]
-		ls := make([]string, len(lines))
-		for i, l := range lines {
-			ls[i] = fmt.Sprint(l)
-		}
-		word := "line"
-		if len(ls) > 1 {
-			word = "lines"
-		}
-		b.note(fmt.Sprintf("%s %s: %s", word, strings.Join(ls, ", "), why))
+		b.note(numbered("line", b.absorbed[why]) + ": " + why)
 	}
 	for i := range b.flow.Steps {
 		if err := b.flow.Steps[i].Validate(); err != nil {
@@ -184,4 +175,16 @@ func (b *flowBuilder) done() (*Flow, error) {
 func isEmail(v string) bool {
 	a, err := mail.ParseAddress(v)
 	return err == nil && a.Address == v && a.Name == ""
+}
+
+// numbered names what a note is about: "line 4", "lines 4, 9".
+func numbered[N int | uint64](what string, ns []N) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(ns) > 1 {
+		what += "s"
+	}
+	return what + " " + strings.Join(parts, ", ")
 }

@@ -85,11 +85,10 @@ func exportsFileTheRows(t *testing.T, asFill bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := exportDir(t, map[string][]byte{
-			"new-customer.spec.js": spec,
-			"playwright.config.js": interoptest.PlaywrightConfig(),
-		})
-		out := tools.Run(t, dir, filepath.Join(tools.Modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
+		out, err := tools.PlaywrightTest(t, exportDir(t, map[string][]byte{"new-customer.spec.js": spec}))
+		if err != nil {
+			t.Fatalf("playwright test: %v\n%s", err, out)
+		}
 		if diff := rowsEqual(site.Filed(), exportRows); diff != "" {
 			t.Fatalf("after the spec ran:\n%s\nits output:\n%s", diff, out)
 		}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reprise-dev/reprise/interop/interoptest"
 	"github.com/reprise-dev/reprise/selector"
 	"github.com/reprise-dev/reprise/skills"
 )
@@ -199,14 +198,11 @@ func TestPlaywrightFilesTheRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Playwright's own default is no sandbox; reprise keeps it on unless
-	// it runs as root, where Chromium cannot start with it.
-	dir := exportDir(t, map[string][]byte{
-		"new-customer.spec.js": spec,
-		"playwright.config.js": interoptest.PlaywrightConfig(),
-	})
 	start := time.Now()
-	out := tools.Run(t, dir, filepath.Join(tools.Modules, "@playwright", "test", "cli.js"), "test", "--config", filepath.Join(dir, "playwright.config.js"))
+	out, err := tools.PlaywrightTest(t, exportDir(t, map[string][]byte{"new-customer.spec.js": spec}))
+	if err != nil {
+		t.Fatalf("playwright test: %v\n%s", err, out)
+	}
 	t.Logf("playwright test filed %d rows in %v", len(site.Filed()), time.Since(start).Round(time.Millisecond))
 
 	if diff := rowsEqual(site.Filed(), exportRows); diff != "" {

@@ -109,16 +109,7 @@ func (r *resolution) add(what string, seq uint64) {
 func (r *resolution) notes() []string {
 	out := make([]string, 0, len(r.order))
 	for _, what := range r.order {
-		seqs := r.steps[what]
-		ns := make([]string, len(seqs))
-		for i, n := range seqs {
-			ns[i] = fmt.Sprint(n)
-		}
-		word := "step"
-		if len(ns) > 1 {
-			word = "steps"
-		}
-		out = append(out, fmt.Sprintf("%s %s: %s", word, strings.Join(ns, ", "), what))
+		out = append(out, numbered("step", r.steps[what])+": "+what)
 	}
 	return out
 }

@@ -88,8 +88,9 @@ func (n Node) PlaywrightTest(t testing.TB, dir string) (string, error) {
 	return n.RunErr(t, dir, filepath.Join(n.Modules, "@playwright", "test", "cli.js"), "test", "--config", config)
 }
 
-// PlaywrightConfig runs the specs next to it in one worker, headless, with
-// Chromium's sandbox off as root (where it cannot start).
+// PlaywrightConfig runs the specs next to it in one worker, headless.
+// Playwright's own default is no sandbox; reprise keeps it on unless it
+// runs as root, where Chromium cannot start with it.
 func PlaywrightConfig() []byte { return fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0) }
 
 const playwrightConfig = `module.exports = {
