@@ -16,10 +16,6 @@ var ErrUnreadable = errors.New("the store holds messages it cannot deliver")
 // readerIdle is how long the server keeps a ReadAll consumer unused.
 const readerIdle = 10 * time.Second
 
-// readerResets is how many times a ReadAll consumer is made again before
-// the read fails.
-const readerResets = 3
-
 // ReadAll hands fn every message of stream on subjects, oldest first, as
 // they are now: a fold of the log. It stops at fn's first error.
 func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subjects []string, fn func(jetstream.Msg) error) error {
@@ -28,12 +24,7 @@ func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subject
 	// folding recordings often ran out within minutes. The reader's
 	// consumer is deleted when it is done, and goes on its own soon after
 	// its last fetch if that fails.
-	//
-	// An ordered consumer makes its server-side consumer again at every
-	// Fetch, retrying without end by default and deaf to ctx: a read of a
-	// stream whose node died could wait forever. A read fails after a few
-	// tries instead, for its caller to try again or report.
-	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: subjects, InactiveThreshold: readerIdle, MaxResetAttempts: readerResets})
+	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: subjects, InactiveThreshold: readerIdle})
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func exportCell(t *testing.T, home, skillID string, site *zoo.Site, f *zoo.Form,
 		path := filepath.Join(dir, name)
 		out, err := zooCLIErr(t, home, nil, append([]string{"skill", "export", skillID, "--format", format, "--rows", csv, "-o", path}, extra...)...)
 		if err != nil {
-			t.Logf("%s: export refused:\n%s", format, out)
+			t.Logf("%s export: refused:\n%s", format, out)
 			return "", false
 		}
 		onFresh(path)
@@ -113,5 +113,6 @@ func exportCell(t *testing.T, home, skillID string, site *zoo.Site, f *zoo.Form,
 	if len(chk.Problems) > 0 {
 		cell += fmt.Sprintf(" %d wrong", len(chk.Problems))
 	}
+	t.Logf("%s export: %s rows stored right", format, cell)
 	return cell
 }
