@@ -1,7 +1,6 @@
 package input
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unsafe"
@@ -38,25 +37,21 @@ func className(h windows.HWND) string {
 	return windows.UTF16ToString(buf[:n])
 }
 
-// errNotAField is FieldText's error where the point holds no edit control
-// (a custom-drawn field, a browser): the executor falls back on OCR.
-var errNotAField = errors.New("no edit control there")
-
 // FieldText reads the text of the edit control at x, y with WM_GETTEXT:
 // the read-back of a value typed there, exact, where OCR only
 // approximates. It never reads a password field.
 func (winInput) FieldText(x, y int) (string, error) {
 	h := win32.WindowFromPoint(x, y)
 	if h == 0 {
-		return "", errNotAField
+		return "", ErrNotAField
 	}
 	if class := strings.ToLower(className(h)); !strings.Contains(class, "edit") {
-		return "", fmt.Errorf("%w (a %s window)", errNotAField, className(h))
+		return "", fmt.Errorf("%w (a %s window)", ErrNotAField, className(h))
 	}
 	index := gwlStyle // a variable: a negative constant does not convert to uintptr
 	style, _, _ := procGetWindowLongPtrW.Call(uintptr(h), uintptr(index))
 	if style&esPassword != 0 {
-		return "", errors.New("the field at the point is a password field, which is never read")
+		return "", ErrSecretField
 	}
 	var n uintptr
 	if r, _, err := procSendMessageTimeoutW.Call(uintptr(h), wmGetTextLength, 0, 0, smtoAbortIfHung, fieldTimeoutMs,

@@ -37,5 +37,15 @@ type Mouse interface {
 	Scroll(dx, dy int) error
 }
 
+// ErrNotAField is a field reader's error where the point holds no field
+// it can read (no edit control, a custom-drawn field, another window): the
+// field is gone from there, unlike a read that failed because the app was
+// busy.
+var ErrNotAField = errors.New("no edit control there")
+
+// ErrSecretField is a field reader's error where the point holds a
+// password field, which is never read.
+var ErrSecretField = errors.New("the field at the point is a password field, which is never read")
+
 // ErrNoInput is returned where this build has no synthetic input.
 var ErrNoInput = errors.New("desktop input is not supported on " + runtime.GOOS + " yet")

@@ -417,6 +417,7 @@ func (e *Executor) fieldsTookEffect(ctx context.Context, st replay.Step, out rep
 // fieldsChanged reports whether every field left what was filled; why says
 // when a field cannot be read at all, so no answer will come.
 func (e *Executor) fieldsChanged(ctx context.Context, fields []filledField) (bool, string) {
+	secret := 0
 	for _, f := range fields {
 		if f.el != nil {
 			text, err := e.o.AX.Text(ctx, *f.el)
@@ -429,9 +430,22 @@ func (e *Executor) fieldsChanged(ctx context.Context, fields []filledField) (boo
 		if !ok {
 			return false, "a field filled by input cannot be read back here to tell whether it took effect"
 		}
-		if text, err := fr.FieldText(f.pt.X, f.pt.Y); err == nil && text == f.value {
+		text, err := fr.FieldText(f.pt.X, f.pt.Y)
+		switch {
+		case errors.Is(err, input.ErrSecretField):
+			secret++
+		case errors.Is(err, input.ErrNotAField):
+			// gone with its window: the form closed
+		case err != nil:
+			// A busy app does not answer in time: no proof either way yet.
+			e.o.Logger.Debug("a filled field cannot be read yet", "err", err)
+			return false, ""
+		case text == f.value:
 			return false, ""
 		}
+	}
+	if secret == len(fields) {
+		return false, "the row filled only password fields, which are never read back"
 	}
 	return true, ""
 }
@@ -502,9 +516,16 @@ func (e *Executor) readsBack(ctx context.Context, pt image.Point, want string) b
 		text, err := fr.FieldText(pt.X, pt.Y)
 		// The app takes the keys a while after they are sent, longer on a
 		// busy machine: the field is read until it holds want, or has not
-		// changed for fieldSettle (the keys have all arrived).
+		// changed for fieldSettle (the keys have all arrived). A busy app
+		// that does not answer in time is asked again, until fieldReadCap.
 		settled := time.Now().Add(fieldSettle)
-		for cap := time.Now().Add(fieldReadCap); err == nil && text != want && time.Now().Before(settled) && time.Now().Before(cap); {
+		pending := func() bool {
+			if err != nil {
+				return !errors.Is(err, input.ErrNotAField) && !errors.Is(err, input.ErrSecretField)
+			}
+			return text != want && time.Now().Before(settled)
+		}
+		for cap := time.Now().Add(fieldReadCap); pending() && time.Now().Before(cap); {
 			select {
 			case <-ctx.Done():
 				return false

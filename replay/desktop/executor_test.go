@@ -3,6 +3,8 @@ package desktop
 import (
 	"context"
 	"errors"
+	"fmt"
+	"image"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/platform/ax"
+	"github.com/reprise-dev/reprise/platform/input"
 	"github.com/reprise-dev/reprise/platform/keys"
 	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/skills"
@@ -203,5 +206,49 @@ func TestEveryInputAsksTheGuardFirst(t *testing.T) {
 	}
 	if !slices.Equal(g.seen, want) {
 		t.Fatalf("the guard was asked %+v; want %+v", g.seen, want)
+	}
+}
+
+// readerInput is an Input that reads every field as text, or fails with err.
+type readerInput struct {
+	personInput
+	text string
+	err  error
+}
+
+func (r *readerInput) FieldText(int, int) (string, error) { return r.text, r.err }
+
+// TestFieldsReadDirectlyProveTheRowFiled: on the floor, a row's OK is
+// committed only when every field it filled reads as something else or is
+// gone; a field the app is too busy to answer for proves nothing, and a
+// password field is never read.
+func TestFieldsReadDirectlyProveTheRowFiled(t *testing.T) {
+	busy := errors.New("WM_GETTEXT: This operation returned because the timeout period expired.")
+	for _, tc := range []struct {
+		name      string
+		text      string
+		err       error
+		committed bool
+		why       string
+	}{
+		{"cleared for the next one", "", nil, true, ""},
+		{"still holds the row", "Ada", nil, false, "nothing shows it was filed"},
+		{"the form closed", "", fmt.Errorf("%w (a Static window)", input.ErrNotAField), true, ""},
+		{"the app is too busy to answer", "", busy, false, "nothing shows it was filed"},
+		{"only a password was filled", "", input.ErrSecretField, false, "only password fields"},
+	} {
+		ex, err := New(Options{Input: &readerInput{text: tc.text, err: tc.err}, Quiet: time.Millisecond, FindTimeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex.filled = []filledField{{pt: image.Pt(10, 10), value: "Ada"}}
+		st := replay.Step{Index: 2, Step: skills.Step{Action: "click", Label: "OK", Destructive: true}}
+		out := ex.fieldsTookEffect(context.Background(), st, replay.Outcome{OK: true, Via: replay.ViaFloor})
+		if out.Committed != tc.committed || out.OK != tc.committed {
+			t.Errorf("%s: outcome %+v; want OK and committed %v", tc.name, out, tc.committed)
+		}
+		if !strings.Contains(out.Error, tc.why) {
+			t.Errorf("%s: error %q; want it to say %q", tc.name, out.Error, tc.why)
+		}
 	}
 }
