@@ -167,6 +167,7 @@ func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
 			[]string{"mousemove", at["email"][0], at["email"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"},
 			[]string{"type", "--delay", "30", row[1]})
 		formShows(t, fields, row[0]+"|"+row[1])
+		t.Logf("row %d: OK clicked at %s", i+1, time.Now().UTC().Format("15:04:05.000"))
 		w.xdo(t, []string{"mousemove", at["ok"][0], at["ok"][1]}, []string{"click", "1"}, []string{"sleep", "0.7"})
 		if got := lines(i + 1); len(got) != i+1 {
 			t.Fatalf("the form filed %q; want %d customers", got, i+1)
@@ -207,6 +208,7 @@ func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
 	}
 	// Replay must run in the form's desktop: input and window lookups are
 	// per desktop on Windows.
+	t.Logf("replay starts at %s", time.Now().UTC().Format("15:04:05.000"))
 	said, code := w.d.RunInDesktop(t, 3*time.Minute, "y\r\n", wine.WinPath(w.exe),
 		"--home", w.winHome, "replay", "win-customer", "--rows", wine.WinPath(three))
 	t.Logf("replay said (exit %d):\n%s", code, said)

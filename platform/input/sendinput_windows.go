@@ -58,8 +58,16 @@ func (winInput) Click(x, y, button int) error {
 	}
 	in[0].mi.dx = normalize(x, win32.SystemMetric(smXVirtualScreen), win32.SystemMetric(smCXVirtualScreen))
 	in[0].mi.dy = normalize(y, win32.SystemMetric(smYVirtualScreen), win32.SystemMetric(smCYVirtualScreen))
-	in[0].mi.flags = mouseeventfMove | mouseeventfAbsolute | mouseeventfVirtualDesk
-	in[1].mi.flags, in[2].mi.flags = down, up
+	// The press and the release carry the point too, so each lands there
+	// even when the pointer moved after moveTo saw it arrive: under a busy
+	// Wine a replay's first click once pressed where the person's pointer
+	// had rested (a form's OK), with moveTo satisfied.
+	at := uint32(mouseeventfMove | mouseeventfAbsolute | mouseeventfVirtualDesk)
+	for i := range in {
+		in[i].mi.dx, in[i].mi.dy = in[0].mi.dx, in[0].mi.dy
+	}
+	in[0].mi.flags = at
+	in[1].mi.flags, in[2].mi.flags = at|down, at|up
 	// The pointer must be there before the press: a click anywhere else
 	// is worse than no click. Under Wine an X motion still queued could
 	// put the pointer back where it was.

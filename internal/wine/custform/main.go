@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -82,11 +83,15 @@ func main() {
 	}
 }
 
+// stamp is the wall time of a log line, to set beside the replay's own
+// log: which input came from which step.
+func stamp() string { return time.Now().Format("15:04:05.000") }
+
 func wndProc(h windows.HWND, msg uint32, wParam, lParam uintptr) uintptr {
 	switch msg {
 	case wmCommand:
 		if debugLog != nil {
-			fmt.Fprintf(debugLog, "WM_COMMAND id %d code %d first=%q email=%q\n", wParam&0xffff, wParam>>16, text(first), text(email))
+			fmt.Fprintf(debugLog, "%s WM_COMMAND id %d code %d first=%q email=%q\n", stamp(), wParam&0xffff, wParam>>16, text(first), text(email))
 		}
 		if wParam&0xffff == idOK && wParam>>16 == bnClicked {
 			file()
@@ -215,7 +220,7 @@ func run(ready string) error {
 			return nil
 		}
 		if debugLog != nil && (m.message >= 0x0201 && m.message <= 0x0203 || m.message == 0x0100 || m.message == 0x0101) {
-			fmt.Fprintf(debugLog, "msg %#x hwnd %#x wParam %#x at %d,%d\n", m.message, m.hwnd, m.wParam, m.pt[0], m.pt[1])
+			fmt.Fprintf(debugLog, "%s msg %#x hwnd %#x wParam %#x at %d,%d\n", stamp(), m.message, m.hwnd, m.wParam, m.pt[0], m.pt[1])
 		}
 		procTranslateMessage.Call(uintptr(unsafe.Pointer(&m)))
 		procDispatchMessageW.Call(uintptr(unsafe.Pointer(&m)))
