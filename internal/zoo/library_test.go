@@ -32,7 +32,7 @@ func TestLibraryFormsFilledByThePerson(t *testing.T) {
 		header, generated := f.Rows(3, 11)
 		rows := append([][]string{demos[0], demos[1]}, generated...)
 		for i, row := range rows {
-			pctx, cancel := context.WithTimeout(ctx, 45*time.Second)
+			pctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a bound on a hang, not speed
 			err := f.Person(pctx, site.URL(), row)
 			cancel()
 			if err != nil {

@@ -29,7 +29,7 @@ func TestPersonFillsEveryForm(t *testing.T) {
 			header, generated := f.Rows(3, 7)
 			rows := append([][]string{demos[0], demos[1]}, generated...)
 			for i, row := range rows {
-				pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				pctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a bound on a hang, not speed
 				err := f.Person(pctx, site.URL(), row)
 				cancel()
 				if err != nil {
