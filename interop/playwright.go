@@ -22,8 +22,8 @@ const playwrightChecks = "this test checks the address and text conditions, and 
 // without reprise: one test per row of the CSV, in order, each filling the
 // row's values (mapped as reprise maps them) into the skill's steps. Each
 // element is found by its role and name first, then by the recorded
-// selectors joined with or(): two different elements found is an error, as
-// it is in reprise. What reprise does that the spec does not is said at its
+// selectors in order, each used only when it finds exactly one element, as
+// in reprise. What reprise does that the spec does not is said at its
 // top. The same skill gives the same bytes.
 func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	if o.CSV == "" {
@@ -71,6 +71,7 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	b.WriteString("test.use({ launchOptions: process.env.CHROME_PATH ? { executablePath: process.env.CHROME_PATH } : {} });\n")
 	b.WriteString("// One row after another, as reprise files them; a failed row does not stop the others.\n")
 	b.WriteString(`test.describe.configure({ mode: "default" });` + "\n")
+	b.WriteString(oneJS)
 	if choose {
 		b.WriteString(chooseJS)
 		b.WriteString("\n" + optionValueJS)
@@ -90,18 +91,37 @@ func Playwright(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+// oneJS finds a step's element as reprise does: by its role and name
+// first, then by what else was recorded of it, never by a guess among
+// several.
+const oneJS = `
+// one returns the first of a step's locators, in order, that finds exactly
+// one element: the role and name first, then the recorded selectors. A
+// locator that finds several elements proves none of them and is passed
+// over; the page is waited for as Playwright waits for an element.
+async function one(...locators) {
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    for (const l of locators) if ((await l.count()) === 1) return l;
+    if (Date.now() > deadline) throw new Error("no locator of the step finds exactly one element: " + locators.join(" | "));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+`
+
 // chooseJS picks an option as reprise does: the prelude maps a cell onto
 // the option's label, which a <select> may lack when only values were
 // recorded.
 const chooseJS = `
 // choose picks the option labelled label: in a <select> the option whose
 // label or value it is (exactly, else ignoring case, accents and spacing);
-// in a radio group or a list
-// box by clicking the radio or option of that name; in any other box by
+// in a radio group (any element holding radios) or a list box by
+// clicking the radio or option of that name; in any other box by
 // opening it and clicking the option of that name. An empty label leaves
 // the choice as it is, as reprise leaves an optional choice unset.
 async function choose(page, field, label) {
-  const kind = await field.evaluate((e) => (e.tagName === "SELECT" ? "select" : e.getAttribute("role") || ""));
+  const kind = await field.evaluate((e) =>
+    e.tagName === "SELECT" ? "select" : e.querySelector("input[type=radio], [role=radio]") ? "radiogroup" : e.getAttribute("role") || "");
   if (kind === "select") {
     const value = await field.evaluate(optionValue, label);
     if (value === null) throw new Error("no option of the list has that label or value");
@@ -109,7 +129,7 @@ async function choose(page, field, label) {
     return;
   }
   if (label === "") return;
-  if (kind === "radiogroup") return field.getByRole("radio", { name: label, exact: true }).click();
+  if (kind === "radiogroup") return field.getByRole("radio", { name: label, exact: true }).check();
   if (kind === "listbox") return field.getByRole("option", { name: label, exact: true }).click();
   await field.click();
   await page.getByRole("option", { name: label, exact: true }).click();
@@ -164,7 +184,11 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 			return err
 		}
 		fmt.Fprintf(b, "    // TODO %s: a password. reprise hands it to a person and never keeps its value; fill it here from a safe place, e.g.\n", name)
-		fmt.Fprintf(b, "    //   await %s.fill(process.env.PASSWORD);\n", strings.Join(loc, ""))
+		field := loc[0]
+		if len(loc) > 1 {
+			field = "(await one(" + strings.Join(loc, ", ") + "))"
+		}
+		fmt.Fprintf(b, "    //   await %s.fill(process.env.PASSWORD);\n", field)
 		return nil
 	}
 
@@ -178,25 +202,25 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 		if err != nil {
 			return err
 		}
-		field := strings.Join(loc, "\n        ")
+		act = append(act, "const field = "+fieldJS(loc)+";")
 		switch {
 		case st.Action == events.ActionFill && st.Keys:
 			// The field reacted to keys: type it key by key, as reprise does.
-			act = append(act, "const field = "+field+";", `await field.fill("");`, "await field.pressSequentially("+value+");")
+			act = append(act, `await field.fill("");`, "await field.pressSequentially("+value+");")
 		case untyped(st):
-			act = append(act, "const field = "+field+";", "await put(page, field, "+value+");")
+			act = append(act, "await put(page, field, "+value+");")
 		case st.Action == events.ActionFill:
-			act = append(act, "await "+field+"\n        .fill("+value+");")
+			act = append(act, "await field.fill("+value+");")
 		case st.Action == events.ActionSelect:
-			act = append(act, "const field = "+field+";", "await choose(page, field, "+value+");")
+			act = append(act, "await choose(page, field, "+value+");")
 		case st.Action == events.ActionUpload:
-			act = append(act, "await "+field+"\n        .setInputFiles("+value+".split(/\\r?\\n/).map((f) => f.trim()).filter(Boolean));")
+			act = append(act, "await field.setInputFiles("+value+".split(/\\r?\\n/).map((f) => f.trim()).filter(Boolean));")
 		case st.Action == events.ActionClick && toggles(st):
-			act = append(act, "await "+field+"\n        .setChecked("+value+` === "true");`)
+			act = append(act, "await field.setChecked("+value+` === "true");`)
 		case st.Action == events.ActionSubmit && textField(st):
-			act = append(act, "await "+field+"\n        .press(\"Enter\");")
+			act = append(act, `await field.press("Enter");`)
 		default:
-			act = append(act, "await "+field+"\n        .click();")
+			act = append(act, "await field.click();")
 		}
 	default:
 		return fmt.Errorf("a %s step has no Playwright equivalent: a Playwright test drives a browser page", st.Action)
@@ -311,10 +335,9 @@ var targetRoles = map[string]string{
 	"combo_box": "combobox", "menu_item": "menuitem", "tab": "tab", "link": "link",
 }
 
-// locator writes the step's element as a Playwright locator: by role and
-// name (else by label) first, then the step's target, then each recorded
-// selector, joined with or(). Each part is one element of the result, the
-// first starting with page, the others with .or(.
+// locator writes the step's element as Playwright locators, in the order
+// they are tried: by role and name (else by label) first, then the step's
+// target, then each recorded selector.
 func locator(st skills.Step) ([]string, error) {
 	var parts []string
 	seen := map[string]bool{}
@@ -340,10 +363,17 @@ func locator(st skills.Step) ([]string, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("its element has no label, role, id, name or selector a Playwright locator can use")
 	}
-	for i := 1; i < len(parts); i++ {
-		parts[i] = ".or(" + parts[i] + ")"
-	}
 	return parts, nil
+}
+
+// fieldJS writes the expression that finds a step's element from its
+// locators: the one locator itself (Playwright refuses two matches), or
+// one() over them in order.
+func fieldJS(loc []string) string {
+	if len(loc) == 1 {
+		return loc[0]
+	}
+	return "await one(\n        " + strings.Join(loc, ",\n        ") + ")"
 }
 
 func byRole(role, name string) string {
