@@ -117,7 +117,8 @@ const chooseJS = `
 // label or value it is (exactly, else ignoring case, accents and spacing);
 // in a radio group (any element holding radios) or a list box by
 // clicking the radio or option of that name; in any other box by
-// opening it and clicking the option of that name. An empty label leaves
+// opening it (typing the label into one that lists nothing until typed
+// into) and clicking the option of that name. An empty label leaves
 // the choice as it is, as reprise leaves an optional choice unset.
 async function choose(page, field, label) {
   const kind = await field.evaluate((e) =>
@@ -130,9 +131,23 @@ async function choose(page, field, label) {
   }
   if (label === "") return;
   if (kind === "radiogroup") return field.getByRole("radio", { name: label, exact: true }).check();
-  if (kind === "listbox") return field.getByRole("option", { name: label, exact: true }).click();
+  if (kind === "listbox") {
+    const option = field.getByRole("option", { name: label, exact: true });
+    // A list that selects its first option when it takes the focus (and
+    // scrolls to it) does so now, not under the option's click.
+    await field.focus();
+    await option.click();
+    return expect(option).toHaveAttribute("aria-selected", "true");
+  }
   await field.click();
-  await page.getByRole("option", { name: label, exact: true }).click();
+  const option = page.getByRole("option", { name: label, exact: true });
+  const listed = await option.waitFor({ timeout: 2000 }).then(() => true, () => false);
+  if (!listed && (await field.evaluate((e) => e.matches("input, textarea, [contenteditable=true]")))) {
+    // An autocomplete lists its options once typed into, as a person types.
+    await field.fill("");
+    await field.pressSequentially(label);
+  }
+  await option.click();
 }
 
 // put enters value in a field the skill does not know the kind of: a list

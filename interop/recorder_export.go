@@ -20,22 +20,23 @@ type recorderFlow struct {
 // outStep is one exported Recorder step; fields empty for a type are left
 // out. Kept in the Recorder's own key order, so a flow reads as its own.
 type outStep struct {
-	Type              string          `json:"type"`
-	Width             int             `json:"width,omitempty"`
-	Height            int             `json:"height,omitempty"`
-	DeviceScaleFactor int             `json:"deviceScaleFactor,omitempty"`
-	IsMobile          *bool           `json:"isMobile,omitempty"`
-	HasTouch          *bool           `json:"hasTouch,omitempty"`
-	IsLandscape       *bool           `json:"isLandscape,omitempty"`
-	URL               string          `json:"url,omitempty"`
-	Selectors         [][]string      `json:"selectors,omitempty"`
-	Value             *string         `json:"value,omitempty"`
-	Key               string          `json:"key,omitempty"`
-	OffsetX           *int            `json:"offsetX,omitempty"`
-	OffsetY           *int            `json:"offsetY,omitempty"`
-	AssertedEvents    []assertedEvent `json:"assertedEvents,omitempty"`
-	Expression        string          `json:"expression,omitempty"`
-	Timeout           int64           `json:"timeout,omitempty"`
+	Type              string            `json:"type"`
+	Width             int               `json:"width,omitempty"`
+	Height            int               `json:"height,omitempty"`
+	DeviceScaleFactor int               `json:"deviceScaleFactor,omitempty"`
+	IsMobile          *bool             `json:"isMobile,omitempty"`
+	HasTouch          *bool             `json:"hasTouch,omitempty"`
+	IsLandscape       *bool             `json:"isLandscape,omitempty"`
+	URL               string            `json:"url,omitempty"`
+	Selectors         [][]string        `json:"selectors,omitempty"`
+	Value             *string           `json:"value,omitempty"`
+	Key               string            `json:"key,omitempty"`
+	OffsetX           *int              `json:"offsetX,omitempty"`
+	OffsetY           *int              `json:"offsetY,omitempty"`
+	AssertedEvents    []assertedEvent   `json:"assertedEvents,omitempty"`
+	Expression        string            `json:"expression,omitempty"`
+	Attributes        map[string]string `json:"attributes,omitempty"`
+	Timeout           int64             `json:"timeout,omitempty"`
 }
 
 // exported is a skill's Recorder flow with what the scripts built on it
@@ -161,7 +162,21 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 				continue
 			}
 			// A radio group or a custom list: the option is clicked.
-			add(outStep{Type: "click", Selectors: [][]string{{"aria/" + value}}, OffsetX: ptr(1), OffsetY: ptr(1)})
+			option := [][]string{{"aria/" + value}}
+			listbox := strings.EqualFold(st.Role, "listbox")
+			if listbox && !st.Multiple {
+				// The list takes the focus first, as a person's first
+				// click gives it: a list that selects its first option on
+				// focus, and scrolls to it, does so before the option's
+				// click, not under it.
+				add(outStep{Type: "click", Selectors: sels, OffsetX: ptr(1), OffsetY: ptr(1)})
+			}
+			add(outStep{Type: "click", Selectors: option, OffsetX: ptr(1), OffsetY: ptr(1)})
+			if listbox {
+				// Read back: the flow stops here, before the row is filed
+				// with another option.
+				add(outStep{Type: "waitForElement", Selectors: option, Attributes: map[string]string{"aria-selected": "true"}})
+			}
 		case events.ActionClick, events.ActionSubmit:
 			if err := needTarget(); err != nil {
 				return nil, err
@@ -196,7 +211,10 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 
 // recorderSelectors writes a step's selectors as the Recorder does, each
 // alternative once: aria/ for names, CSS (and pierce/ for CSS inside
-// shadow roots), xpath/.
+// shadow roots), and xpath/ only when there is nothing else. The runner
+// races a step's selectors and acts on the first to match: an element's
+// place in the page (which a recorded XPath is) may by then be another
+// element's.
 func recorderSelectors(st skills.Step) [][]string {
 	var out [][]string
 	seen := map[string]bool{}
@@ -206,7 +224,7 @@ func recorderSelectors(st skills.Step) [][]string {
 			out = append(out, []string{s})
 		}
 	}
-	var css []string
+	var css, xpaths []string
 	named := map[string]bool{} // accessible names already given
 	for _, sel := range st.Selectors {
 		switch sel.Strategy {
@@ -229,7 +247,7 @@ func recorderSelectors(st skills.Step) [][]string {
 		case events.StrategyCSS:
 			css = append(css, sel.Value)
 		case events.StrategyXPath:
-			add("xpath/" + sel.Value)
+			xpaths = append(xpaths, "xpath/"+sel.Value)
 		}
 	}
 	if t := st.Target; t != nil && t.Name != "" && !strings.Contains(t.Name, "*") && !named[t.Name] {
@@ -240,6 +258,11 @@ func recorderSelectors(st skills.Step) [][]string {
 	}
 	for _, c := range css {
 		add("pierce/" + c)
+	}
+	if len(out) == 0 {
+		for _, x := range xpaths {
+			add(x)
+		}
 	}
 	return out
 }

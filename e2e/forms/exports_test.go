@@ -18,6 +18,10 @@ import (
 // fresh site, judged field by field as reprise's replay is.
 const exportsEnv = "REPRISE_ZOO_EXPORTS"
 
+// keepEnv names a directory where the matrix copies each export that fell
+// short (the script, its CSV, the tool's results), to run again by hand.
+const keepEnv = "REPRISE_ZOO_KEEP"
+
 // exportFormats are the formats the matrix runs, in its table's order.
 var exportFormats = []string{"playwright", "puppeteer-replay", "chrome-recorder"}
 
@@ -102,16 +106,26 @@ func exportCell(t *testing.T, home, skillID string, site *zoo.Site, f *zoo.Form,
 	if cerr != nil {
 		t.Fatal(cerr)
 	}
+	wrong := map[int]bool{} // a row's problems are one per field
 	for _, p := range chk.Problems {
 		t.Errorf("%s export: stored wrong: %s", format, p)
+		wrong[p.Row] = true
 	}
-	right := len(rows) - len(chk.Missing) - len(chk.Problems)
+	right := len(rows) - len(chk.Missing) - len(wrong)
 	if right < want || err != nil {
 		t.Logf("%s export stored %d of the %d rows the form takes (exit %v):\n%s", format, right, want, err, lastLines(out, 30))
 	}
+	if keep := os.Getenv(keepEnv); keep != "" && (right < want || len(wrong) > 0) {
+		to := filepath.Join(keep, f.Name, format)
+		if err := os.CopyFS(to, os.DirFS(dir)); err != nil {
+			t.Logf("%s export: not kept: %v", format, err)
+		} else {
+			t.Logf("%s export: kept in %s", format, to)
+		}
+	}
 	cell := fmt.Sprintf("%d/%d", right, want)
-	if len(chk.Problems) > 0 {
-		cell += fmt.Sprintf(" %d wrong", len(chk.Problems))
+	if len(wrong) > 0 {
+		cell += fmt.Sprintf(" %d wrong", len(wrong))
 	}
 	t.Logf("%s export: %s rows stored right", format, cell)
 	return cell
