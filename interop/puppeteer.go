@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/reprise-dev/reprise/skills"
@@ -84,9 +85,12 @@ type jsCheck struct {
 func successJS(success map[int]skills.Conditions) (string, error) {
 	out := map[int][]jsCheck{}
 	for i, cs := range success {
+		if !slices.ContainsFunc(cs, func(c skills.Condition) bool { return c.Kind != skills.CondURLUnchanged }) {
+			return "", fmt.Errorf("the step that files a row is checked only by its page staying where it was, which proves nothing filed: this script could not tell a filed row from one the site refused")
+		}
 		for _, c := range cs {
 			switch c.Kind {
-			case skills.CondURLContains, skills.CondURLChanged, skills.CondText, skills.CondElement, skills.CondRequestOK:
+			case skills.CondURLContains, skills.CondURLChanged, skills.CondURLUnchanged, skills.CondText, skills.CondElement, skills.CondRequestOK:
 			default:
 				return "", fmt.Errorf("the success check %s has no @puppeteer/replay equivalent here: reprise proves a row filed with it, this script could not", condition(c))
 			}
@@ -99,31 +103,36 @@ func successJS(success map[int]skills.Conditions) (string, error) {
 
 const puppeteerMain = `// rowFlow is the flow with one row's values in it, the steps on boxes with
 // the state each must end in, and the steps that file the row with their
-// success checks.
+// success checks, and the labels of the options set by their value.
 function rowFlow(values) {
-  const boxes = new Map(), checks = new Map();
+  const boxes = new Map(), checks = new Map(), labels = new Map();
   const steps = FLOW.steps.map((step, i) => {
     const s = JSON.parse(JSON.stringify(step));
     if (s.url !== undefined) s.url = fillIn(s.url, values);
     if (s.value !== undefined) s.value = fillIn(s.value, values);
     if (s.selectors) s.selectors = s.selectors.map((parts) => parts.map((p) => fillIn(p, values)));
-    if (CHOICES[i] && Object.prototype.hasOwnProperty.call(CHOICES[i], s.value)) s.value = CHOICES[i][s.value];
+    if (CHOICES[i] && Object.prototype.hasOwnProperty.call(CHOICES[i], s.value)) {
+      labels.set(s, s.value);
+      s.value = CHOICES[i][s.value];
+    }
     if (TOGGLES[i] !== undefined) boxes.set(s, fillIn(TOGGLES[i], values) === "true");
     if (SUCCESS[i]) checks.set(s, SUCCESS[i].map((c) => ({ ...c, value: c.value && fillIn(c.value, values) })));
     return s;
   });
-  return { flow: { ...FLOW, steps }, boxes, checks };
+  return { flow: { ...FLOW, steps }, boxes, checks, labels };
 }
 
 // Extension does what a Recorder flow cannot say: it clicks a box only
 // when it is not in the state the row wants, sets a list by the option
-// whose label or value the cell names, and waits for the success checks of
+// whose label or value the cell names (opening a list the page draws, and
+// reading the choice back), and waits for the success checks of
 // the step that files the row.
 class Extension extends PuppeteerRunnerExtension {
-  constructor(browser, page, boxes, checks) {
+  constructor(browser, page, boxes, checks, labels) {
     super(browser, page, { timeout: 10000 });
     this.boxes = boxes;
     this.checks = checks;
+    this.labels = labels;
     this.page = page;
   }
   element(step) {
@@ -137,9 +146,25 @@ class Extension extends PuppeteerRunnerExtension {
     }
     if (step.type === "change" && step.selectors) {
       const el = await this.element(step);
+      if (await el.evaluate((e) => e.getAttribute("role") === "combobox" && !e.matches("input, select, textarea"))) {
+        // A list drawn by the page (a select-only combobox): it opens on a
+        // click, its option is clicked, and the choice is read back.
+        const label = this.labels.get(step) ?? step.value;
+        await el.click();
+        const option = await this.page.waitForSelector("aria/" + label + '[role="option"]', { timeout: 10000 });
+        await option.click();
+        await this.page.waitForFunction((e, v) => e.textContent.trim() === v, { timeout: 5000, polling: 100 }, el, label);
+        return;
+      }
       const value = await el.evaluate(optionValue, step.value);
       if (value === null) throw new Error("no option of the list has that label or value");
       if (value !== undefined) step.value = value;
+    }
+    if (step.type === "click" && step.selectors) {
+      // In the middle of the element, where a person clicks: the flow's
+      // fixed offset is all a Recorder flow can say.
+      const box = await (await this.element(step)).boundingBox();
+      if (box) [step.offsetX, step.offsetY] = [box.width / 2, box.height / 2];
     }
     const checks = this.checks.get(step);
     if (!checks) return super.runStep(step, flow);
@@ -156,6 +181,10 @@ class Extension extends PuppeteerRunnerExtension {
         case "element": await this.page.waitForSelector(c.value, { timeout: c.timeout }); break;
       }
     }
+    // Once the rest held: a row saved in place leaves the page where it was.
+    if (checks.some((c) => c.kind === "url_unchanged") && this.page.url() !== before) {
+      throw new Error("the page left its address, where the demonstrations saved in place");
+    }
     for (const r of await Promise.all(answered)) {
       if (r.status() >= 400) throw new Error("the site answered the request with " + r.status());
     }
@@ -163,6 +192,11 @@ class Extension extends PuppeteerRunnerExtension {
 }
 
 ` + optionValueJS + `
+// A step that fails while @puppeteer/replay still waits for its navigation
+// leaves that wait to reject later, unhandled: the row has failed already,
+// and the rows after it still run.
+process.on("unhandledRejection", (e) => console.error("a failed row's leftover wait: " + (e && e.message)));
+
 (async () => {
   const rows = readRows(ROWS_FILE);
   const browser = await puppeteer.launch({
@@ -175,8 +209,8 @@ class Extension extends PuppeteerRunnerExtension {
     for (const row of rows) {
       const page = await browser.newPage();
       try {
-        const { flow, boxes, checks } = rowFlow(row.values);
-        const runner = await createRunner(flow, new Extension(browser, page, boxes, checks));
+        const { flow, boxes, checks, labels } = rowFlow(row.values);
+        const runner = await createRunner(flow, new Extension(browser, page, boxes, checks, labels));
         if (!(await runner.run())) throw new Error("the flow did not finish");
         console.log("row " + row.n + ": done");
       } catch (e) {

@@ -3,6 +3,8 @@ package interop
 import (
 	"strings"
 	"testing"
+
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // TestPuppeteerReplayFilesTheRows runs the exported script with the real
@@ -77,5 +79,31 @@ func TestRecorderNavigatesWhereReplayDoes(t *testing.T) {
 	}
 	if !strings.Contains(string(flow), `"url": "http://shop.example.test/new"`) || strings.Contains(string(flow), "/before") {
 		t.Errorf("the exported navigate does not go to the step's value:\n%s", flow)
+	}
+}
+
+// TestPuppeteerSuccessChecks: the script waits for every check a filing
+// step has, a save in place among them, and refuses a step it could not
+// prove filed: one checked only by its page staying put, or by a check it
+// has no means for.
+func TestPuppeteerSuccessChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		checks  skills.Conditions
+		refused string
+	}{
+		{"saved in place with a text", skills.Conditions{{Kind: skills.CondURLUnchanged}, {Kind: skills.CondText, Value: "Saved"}}, ""},
+		{"only staying put", skills.Conditions{{Kind: skills.CondURLUnchanged}}, "proves nothing filed"},
+		{"a form reset", skills.Conditions{{Kind: skills.CondText, Value: "Saved"}, {Kind: skills.CondFormReset}}, "form_reset has no @puppeteer/replay equivalent"},
+	} {
+		js, err := successJS(map[int]skills.Conditions{7: tc.checks})
+		switch {
+		case tc.refused == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.refused == "" && !strings.Contains(js, `"kind":"url_unchanged"`):
+			t.Errorf("%s: the script does not check the page stayed: %s", tc.name, js)
+		case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
+			t.Errorf("%s: error %v; want it to say %q", tc.name, err, tc.refused)
+		}
 	}
 }

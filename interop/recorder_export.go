@@ -162,16 +162,21 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 				continue
 			}
 			// A radio group or a custom list: the option is clicked.
+			// By role too: a radio's name may also be a field's label
+			// (E-mail), and the runner races the two.
 			option := [][]string{{"aria/" + value}}
+			if role := optionRoles[strings.ToLower(st.Role)]; role != "" {
+				option = [][]string{{fmt.Sprintf(`aria/%s[role="%s"]`, value, role)}}
+			}
 			listbox := strings.EqualFold(st.Role, "listbox")
 			if listbox && !st.Multiple {
 				// The list takes the focus first, as a person's first
 				// click gives it: a list that selects its first option on
 				// focus, and scrolls to it, does so before the option's
 				// click, not under it.
-				add(outStep{Type: "click", Selectors: sels, OffsetX: ptr(1), OffsetY: ptr(1)})
+				add(outStep{Type: "click", Selectors: sels, OffsetX: ptr(clickAt), OffsetY: ptr(clickAt)})
 			}
-			add(outStep{Type: "click", Selectors: option, OffsetX: ptr(1), OffsetY: ptr(1)})
+			add(outStep{Type: "click", Selectors: option, OffsetX: ptr(clickAt), OffsetY: ptr(clickAt)})
 			if listbox {
 				// Read back: the flow stops here, before the row is filed
 				// with another option.
@@ -184,10 +189,10 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 			if st.Action == events.ActionClick && st.Value != "" {
 				ex.toggles[len(ex.flow.Steps)] = value
 			}
-			o := outStep{Type: "click", Selectors: sels, OffsetX: ptr(1), OffsetY: ptr(1)}
+			o := outStep{Type: "click", Selectors: sels, OffsetX: ptr(clickAt), OffsetY: ptr(clickAt)}
 			if st.Action == events.ActionSubmit && textField(st) {
 				o = outStep{Type: "keyDown", Key: "Enter"}
-				add(outStep{Type: "click", Selectors: sels, OffsetX: ptr(1), OffsetY: ptr(1)})
+				add(outStep{Type: "click", Selectors: sels, OffsetX: ptr(clickAt), OffsetY: ptr(clickAt)})
 				add(o)
 				o = outStep{Type: "keyUp", Key: "Enter"}
 			}
@@ -277,6 +282,16 @@ func parseRoleText(v string) (role, name string, ok bool) {
 	}
 	return m[1], strings.NewReplacer(`\'`, `'`, `\"`, `"`, `\\`, `\`).Replace(m[3]), true
 }
+
+// clickAt is where a flow's click lands in its element, from its top left
+// corner: a flow cannot say "the middle", and a click at 1, 1 misses an
+// element with rounded corners (a switch: Chromium hit-tests the rounded
+// shape, and the click lands on what is behind it). 8 px is inside any
+// control of a usable size, rounded or not.
+const clickAt = 8
+
+// optionRoles are the roles of a custom list's options, by the list's.
+var optionRoles = map[string]string{"radiogroup": "radio", "radio": "radio", "listbox": "option"}
 
 // native says a select step is on a list the Recorder sets by its value:
 // not a radio group, nor a menu or listbox that opens on a click.
