@@ -3,6 +3,7 @@ package interop
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -161,3 +162,9 @@ const optionValueJS = `function optionValue(e, want) {
   return hits.length === 1 ? hits[0].value : null;
 }
 `
+
+// errItems refuses a select step that sets a set of items: reprise makes
+// the control hold exactly the row's items; the exports would set the
+// whole cell as one option, and a row would be filed without its items or
+// not at all.
+var errItems = errors.New("it sets a set of items (a tag picker, a multi-select list, a group of boxes), which the exports do not do yet: export it as a reprise skill and replay it with reprise")

@@ -191,6 +191,8 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 		fmt.Fprintf(b, "    // %s: its when check is not expressed; it runs for every row.\n", name)
 	}
 	switch {
+	case st.Action == events.ActionSelect && st.Multiple:
+		return errItems
 	case st.Action == skills.ActionAsk:
 		return errors.New("it asks a person, which a Playwright test cannot: a row filed without the answer would be filed wrong")
 	case st.Secret:

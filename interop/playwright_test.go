@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,6 +179,16 @@ func TestPlaywrightRefuses(t *testing.T) {
 	} {
 		if err := export(asks); err == nil || !strings.Contains(err.Error(), "step 3 (ask)") || !strings.Contains(err.Error(), "asks a person") {
 			t.Errorf("%s with an ask step: %v; want refused, naming step 3", format, err)
+		}
+		items := exportSkill(t, "http://127.0.0.1:9")
+		for i, st := range items.Steps {
+			if st.Action == "select" {
+				items.Steps[i].Multiple = true
+				if err := export(items); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("step %d (select)", i+1)) || !strings.Contains(err.Error(), "a set of items") {
+					t.Errorf("%s with a select of several items: %v; want refused, naming step %d", format, err, i+1)
+				}
+				break
+			}
 		}
 	}
 	if _, err := Playwright(exportSkill(t, "http://127.0.0.1:9"), ExportOptions{}); err == nil {

@@ -90,7 +90,7 @@ func successJS(success map[int]skills.Conditions) (string, error) {
 		}
 		for _, c := range cs {
 			switch c.Kind {
-			case skills.CondURLContains, skills.CondURLChanged, skills.CondURLUnchanged, skills.CondText, skills.CondElement, skills.CondRequestOK:
+			case skills.CondURLContains, skills.CondURLChanged, skills.CondURLUnchanged, skills.CondText, skills.CondElement, skills.CondRequestOK, skills.CondFormReset:
 			default:
 				return "", fmt.Errorf("the success check %s has no @puppeteer/replay equivalent here: reprise proves a row filed with it, this script could not", condition(c))
 			}
@@ -169,6 +169,8 @@ class Extension extends PuppeteerRunnerExtension {
     const checks = this.checks.get(step);
     if (!checks) return super.runStep(step, flow);
     const before = this.page.url();
+    // The element that files the row, for its form's reset.
+    const filer = checks.some((c) => c.kind === "form_reset") ? await this.element(step) : null;
     const answered = checks.filter((c) => c.kind === "request_ok").map((c) =>
       this.page.waitForResponse((r) => r.request().method() !== "GET" && ["document", "xhr", "fetch"].includes(r.request().resourceType()), { timeout: c.timeout }));
     await super.runStep(step, flow);
@@ -179,6 +181,7 @@ class Extension extends PuppeteerRunnerExtension {
         case "url_changed": await this.page.waitForFunction((b) => location.href !== b, opts, before); break;
         case "text": await this.page.waitForFunction((t) => document.body && document.body.innerText.includes(t), opts, c.value); break;
         case "element": await this.page.waitForSelector(c.value, { timeout: c.timeout }); break;
+        case "form_reset": await this.page.waitForFunction(formReset, opts, filer); break;
       }
     }
     // Once the rest held: a row saved in place leaves the page where it was.
@@ -192,6 +195,21 @@ class Extension extends PuppeteerRunnerExtension {
 }
 
 ` + optionValueJS + `
+// formReset runs in the page: every field of el's form is back to its
+// default, as a form saved in place is for the next one.
+function formReset(el) {
+  const form = el && el.isConnected && (el.form || el.closest("form"));
+  if (!form) return false;
+  return Array.from(form.elements).every((e) => {
+    if (e.type === "checkbox" || e.type === "radio") return e.checked === e.defaultChecked;
+    if (e.tagName === "SELECT") {
+      const at = Array.from(e.options).findIndex((o) => o.defaultSelected);
+      return e.multiple ? Array.from(e.options).every((o) => o.selected === o.defaultSelected) : e.selectedIndex === Math.max(at, 0);
+    }
+    return !("defaultValue" in e) || e.value === e.defaultValue;
+  });
+}
+
 // A step that fails while @puppeteer/replay still waits for its navigation
 // leaves that wait to reject later, unhandled: the row has failed already,
 // and the rows after it still run.

@@ -148,6 +148,9 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 			if err := needTarget(); err != nil {
 				return nil, err
 			}
+			if st.Multiple {
+				return nil, fmt.Errorf("%s: %w", ref, errItems)
+			}
 			if native(st) {
 				m := map[string]string{}
 				for _, o := range st.Options {
