@@ -39,6 +39,9 @@ const (
 	BucketHubClaims = "HUB_CLAIMS"
 	// BucketHubSkills maps a run to its skill document, sealed.
 	BucketHubSkills = "HUB_SKILLS"
+	// ObjectsHubFiles holds each row's upload files, sealed, under
+	// <run>/<row>, while its run lasts.
+	ObjectsHubFiles = "HUB_FILES"
 	// ConsumerHubWorkers is the one pull consumer of StreamHubRows every
 	// worker shares.
 	ConsumerHubWorkers = "workers"

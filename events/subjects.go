@@ -129,6 +129,9 @@ const (
 	// HubGrantPrefix is the start of a run's coordinator's subject,
 	// hub.grant.<run>: core NATS, nothing is stored.
 	HubGrantPrefix = "hub.grant."
+	// HubAskPrefix is the start of the subject a run's coordinator takes
+	// its workers' questions for the person on, hub.ask.<run>: core NATS.
+	HubAskPrefix = "hub.ask."
 )
 
 // HubRowsSubject is where run runID's rows wait for a worker.
@@ -136,6 +139,9 @@ func HubRowsSubject(runID string) string { return HubRowsPrefix + runID }
 
 // HubGrantSubject is where run runID's coordinator grants its rows.
 func HubGrantSubject(runID string) string { return HubGrantPrefix + runID }
+
+// HubAskSubject is where run runID's coordinator takes its questions.
+func HubAskSubject(runID string) string { return HubAskPrefix + runID }
 
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }

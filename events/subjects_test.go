@@ -169,6 +169,7 @@ func TestBuiltNames(t *testing.T) {
 		{ServiceDiscoveryNamed("INFO"), "$SRV.INFO.>"},
 		{HubRowsSubject("r1"), "hub.rows.r1"},
 		{HubGrantSubject("r1"), "hub.grant.r1"},
+		{HubAskSubject("r1"), "hub.ask.r1"},
 		{JSStreamInfo(StreamAudit), "$JS.API.STREAM.INFO.AUDIT"},
 		{JSConsumerCreate(StreamReplay), "$JS.API.CONSUMER.CREATE.REPLAY.>"},
 		{JSConsumerNext(StreamAudit, Wildcard), "$JS.API.CONSUMER.MSG.NEXT.AUDIT.*"},
@@ -179,6 +180,7 @@ func TestBuiltNames(t *testing.T) {
 		{StreamHubRows, "HUB_ROWS"},
 		{BucketHubClaims, "HUB_CLAIMS"},
 		{BucketHubSkills, "HUB_SKILLS"},
+		{ObjectsHubFiles, "HUB_FILES"},
 	} {
 		if c.got != c.want {
 			t.Errorf("built %q; want %q", c.got, c.want)

@@ -22,6 +22,8 @@ type RowJob struct {
 	Session  int
 	DryRun   bool
 	Executor Executor
+	// Ask puts the row's questions to the person (Options.Ask).
+	Ask func(ctx context.Context, q Question) (string, error)
 	// Tag tells this attempt's marks from an earlier attempt's at the
 	// same row in the same session (a worker that died mid-row): marks are
 	// deduplicated by id, and a lost retry's marks would read as the
@@ -40,7 +42,7 @@ func FileRow(ctx context.Context, j RowJob) (RowResult, error) {
 		j.Logger = slog.New(slog.DiscardHandler)
 	}
 	e := &engine{
-		Options:     Options{JS: j.JS, Plan: j.Plan, Executor: j.Executor, DryRun: j.DryRun, OnError: OnErrorSkip, Logger: j.Logger},
+		Options:     Options{JS: j.JS, Plan: j.Plan, Executor: j.Executor, DryRun: j.DryRun, OnError: OnErrorSkip, Ask: j.Ask, Logger: j.Logger},
 		log:         newLog(j.JS, j.Plan.RunID),
 		session:     j.Session,
 		earlier:     map[string]earlierRow{},

@@ -58,7 +58,7 @@ that stays on this machine.`,
 	root.PersistentFlags().StringVar(&g.home, "home", "", "data dir (default $"+daemon.HomeEnv+", else the OS user data dir)")
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	root.AddCommand(newDaemonCmd(g), newStatusCmd(g), newDoctorCmd(g),
-		newRecordCmd(g), newRecordingsCmd(g), newSkillCmd(g), newReplayCmd(g), newCopilotCmd(g), newReviewCmd(g), newConsentCmd(g), newAuditCmd(g), newExtensionCmd(g), newElementsCmd(g), newWorkerCmd(g), newSecretCmd(g), newRunsCmd(g), newStopCmd(g), newComputerCmd(g), newCacheCmd(g))
+		newRecordCmd(g), newRecordingsCmd(g), newSkillCmd(g), newReplayCmd(g), newCopilotCmd(g), newReviewCmd(g), newConsentCmd(g), newAuditCmd(g), newExtensionCmd(g), newElementsCmd(g), newWorkerCmd(g), newBrowseCmd(g), newSecretCmd(g), newRunsCmd(g), newStopCmd(g), newComputerCmd(g), newCacheCmd(g))
 	return root
 }
 

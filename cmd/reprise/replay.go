@@ -137,7 +137,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		}
 		fmt.Fprintf(out, "run %s: skill %s, %d rows queued on hub %s for its workers (resume with --resume %s)\n",
 			plan.RunID, plan.SkillID, s.Queued(), hub.Redact(f.hub.urls), plan.RunID)
-		res, err := s.Run(ctx, session.RunOptions{Progress: bar.Update})
+		// The workers' questions come here: the person answers them with
+		// `reprise runs answer` on this machine.
+		res, err := s.Run(ctx, session.RunOptions{Progress: bar.Update, Ask: (&replay.Asker{Conn: c.Conn(), Out: cmd.ErrOrStderr()}).Ask})
 		bar.Finish()
 		if err != nil {
 			return fmt.Errorf("run %s: %w; its rows stay on the hub: --resume %s follows them again", plan.RunID, err, plan.RunID)
@@ -251,10 +253,8 @@ func (f *replayFlags) explain(err error) error {
 	case errors.As(err, &cols):
 		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
 			f.rows, session.QuoteJoin(cols.Columns))
-	case errors.Is(err, session.ErrHubAsks):
-		return errors.New("--hub: this skill asks a person (an ask step or a password), which a hub's workers cannot pass on yet: run it without --hub")
-	case errors.Is(err, session.ErrHubBrowser):
-		return errors.New("--hub: this skill has a browser section, which a hub's workers do not apply yet: run it without --hub")
+	case errors.Is(err, session.ErrHubDesktop):
+		return errors.New("--hub: this is a desktop skill, and a hub's workers file browser skills only: run it without --hub")
 	case errors.Is(err, session.ErrHubNeedsDryRun):
 		return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub.urls))
 	case errors.Is(err, session.ErrParallelDesktop):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -13,14 +14,16 @@ import (
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/hub"
 	"github.com/reprise-dev/reprise/replay/session"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // workerFlags are `reprise worker`'s settings.
 type workerFlags struct {
-	hub           hubFlags
-	profile, name string
-	parallel      int
-	show          bool
+	hub                     hubFlags
+	profile, name, skillDir string
+	profiles                []string
+	parallel                int
+	show                    bool
 }
 
 // hubFlags name a hub, its credentials and its key, as `replay --hub` and
@@ -76,7 +79,9 @@ and the next worker settles it.`,
 	fl := cmd.Flags()
 	f.hub.add(fl, "the hub's NATS URLs, comma separated, without credentials (required)")
 	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab (1-16)")
-	fl.StringVar(&f.profile, "profile", "", "the browser profile: a name kept in the data dir, or a folder's path (default: worker-profile in the data dir)")
+	fl.StringVar(&f.profile, "profile", "", "the browser profile of skills that name none: a name kept in the data dir, or a folder's path (default: worker-profile in the data dir)")
+	fl.StringSliceVar(&f.profiles, "profiles", nil, "the named profiles (kept in the data dir, logged in here) this worker offers to skills whose browser.profile names one, comma separated; rows of a skill naming another go to a worker that has it")
+	fl.StringVar(&f.skillDir, "skill-dir", ".", "the folder a hub skill's relative certificate and CA files are read from on this machine")
 	fl.StringVar(&f.name, "name", "", "this worker's name in the hub's claims (default: host name and process id)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	return cmd
@@ -109,11 +114,58 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		return err
 	}
 	defer release()
-	err = session.Worker{Hub: h, Name: f.name, Parallel: f.parallel, Logger: log,
-		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff()},
+	profiles, releaseAll, err := holdWorkerProfiles(home, f.profiles, "worker "+f.name)
+	if err != nil {
+		return err
+	}
+	defer releaseAll()
+	// A worker that was killed left its rows' upload files here.
+	uploads := filepath.Join(home, "hub-uploads", f.name)
+	if err := os.RemoveAll(uploads); err != nil {
+		return fmt.Errorf("clear the upload files a killed worker left: %w", err)
+	}
+	err = session.Worker{Hub: h, Name: f.name, Parallel: f.parallel, Logger: log, Profiles: profiles, Files: uploads,
+		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff(),
+			SkillDir: f.skillDir, Passphrase: keychainSecret},
 		Ready: func() {
 			fmt.Fprintf(cmd.OutOrStdout(), "worker %s: taking rows from hub %s, %d at a time\n", f.name, hub.Redact(f.hub.urls), f.parallel)
 		},
 	}.Run(ctx)
 	return wordKeyError(err)
+}
+
+// holdWorkerProfiles holds each named profile for the worker: it must be
+// a name (kept in the data dir) that exists there, logged in by a person
+// on this machine.
+func holdWorkerProfiles(home string, names []string, holder string) (map[string]string, func(), error) {
+	held := map[string]string{}
+	var releases []func()
+	releaseAll := func() {
+		for _, r := range releases {
+			r()
+		}
+	}
+	for _, name := range names {
+		if !skills.ValidProfile(name) {
+			releaseAll()
+			return nil, nil, fmt.Errorf("--profiles %q: a profile is a name of letters, digits, '-' and '_', kept in the data dir", name)
+		}
+		dir, err := browser.ProfileDir(home, name, "")
+		if err != nil {
+			releaseAll()
+			return nil, nil, err
+		}
+		if _, err := os.Stat(dir); err != nil {
+			releaseAll()
+			return nil, nil, fmt.Errorf("--profiles %s: no such profile in the data dir (%s): log in to its site with it on this machine first (reprise browse --profile %s URL)", name, dir, name)
+		}
+		_, release, err := browser.HoldNamedProfile(home, name, "", holder)
+		if err != nil {
+			releaseAll()
+			return nil, nil, err
+		}
+		releases = append(releases, release)
+		held[name] = dir
+	}
+	return held, releaseAll, nil
 }

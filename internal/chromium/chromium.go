@@ -95,6 +95,8 @@ type Options struct {
 	Width, Height int
 	// Args are more command-line switches, such as --proxy-server.
 	Args []string
+	// URL is the page the first tab opens; empty is about:blank.
+	URL string
 }
 
 // Launch starts Chromium and waits until its DevTools endpoint is up.
@@ -122,7 +124,7 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	if o.Extension != "" {
 		args = append(args, "--load-extension="+o.Extension, "--disable-extensions-except="+o.Extension)
 	}
-	cmd := exec.Command(bin, append(args, "about:blank")...)
+	cmd := exec.Command(bin, append(args, cmp.Or(o.URL, "about:blank"))...)
 	cmd.Env = append(os.Environ(), "CHROME_LOG_FILE=/dev/null")
 	ownGroup(cmd)
 	stderr, err := cmd.StderrPipe()
@@ -156,6 +158,10 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	_ = cmd.Wait()
 	return nil, errors.New("chromium did not open its DevTools endpoint in 20 s")
 }
+
+// Exited is closed once the browser's process has exited: a person closed
+// its window.
+func (b *Browser) Exited() <-chan struct{} { return b.exited }
 
 // Close stops the browser and every helper process it started, at once.
 func (b *Browser) Close() {

@@ -105,7 +105,7 @@ func (a *arena) worker(t *testing.T, key *Key, name string, execs ...replay.Exec
 	_, js := a.hub.Connect(t)
 	ctx, cancel := context.WithCancel(a.ctx)
 	out, ended := make(chan error, 1), make(chan struct{})
-	w := &Worker{JS: js, Key: key, Name: name, Executors: execs}
+	w := &Worker{JS: js, Key: key, Name: name, Tabs: Fixed(execs)}
 	go func() {
 		defer close(ended)
 		out <- w.Run(ctx)

@@ -36,9 +36,13 @@ type Run struct {
 	Refused []replay.RowResult
 	// Progress, if set, is told after each row's result arrives.
 	Progress func(done, failed, skipped, unknown int)
+	// Ask puts the workers' questions (ask steps, passwords) to the
+	// person; nil answers each that nobody can. Set before Wait.
+	Ask func(ctx context.Context, q replay.Question) (string, error)
 
 	ledger  *ledger
 	granter *granter
+	asks    *asks
 }
 
 // PassedDryRun says whether a dry run of this skill version passed on the
@@ -120,6 +124,13 @@ func (r *Run) Start(ctx context.Context) (session int, settled map[int]replay.Ro
 			return 0, nil, err
 		}
 	}
+	if err := r.serveAsks(); err != nil {
+		return 0, nil, err
+	}
+	obs, err := r.JS.ObjectStore(ctx, events.ObjectsHubFiles)
+	if err != nil {
+		return 0, nil, fmt.Errorf("the hub's upload files: %w", err)
+	}
 	for _, row := range p.Rows {
 		if _, ok := settled[row.N]; ok {
 			continue
@@ -128,8 +139,12 @@ func (r *Run) Start(ctx context.Context) (session int, settled map[int]replay.Ro
 		if err != nil {
 			return 0, nil, err
 		}
+		files, err := r.putFiles(ctx, obs, row)
+		if err != nil {
+			return 0, nil, err
+		}
 		it := Item{Run: p.RunID, SkillID: p.SkillID, Digest: p.Digest, Row: row.N, Key: row.Key, Session: session,
-			DryRun: r.DryRun, Again: r.Again, Values: r.Key.seal(values, rowPlace(p.RunID, row.N))}
+			DryRun: r.DryRun, Again: r.Again, Values: r.Key.seal(values, rowPlace(p.RunID, row.N)), Files: files}
 		data, err := events.AppendMsgpack(nil, &it)
 		if err != nil {
 			return 0, nil, err
@@ -219,6 +234,9 @@ func (r *Run) Close() {
 	if r.granter != nil {
 		r.granter.stop()
 	}
+	if r.asks != nil {
+		r.asks.stop()
+	}
 	if r.ledger != nil {
 		_ = r.ledger.Close()
 	}
@@ -240,6 +258,9 @@ var (
 // waited for. It stops answering the run's workers when it returns.
 func (r *Run) Wait(ctx context.Context, session int, settled map[int]replay.RowResult) (*replay.Result, error) {
 	defer r.Close()
+	if r.asks != nil {
+		close(r.asks.ready) // r.Ask is set: the questions go through
+	}
 	p := r.Plan
 	js := r.Key.events(r.JS)
 	res := &replay.Result{RunID: p.RunID}
@@ -351,6 +372,7 @@ func (r *Run) Wait(ctx context.Context, session int, settled map[int]replay.RowR
 			return nil, ctx.Err()
 		}
 	}
+	r.dropFiles(ctx)
 	mu.Lock()
 	defer mu.Unlock()
 	res.Rows = append(append(res.Rows, r.Refused...), before...)

@@ -198,6 +198,15 @@ func (g *granter) lost(n int) (rr replay.RowResult, ok bool) {
 		Reason: "may have been filed: check it (" + r.maybe + ", and its message left the hub's queue)"}, true
 }
 
+// holds says whether grant is row n's current grant in this session: the
+// worker that sent it is the row's filer.
+func (g *granter) holds(n, session int, grant []byte) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.rows[n]
+	return session == g.session && r != nil && !r.done && sameGrant(r.grant, grant)
+}
+
 func sameGrant(a, b []byte) bool { return len(a) > 0 && string(a) == string(b) }
 
 // errNoCoordinator is a take nobody with the key answered in time.

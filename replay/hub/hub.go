@@ -129,6 +129,9 @@ func Ensure(ctx context.Context, js jetstream.JetStream) error {
 				return fmt.Errorf("bucket %s: %w", b, err)
 			}
 		}
+		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: events.ObjectsHubFiles, Storage: jetstream.FileStorage, Replicas: r}); err != nil {
+			return fmt.Errorf("object store %s: %w", events.ObjectsHubFiles, err)
+		}
 		return nil
 	})
 }
@@ -243,6 +246,8 @@ type Item struct {
 	DryRun  bool   `msgpack:"dry_run,omitempty"`
 	Again   bool   `msgpack:"again,omitempty"`
 	Values  []byte `msgpack:"values"`
+	// Files says the row's upload files wait sealed in ObjectsHubFiles.
+	Files bool `msgpack:"files,omitempty"`
 }
 
 func rowPlace(run string, row int) string { return fmt.Sprintf("row %s/%d", run, row) }

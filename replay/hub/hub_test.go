@@ -216,7 +216,7 @@ func TestHubFilesEachRowOnce(t *testing.T) {
 func startWorkers(t *testing.T, ctx context.Context, js jetstream.JetStream, key *Key, s *site) (*sync.WaitGroup, context.Context) {
 	var wg sync.WaitGroup
 	for i, execs := range [][]replay.Executor{{tab{s}, tab{s}}, {tab{s}}} {
-		w := &Worker{JS: js, Key: key, Name: fmt.Sprint("w", i), Executors: execs, Logger: slog.Default()}
+		w := &Worker{JS: js, Key: key, Name: fmt.Sprint("w", i), Tabs: Fixed(execs), Logger: slog.Default()}
 		wg.Go(func() {
 			// A worker whose tab broke runs again, as a restarted
 			// `reprise worker` would.

@@ -20,22 +20,27 @@ import (
 )
 
 // Worker takes rows from a hub's queue and files them, one row at a time
-// on each of its executors (a browser's tabs). It files a row only when
-// the row's message carries a valid MAC under its key and the run's
+// in each of its slots (a browser's tabs). It files a row only when the
+// row's message carries a valid MAC under its key and the run's
 // coordinator granted it the row.
 type Worker struct {
 	JS  jetstream.JetStream
 	Key *Key
 	// Name tells this worker's claims and marks from another's: a machine
 	// and process, never a secret.
-	Name      string
-	Executors []replay.Executor
-	Logger    *slog.Logger
+	Name   string
+	Tabs   Tabs
+	Logger *slog.Logger
+	// Files is the folder a row's upload files are written to while it
+	// is filed (0700, each row's removed after it); default: the OS's
+	// temporary folder.
+	Files string
 
-	skills sync.Map // run id -> *skills.Skill, opened once
-	silent sync.Map // run id -> time.Time its coordinator last did not answer
-	stop   chan struct{}
-	once   sync.Once
+	skills  sync.Map // run id -> *skills.Skill, opened once
+	silent  sync.Map // run id -> time.Time its coordinator last did not answer
+	notHere sync.Map // run id -> true once said this worker cannot file it
+	stop    chan struct{}
+	once    sync.Once
 }
 
 // Run takes and files rows until ctx ends, an executor breaks (its
@@ -57,12 +62,13 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err := retry(ctx, func() (err error) { cons, err = w.JS.Consumer(ctx, StreamRows, Consumer); return err }); err != nil {
 		return fmt.Errorf("the hub's row queue: %w", err)
 	}
-	errs := make(chan error, len(w.Executors))
-	for slot, exec := range w.Executors {
-		go func() { errs <- w.takeRows(ctx, cons, slot, exec) }()
+	slots := w.Tabs.Slots()
+	errs := make(chan error, slots)
+	for slot := range slots {
+		go func() { errs <- w.takeRows(ctx, cons, slot) }()
 	}
 	var first error
-	for range w.Executors {
+	for range slots {
 		err := <-errs
 		var ke *KeyError
 		switch {
@@ -76,8 +82,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	return first
 }
 
-// takeRows is one executor's loop: fetch a row, file it, again.
-func (w *Worker) takeRows(ctx context.Context, cons jetstream.Consumer, slot int, exec replay.Executor) error {
+// takeRows is one slot's loop: fetch a row, file it, again.
+func (w *Worker) takeRows(ctx context.Context, cons jetstream.Consumer, slot int) error {
 	for ctx.Err() == nil {
 		select {
 		case <-w.stop:
@@ -94,7 +100,7 @@ func (w *Worker) takeRows(ctx context.Context, cons jetstream.Consumer, slot int
 			continue
 		}
 		for m := range batch.Messages() {
-			if err := w.file(ctx, m, slot, exec); err != nil {
+			if err := w.file(ctx, m, slot); err != nil {
 				var ke *KeyError
 				if errors.As(err, &ke) {
 					w.once.Do(func() { close(w.stop) })
@@ -125,7 +131,7 @@ func (w *Worker) open(m jetstream.Msg) (Item, error) {
 
 // file files one row taken from the queue; its error is for an executor
 // that broke, or a *KeyError: this worker holds another hub key.
-func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec replay.Executor) error {
+func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int) error {
 	it, err := w.open(m)
 	var ke *KeyError
 	switch {
@@ -153,6 +159,20 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 		log.Error("hub: the row's skill cannot be opened", "err", err)
 		_ = m.NakWithDelay(Lease)
 		return nil
+	}
+	exec, err := w.Tabs.For(ctx, slot, plan.Skill)
+	switch {
+	case errors.Is(err, ErrNotHere):
+		// Another worker holds what the skill needs: the row waits for
+		// it. Said once a run, not once a row.
+		if _, said := w.notHere.LoadOrStore(it.Run, true); !said {
+			log.Warn("hub: this worker cannot file the run's rows; they wait for a worker that can", "err", err)
+		}
+		_ = m.NakWithDelay(Lease / 3)
+		return nil
+	case err != nil:
+		_ = m.Nak()
+		return fmt.Errorf("row %d of run %s: %w", it.Row, it.Run, err)
 	}
 	var grant []byte
 	settle := ""
@@ -257,9 +277,19 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int, exec repla
 			}
 		}
 	})
+	dropFiles, err := w.takeFiles(ctx, it, plan)
+	defer dropFiles()
+	if err != nil {
+		stop()
+		beats.Wait()
+		release()
+		log.Warn("hub: the row's upload files cannot be read; back to the queue", "err", err)
+		_ = m.NakWithDelay(Lease / 3)
+		return nil
+	}
 	row := plan.Rows[0]
 	rr, err := replay.FileRow(ctx, replay.RowJob{JS: js, Plan: plan, Row: row, Session: it.Session, DryRun: it.DryRun,
-		Executor: exec, Tag: ":" + holder, Logger: log})
+		Executor: exec, Ask: w.asker(it, grant), Tag: ":" + holder, Logger: log})
 	stop()
 	beats.Wait()
 	if err != nil {

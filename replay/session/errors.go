@@ -11,12 +11,9 @@ import (
 // The refusals a caller words for a person, in its own terms (the CLI
 // names its flags). Nothing was filed when one is returned.
 var (
-	// ErrHubAsks: a skill that asks a person (an ask step, a password)
-	// on a hub, whose workers cannot pass a question on yet.
-	ErrHubAsks = errors.New("this skill asks a person (an ask step or a password), which a hub's workers cannot pass on yet: run it on this machine")
-	// ErrHubBrowser: a skill with a browser section on a hub, whose
-	// workers do not apply one yet.
-	ErrHubBrowser = errors.New("this skill has a browser section, which a hub's workers do not apply yet: run it on this machine")
+	// ErrHubDesktop: a desktop skill on a hub, whose workers file browser
+	// skills only.
+	ErrHubDesktop = errors.New("this is a desktop skill, and a hub's workers file browser skills only: run it on this machine")
 	// ErrHubNeedsDryRun: an unattended hub run of a skill version no dry
 	// run on that hub has passed.
 	ErrHubNeedsDryRun = errors.New("this skill version has not passed a dry run on the hub: run it there once as a dry run (a few rows are enough)")

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/reprise-dev/reprise/replay"
 	"github.com/reprise-dev/reprise/replay/hub"
+	"github.com/reprise-dev/reprise/skills"
 )
 
 // Hub is the hub a run's rows go to, or a worker takes them from, as this
@@ -36,4 +39,23 @@ func NewHub(home, urls, keyFile, credentialsFile string, create bool) (*Hub, err
 	}
 	return &Hub{URLs: urls, Key: key, Ledger: filepath.Join(home, "hub-ledger"),
 		Credentials: hub.Credentials{File: credentialsFile, Env: os.Getenv(hub.CredentialsEnv)}}, nil
+}
+
+// hubFiles takes out of rows those whose upload files are over what a
+// row carries to a hub's workers (hub.MaxRowFiles): reported failed, not
+// run, to be filed on this machine.
+func hubFiles(sk *skills.Skill, rows []replay.Row) (keep []replay.Row, refused []replay.RowResult, err error) {
+	for _, r := range rows {
+		n, err := hub.RowFilesSize(sk, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n > hub.MaxRowFiles {
+			refused = append(refused, replay.RowResult{N: r.N, Outcome: replay.OutcomeFailed, Step: -1,
+				Reason: fmt.Sprintf("not run: its upload files are %.1f MB, over the %d MB a row carries to a hub's workers: file it on this machine", float64(n)/(1<<20), hub.MaxRowFiles>>20)})
+			continue
+		}
+		keep = append(keep, r)
+	}
+	return keep, refused, nil
 }

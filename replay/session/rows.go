@@ -34,17 +34,6 @@ func Unaccounted(skill *skills.Skill, header, ignored []string) []string {
 	return out
 }
 
-// Asks says whether a skill's rows wait for a person's answer: an ask
-// step, or a secret typed from no column.
-func Asks(s *skills.Skill) bool {
-	for _, st := range s.Steps {
-		if st.Action == skills.ActionAsk || st.Secret {
-			return true
-		}
-	}
-	return false
-}
-
 // DefaultKeepRuns is how many runs' artifacts are kept when the caller
 // does not say.
 const DefaultKeepRuns = 20

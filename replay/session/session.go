@@ -156,18 +156,16 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 		return nil, &RowsError{Bad: s.bad}
 	}
 	if cfg.Hub != nil {
-		switch {
-		case Asks(cfg.Skill):
-			return nil, ErrHubAsks
-		case cfg.Skill.Browser != nil:
-			// A worker's browser starts before it knows which skill it
-			// files: it could not keep to the skill's allowed domains or
-			// certificates.
-			return nil, ErrHubBrowser
+		if kind, _ := pick.Kind("", cfg.Skill); kind == pick.Desktop {
+			return nil, ErrHubDesktop
 		}
 		// The hub's workers read the hub's log, not this machine's.
 		var skipped []replay.RowResult
 		plan.Rows, skipped = filed.TakeOut(plan.Rows)
+		s.refused = append(s.refused, skipped...)
+		if plan.Rows, skipped, err = hubFiles(cfg.Skill, plan.Rows); err != nil {
+			return nil, err
+		}
 		s.refused = append(s.refused, skipped...)
 	}
 	if cfg.Heal != nil && cfg.Hub == nil {
@@ -288,7 +286,7 @@ type RunOptions struct {
 // resume follows them again.
 func (s *Session) Run(ctx context.Context, o RunOptions) (*replay.Result, error) {
 	if s.hubRun != nil {
-		s.hubRun.Progress = o.Progress
+		s.hubRun.Progress, s.hubRun.Ask = o.Progress, o.Ask
 		return s.hubRun.Wait(ctx, s.session, s.settled)
 	}
 	if len(s.execs) == 0 {

@@ -189,16 +189,13 @@ func TestSessionRefusals(t *testing.T) {
 				var e *RowsError
 				return errors.As(err, &e) && !e.Stop && len(e.Bad) == 2
 			}},
-		{"a skill that asks, on a hub", func(c Config) Config {
+		{"a desktop skill, on a hub", func(c Config) Config {
 			c = onHub(c)
-			c.Skill.Steps = append(c.Skill.Steps, skills.Step{Action: skills.ActionAsk})
+			sk := *c.Skill
+			sk.Steps = sk.Steps[1:] // no navigate: a desktop skill
+			c.Skill = &sk
 			return c
-		}, func(err error) bool { return errors.Is(err, ErrHubAsks) }},
-		{"a skill with a browser section, on a hub", func(c Config) Config {
-			c = onHub(c)
-			c.Skill.Browser = &skills.Browser{}
-			return c
-		}, func(err error) bool { return errors.Is(err, ErrHubBrowser) }},
+		}, func(err error) bool { return errors.Is(err, ErrHubDesktop) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := Open(ctx, tc.cfg(config(js, testRows(3))))
@@ -232,7 +229,7 @@ func TestSessionParallelNeedsTabs(t *testing.T) {
 }
 
 func TestErrorsNameNoFlag(t *testing.T) {
-	for _, err := range []error{ErrHubAsks, ErrHubBrowser, ErrHubNeedsDryRun, ErrParallelDesktop,
+	for _, err := range []error{ErrHubDesktop, ErrHubNeedsDryRun, ErrParallelDesktop,
 		&RowsError{Bad: []replay.BadRow{{N: 1, Err: errors.New("bad")}}, Stop: true}, &ColumnsError{Columns: []string{"x"}}} {
 		if s := err.Error(); strings.Contains(s, "--") || strings.Contains(s, "reprise ") {
 			t.Errorf("%T %q names a command or flag; the caller words those", err, s)
