@@ -75,6 +75,16 @@ func (e *engine) askFor(ctx context.Context, r Row, i int, st skills.Step) (Outc
 	return Outcome{OK: true}, nil
 }
 
+// runsIn says whether step st runs in row r: it has no if, or the row's
+// boolean cell it names is true.
+func (p *Plan) runsIn(r Row, st skills.Step) bool {
+	if st.If == "" {
+		return true
+	}
+	v, err := skills.Expand(st.If, p.values(r))
+	return err == nil && v == "true"
+}
+
 // SecretTyper is an Executor that types a password the person gave for a
 // secret step (the browser's). An executor that is not one hands the step
 // to the person instead (ErrNeedsPerson), and the engine asks nothing.

@@ -98,3 +98,48 @@ func TestEngineAsksThePerson(t *testing.T) {
 type typer struct{ *site }
 
 func (typer) TypesSecrets() bool { return true }
+
+// An ask step under an if asks only in the rows whose box is ticked; the
+// others go on without a question.
+func TestAskOnlyWhereTheRowSays(t *testing.T) {
+	_, _, js := natstest.Start(t, "m_test")
+	dryRun(t, js, false)
+	ctx := context.Background()
+	sk := testSkill(false)
+	sk.Parameters = append(sk.Parameters, skills.Parameter{Name: "review", Column: "Review", Type: skills.TypeBoolean})
+	sk.Steps = append(sk.Steps[:3:3],
+		skills.Step{Action: skills.ActionAsk, If: "%review%", Prompt: "the code for %email%", As: "code", Timeout: "1m"},
+		skills.Step{Action: "fill", If: "%review%", Label: "Code", Value: "%code%"},
+		sk.Steps[3])
+	var mu sync.Mutex
+	var asked []int
+	ask := func(_ context.Context, q Question) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, q.Row)
+		return fmt.Sprintf("C%d", q.Row), nil
+	}
+	s := typer{newSite()}
+	p := plan("some-ask", sk, 3)
+	for i := range p.Rows {
+		p.Rows[i].Values["review"] = fmt.Sprint(i == 1)
+	}
+	stop, err := Serve(ctx, js, p, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	res, err := Run(ctx, Options{JS: js, Plan: p, Executor: s, Yes: true, Again: true, OnError: OnErrorSkip, Ask: ask})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(res); got[OutcomeCommitted] != 3 {
+		t.Fatalf("outcomes %v; want 3 committed: %+v", got, res.Rows)
+	}
+	if len(asked) != 1 || asked[0] != 2 {
+		t.Errorf("rows asked: %v; want row 2 alone", asked)
+	}
+	if got := s.typed[2]["Code"]; got != "C2" {
+		t.Errorf("row 2 typed code %q; want C2", got)
+	}
+}

@@ -658,7 +658,13 @@ func (e *engine) fill(ctx context.Context, w *worker, r Row, dry bool) (RowResul
 		e.stepProgress(w, r.N, i)
 		var outs []Outcome
 		var err error
-		if st.Action == skills.ActionAsk || st.Secret && typesSecrets(w.exec) {
+		switch asks := st.Action == skills.ActionAsk || st.Secret && typesSecrets(w.exec); {
+		case asks && !e.Plan.runsIn(r, st):
+			// The row's box leaves the step out: nobody is asked.
+			if st.Action == skills.ActionAsk {
+				outs = []Outcome{{OK: true, Skipped: true, Selector: -1}}
+			}
+		case asks:
 			out, aerr := e.askFor(ctx, r, i, st)
 			if aerr != nil {
 				return RowResult{}, aerr

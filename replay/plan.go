@@ -81,8 +81,13 @@ func (p *Plan) step(n, index int, dryRun bool) (Step, error) {
 			*s, err = skills.Expand(*s, values)
 		}
 	}
-	expand(&st.Value)
 	expand(&st.If)
+	if err == nil && st.If != "" && st.If != "true" {
+		// Left out of this row: its value may name an answer the row was
+		// never asked for.
+		return Step{Row: n, Index: index, Step: st, DryRun: dryRun, Template: template, Last: index == len(p.Skill.Steps)-1}, nil
+	}
+	expand(&st.Value)
 	if st.ReadBack != nil {
 		rb := *st.ReadBack
 		expand(&rb.Expect)

@@ -16,3 +16,29 @@ func TestCheckHeader(t *testing.T) {
 		t.Errorf("CheckHeader = %v; want %s", err, want)
 	}
 }
+
+// A boolean column that only decides which steps run is a used one: the
+// row's cell changes what is filed.
+func TestParameterUsedOnlyAsACondition(t *testing.T) {
+	doc := `version: 1
+name: review
+parameters:
+  - {name: email, column: Email, type: email}
+  - {name: review, column: Review, type: boolean}
+dedupe_key: [email]
+steps:
+  - action: navigate
+    value: https://app.example.test/new
+  - action: ask
+    if: "%review%"
+    prompt: the code for %email%
+    as: code
+  - action: fill
+    label: Code
+    if: "%review%"
+    value: "%code%"
+`
+	if _, err := Parse([]byte(doc)); err != nil {
+		t.Errorf("Parse = %v; want a skill whose review column is used by its steps' conditions", err)
+	}
+}

@@ -135,6 +135,10 @@ func (s *Skill) Validate() error {
 		if err := s.validIf(i); err != nil {
 			return err
 		}
+		if st := s.Steps[i]; st.If != "" {
+			// A column that decides which steps run is used.
+			used[strings.Trim(st.If, "%")] = true
+		}
 	}
 	if v := s.Verify; v != nil {
 		if v.URL == "" {

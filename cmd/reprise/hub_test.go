@@ -3,13 +3,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,18 +23,29 @@ import (
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/natstest"
+	"github.com/reprise-dev/reprise/internal/syncbuf"
+	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/replay/hub"
 )
 
 // TestHubClusterFilesEachRowOnce: a hub of three real nats-server
-// processes, three `reprise worker`s, 300 rows. The worker filing row 50
-// is SIGKILLed once the site stored the row and before its browser saw
-// the answer; one hub node is killed mid-run. The run completes from the
-// rest, every row stored exactly once, row 50 settled by the skill's
-// verification on the site.
+// processes, three `reprise worker`s, 300 rows of a skill with a browser
+// section: its profile logged in on each worker with `reprise browse`,
+// one upload per row, allowed domains that keep out the page's image from
+// another host, and an ask step on two rows that the person answers at
+// the coordinator with `reprise runs answer`. The worker filing row 50 is
+// SIGKILLed once the site stored the row and before its browser saw the
+// answer; one hub node is killed mid-run. The run completes from the
+// rest, every row stored exactly once and right, row 50 settled by the
+// skill's verification on the site.
 func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	t.Parallel()
 	r := newReplayRig(t)
+	tmpl, err := os.ReadFile(filepath.Join("testdata", "crm-skill.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.skill = r.write("crm-skill.yaml", r.site.skill(string(tmpl)))
 	cluster := natstest.StartCluster(t, 3, "reprise", "s3cret-hub")
 	// The hub's password is never on a command line: the replays read it
 	// from a file, the workers from the environment.
@@ -41,12 +56,14 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	}
 	key := filepath.Join(r.dir, "hub.key")
 
+	display := xvfb.Start(t)
 	workers := make([]*exec.Cmd, 3)
 	for i := range workers {
 		home := t.TempDir()
-		cmd := exec.Command(binary, "worker", "--hub", hubURL, "--hub-key", key, "--name", fmt.Sprint("w", i), "--log-level", "warn")
+		r.site.login(t, home, display.Env(), i+1)
+		cmd := exec.Command(binary, "worker", "--hub", hubURL, "--hub-key", key, "--name", fmt.Sprint("w", i), "--profiles", "crm", "--log-level", "warn")
 		cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home, hub.CredentialsEnv+"=reprise:s3cret-hub")
-		var out bytes.Buffer
+		var out syncbuf.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		workers[i] = cmd
 		t.Cleanup(func() {
@@ -60,28 +77,47 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 		})
 	}
 	// The first run makes the hub key the workers are given.
-	sample, _ := r.customers("sample.csv", 2)
+	sample, _ := crmContacts(t, r, "sample.csv", 2, nil)
 	dry := exec.Command(binary, "replay", r.skill, "--rows", sample, "--dry-run", "--hub", hubURL, "--hub-credentials", creds, "--hub-key", key)
 	dry.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
-	var dryOut bytes.Buffer
+	var dryOut syncbuf.Buffer
 	dry.Stdout, dry.Stderr = &dryOut, &dryOut
 	if err := dry.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { _, err := os.Stat(key); return err == nil }, "the hub key")
+	dryDone := make(chan error, 1)
+	go func() { dryDone <- dry.Wait() }()
+	var dryErr error
+	waitFor(t, func() bool {
+		select {
+		case dryErr = <-dryDone:
+			t.Fatalf("the dry run on the hub ended before it made the hub key: %v\n%s", dryErr, dryOut.String())
+		default:
+		}
+		_, err := os.Stat(key)
+		return err == nil
+	}, "the hub key")
 	for _, w := range workers {
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := dry.Wait(); err != nil || !strings.Contains(dryOut.String(), "0 committed") {
-		t.Fatalf("dry run on the hub: %v\n%s", err, dryOut.String())
+	select {
+	case dryErr = <-dryDone:
+	case <-time.After(5 * time.Minute): // a hang, not a speed bound
+		_ = dry.Process.Signal(syscall.SIGQUIT)
+		dryErr = <-dryDone
+		t.Fatalf("the dry run on the hub did not finish: %v\n%s", dryErr, dryOut.String())
+	}
+	if dryErr != nil || !strings.Contains(dryOut.String(), "0 committed") {
+		t.Fatalf("dry run on the hub: %v\n%s", dryErr, dryOut.String())
 	}
 	if n := r.site.postCount(); n != 0 {
 		t.Fatalf("the dry run posted %d forms", n)
 	}
 
-	path, rows := r.customers("customers.csv", 300)
+	review := map[int]bool{7: true, 150: true}
+	path, rows := crmContacts(t, r, "contacts.csv", 300, review)
 	// Row 50 is stored on the site, and its worker dies before its
 	// browser sees the answer.
 	arrived, release := r.site.hold("c50@example.org")
@@ -89,11 +125,38 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	report := filepath.Join(r.dir, "report.json")
 	run := exec.Command(binary, "replay", r.skill, "--rows", path, "--yes", "--hub", hubURL, "--hub-credentials", creds, "--hub-key", key, "--report", report)
 	run.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
-	var runOut bytes.Buffer
-	run.Stdout, run.Stderr = &runOut, &runOut
+	var runOut syncbuf.Buffer
+	run.Stdout = &runOut
+	questions, err := run.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// The person answers each question at the coordinator, from its
+	// terminal's token.
+	answered := make(chan string, len(review))
+	go func() {
+		var seen strings.Builder
+		sc := bufio.NewScanner(questions)
+		for sc.Scan() {
+			fmt.Fprintln(&runOut, sc.Text())
+			seen.WriteString(sc.Text() + "\n")
+			m := crmAskLine.FindStringSubmatch(seen.String())
+			if m == nil {
+				continue
+			}
+			seen.Reset()
+			answer := exec.Command(binary, "runs", "answer", m[3])
+			answer.Env = append(os.Environ(), daemon.HomeEnv+"="+r.home)
+			answer.Stdin = strings.NewReader(m[4] + "\n" + approval(m[2]) + "\n")
+			if out, err := answer.CombinedOutput(); err != nil || !strings.Contains(string(out), "answered row "+m[1]) {
+				t.Errorf("answer row %s: %v\n%s", m[1], err, out)
+			}
+			answered <- m[1]
+		}
+	}()
 	done := make(chan error, 1)
 	go func() { done <- run.Wait() }()
 	select {
@@ -133,10 +196,24 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 		}
 		t.Fatalf("the run on the hub did not finish:\n%s", runOut.String())
 	}
+	if len(answered) != len(review) {
+		t.Errorf("%d questions answered; want one for each row marked for review (%d)", len(answered), len(review))
+	}
 	for i, row := range rows {
-		if n, _ := r.site.count(row[1]); n != 1 {
-			t.Errorf("row %d stored %d times; want exactly once", i+1, n)
+		n, got := r.site.count(row[1])
+		want := map[string]string{"first_name": row[0], "email": row[1], "document": fmt.Sprintf("doc-%d.txt:document %d", i+1, i+1), "approval": ""}
+		if review[i+1] {
+			want["approval"] = approval(row[1])
 		}
+		if n != 1 || !maps.Equal(got, want) {
+			t.Errorf("row %d stored %d times, last as %q; want exactly once, as %q", i+1, n, got, want)
+		}
+	}
+	r.site.mu.Lock()
+	denied, beacons := r.site.denied, r.site.beacons
+	r.site.mu.Unlock()
+	if denied != 0 || beacons != 0 {
+		t.Errorf("the site refused %d pages for want of a login, and the host the skill does not allow had %d requests; want none of either", denied, beacons)
 	}
 	rep := e2e.ReadReport(t, report)
 	if len(rep) != 300 {
@@ -147,6 +224,54 @@ func TestHubClusterFilesEachRowOnce(t *testing.T) {
 	}
 	if strings.Contains(runOut.String(), "s3cret-hub") {
 		t.Error("the replay printed the hub's password")
+	}
+}
+
+var crmAskLine = regexp.MustCompile(`row (\d+), step \d+ asks: the approval code for (\S+)\n  answer with: reprise runs answer (run_\S+)   and type the token (\S+)`)
+
+// approval is the code the person gives for email's row.
+func approval(email string) string { return "AP-" + strings.TrimSuffix(email, "@example.org") }
+
+// crmContacts writes n contacts to a CSV, each with a document of its own
+// (doc-N.txt beside it), review marking the rows whose approval the
+// person gives.
+func crmContacts(t *testing.T, r *replayRig, name string, n int, review map[int]bool) (string, [][]string) {
+	t.Helper()
+	docs := filepath.Join(r.dir, strings.TrimSuffix(name, ".csv"))
+	if err := os.MkdirAll(docs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	rows := [][]string{{"First Name", "Email", "Document", "Review"}}
+	for i := 1; i <= n; i++ {
+		doc := filepath.Join(docs, fmt.Sprintf("doc-%d.txt", i))
+		if err := os.WriteFile(doc, []byte(fmt.Sprintf("document %d", i)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, []string{fmt.Sprintf("Name%d", i), fmt.Sprintf("c%d@example.org", i), doc, strconv.FormatBool(review[i])})
+	}
+	_ = w.WriteAll(rows)
+	return r.write(name, b.String()), rows[1:]
+}
+
+// login logs a worker's profile "crm" in to the CRM as a person would:
+// `reprise browse` opens a window on it at the login page; once the site
+// gave the login (the site's logins reach n), Ctrl-C closes it, and the
+// browser writes its profile.
+func (s *customerSite) login(t *testing.T, home string, env []string, n int) {
+	t.Helper()
+	cmd := exec.Command(binary, "browse", "--profile", "crm", s.URL+"/crm/login")
+	cmd.Env = append(append(os.Environ(), env...), daemon.HomeEnv+"="+home)
+	var out syncbuf.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.logins >= n }, "the login page")
+	_ = cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "profile crm: kept") {
+		t.Fatalf("reprise browse: %v\n%s", err, out.String())
 	}
 }
 

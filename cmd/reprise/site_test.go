@@ -23,6 +23,11 @@ type customerSite struct {
 	posts  int
 	posted chan struct{} // closed and replaced on every post
 	holds  map[string]*hold
+	// The CRM's (crm_test.go): logins given, pages refused for want of
+	// one, and requests to a host the skill does not allow.
+	logins, denied int
+	beacon         *httptest.Server
+	beacons        int
 }
 
 // hold keeps the answer to a stored submission of one email from its
@@ -49,14 +54,9 @@ func newCustomerSite(t *testing.T) *customerSite {
 	})
 	mux.HandleFunc("POST /submit", func(w http.ResponseWriter, r *http.Request) {
 		s.submit(w, r)
-		s.mu.Lock()
-		h := s.holds[r.PostForm.Get("email")]
-		s.mu.Unlock()
-		if h != nil {
-			close(h.arrived)
-			<-h.release
-		}
+		s.holdFor(r.PostForm.Get("email"))
 	})
+	s.crm(mux)
 	mux.HandleFunc("GET /saved", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, `<!doctype html><p>Saved</p>`) })
 	mux.HandleFunc("GET /find", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -70,6 +70,7 @@ func newCustomerSite(t *testing.T) *customerSite {
 	})
 	s.Server = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
+	t.Cleanup(s.beacon.Close)
 	return s
 }
 
@@ -100,6 +101,17 @@ func (s *customerSite) submit(w http.ResponseWriter, r *http.Request) {
 	}
 	s.stored[email] = append(s.stored[email], row)
 	http.Redirect(w, r, fmt.Sprintf("/saved?n=%d", s.posts), http.StatusSeeOther)
+}
+
+// holdFor makes a stored submission of email wait for its hold's release.
+func (s *customerSite) holdFor(email string) {
+	s.mu.Lock()
+	h := s.holds[email]
+	s.mu.Unlock()
+	if h != nil {
+		close(h.arrived)
+		<-h.release
+	}
 }
 
 // hold holds the answer to email's next submission: arrived is closed when
