@@ -111,6 +111,10 @@ func TestBadFlagsAndArgs(t *testing.T) {
 	if err := os.WriteFile(badYAML, []byte("version: 1\nname: [unclosed\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	hubKey := filepath.Join(t.TempDir(), "hub.key")
+	if err := os.WriteFile(hubKey, bytes.Repeat([]byte{7}, 32), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args    []string
 		mention string
@@ -145,6 +149,13 @@ func TestBadFlagsAndArgs(t *testing.T) {
 		{[]string{"daemon", "extra"}, "unknown command"},
 		{[]string{"status", "--nope"}, "unknown flag"},
 		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"browse"}, "accepts 1 arg"},
+		{[]string{"browse", "--profile", "crm", "ftp://crm.example/"}, "URL must be an http:// or https:// address"},
+		{[]string{"browse", "--profile", "crm", "javascript:alert(1)"}, "URL must be an http:// or https:// address"},
+		{[]string{"browse", "https://crm.example/"}, "--profile is required"},
+		{[]string{"browse", "--profile", "my crm", "https://crm.example/"}, `profile "my crm"`},
+		{[]string{"worker", "--hub", "nats://127.0.0.1:1", "--profiles", "crm,my crm"}, `--profiles "my crm": a profile is a name`},
+		{[]string{"worker", "--hub", "nats://127.0.0.1:1", "--profiles", "nowhere", "--hub-key", hubKey}, "--profiles nowhere: no such profile in the data dir"},
 		{[]string{"status"}, "not running"},
 		{[]string{"status", "--log-level", "verbose"}, `--log-level "verbose"`},
 		{[]string{"skill", "validate", "/dev/zero"}, "/dev/zero is over"},

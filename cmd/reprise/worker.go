@@ -94,6 +94,11 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if f.parallel < 1 || f.parallel > session.MaxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, session.MaxParallel)
 	}
+	for _, name := range f.profiles {
+		if !skills.ValidProfile(name) {
+			return fmt.Errorf("--profiles %q: a profile is a name of letters, digits, '-' and '_', kept in the data dir", name)
+		}
+	}
 	home, err := g.resolveHome()
 	if err != nil {
 		return err
@@ -134,9 +139,9 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	return wordKeyError(err)
 }
 
-// holdWorkerProfiles holds each named profile for the worker: it must be
-// a name (kept in the data dir) that exists there, logged in by a person
-// on this machine.
+// holdWorkerProfiles holds each named profile for the worker: a name
+// (checked before) kept in the data dir, there already, logged in by a
+// person on this machine.
 func holdWorkerProfiles(home string, names []string, holder string) (map[string]string, func(), error) {
 	held := map[string]string{}
 	var releases []func()
@@ -146,10 +151,6 @@ func holdWorkerProfiles(home string, names []string, holder string) (map[string]
 		}
 	}
 	for _, name := range names {
-		if !skills.ValidProfile(name) {
-			releaseAll()
-			return nil, nil, fmt.Errorf("--profiles %q: a profile is a name of letters, digits, '-' and '_', kept in the data dir", name)
-		}
 		dir, err := browser.ProfileDir(home, name, "")
 		if err != nil {
 			releaseAll()
