@@ -192,6 +192,9 @@ func (e *Executor) open(ctx context.Context) error {
 	main := tree.FrameTree.Frame.ID
 	e.nav.main, e.world.frame, e.guard.main = main, main, main
 	e.downloads.frames[main] = true
+	if _, err := chromedp.Call(e.tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: newDocumentJS, WorldName: worldName}); err != nil {
+		return fmt.Errorf("the replay scripts: %w", err)
+	}
 	if err := e.guard.enable(e.tab); err != nil {
 		return fmt.Errorf("allowed domains: %w", err)
 	}

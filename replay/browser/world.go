@@ -35,14 +35,23 @@ const worldName = "reprise-replay"
 var installJS = "globalThis.__reprise = ((D) => { const S = { target: null, unit: null, option: null, base: new WeakMap() }; const page = " +
 	strings.TrimSpace(pageJS) + "; return (op, a) => page(D, S, op, a); })((() => {\n" + extension.DOMModelJS + "\nreturn RepriseDOM; })()); true"
 
-// world is the executor's isolated world in the tab's main frame. A new
-// document has none: the first op after a navigation creates it (one
-// round trip) and installs the scripts (parsed once per document).
+// newDocumentJS installs the scripts in the executor's world of each new
+// top-level document as the browser makes it (registered once a tab), so
+// an op finds them there: shipping and parsing them on the first op after
+// each navigation took 15-20 ms a row. A frame's own document gets none.
+var newDocumentJS = "if (window === window.top) { " + installJS + " }"
+
+// world is the executor's isolated world in the tab's main frame. The
+// browser makes it with each new document and runs newDocumentJS there;
+// where it did not (a page the executor attached to, a document made
+// before the script was registered), the first op creates the world (one
+// round trip) and installs the scripts.
 type world struct {
 	frame cdp.FrameID
 
 	mu      sync.Mutex
 	current string                                // unique id of the installed world's context
+	made    string                                // unique id of the world the browser made for the main frame's newest document
 	created map[runtime.ExecutionContextID]string // our worlds' contexts, id -> unique id
 }
 
@@ -59,13 +68,22 @@ func (w *world) observe(ev any) {
 				clear(w.created)
 			}
 			w.created[ev.Context.ID] = ev.Context.UniqueID
+			var aux struct {
+				FrameID cdp.FrameID `json:"frameId"`
+			}
+			if json.Unmarshal(ev.Context.AuxData, &aux) == nil && aux.FrameID == w.frame && w.frame != "" {
+				w.made = ev.Context.UniqueID
+			}
 		}
 	case *runtime.EventExecutionContextDestroyed:
 		if ev.ExecutionContextUniqueID == w.current {
 			w.current = ""
 		}
+		if ev.ExecutionContextUniqueID == w.made {
+			w.made = ""
+		}
 	case *runtime.EventExecutionContextsCleared:
-		w.current = ""
+		w.current, w.made = "", ""
 	}
 }
 
@@ -74,6 +92,9 @@ func (w *world) observe(ev any) {
 func (w *world) context(ctx context.Context, t *chromedp.Target) (string, error) {
 	w.mu.Lock()
 	cur := w.current
+	if cur == "" && w.made != "" {
+		cur, w.current = w.made, w.made
+	}
 	w.mu.Unlock()
 	if cur != "" {
 		return cur, nil
@@ -137,12 +158,27 @@ func pageOp[T any](w *world, op string, args any, opts ...chromedp.EvaluateOptio
 				return zero, err
 			}
 			v, err := chromedp.Evaluate[T](expr, append(opts, inContext(uniq))...)(ctx, t)
-			if err == nil || attempt > 0 || !contextGone(err) {
+			switch {
+			case err == nil || attempt > 0:
+				return v, err
+			case notInstalled(err):
+				// A world the browser made whose script did not run.
+				if _, err := chromedp.Evaluate[bool](installJS, inContext(uniq))(ctx, t); err != nil {
+					return zero, err
+				}
+				continue
+			case !contextGone(err):
 				return v, err
 			}
 			w.forget(uniq)
 		}
 	}
+}
+
+// notInstalled reports an op in a world without the scripts.
+func notInstalled(err error) bool {
+	var ex *chromedp.ExceptionError
+	return errors.As(err, &ex) && strings.Contains(ex.Error(), "__reprise is not defined")
 }
 
 // contextGone reports an evaluation refused because its context no longer
