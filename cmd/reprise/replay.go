@@ -253,8 +253,6 @@ func (f *replayFlags) explain(err error) error {
 	case errors.As(err, &cols):
 		return fmt.Errorf("%s: no step of the skill uses column(s) %s, and the skill does not ignore them: a row's value there would be left out silently. Rebuild the skill with this CSV as --rows (it asks what each fills), or pass --ignore-column for each",
 			f.rows, session.QuoteJoin(cols.Columns))
-	case errors.Is(err, session.ErrHubDesktop):
-		return errors.New("--hub: this is a desktop skill, and a hub's workers file browser skills only: run it without --hub")
 	case errors.Is(err, session.ErrHubNeedsDryRun):
 		return fmt.Errorf("this skill version has not passed a dry run on hub %s: run it once with --hub and --dry-run (a few rows are enough)", hub.Redact(f.hub.urls))
 	case errors.Is(err, session.ErrParallelDesktop):

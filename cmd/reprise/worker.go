@@ -7,11 +7,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/reprise-dev/reprise/replay/browser"
+	"github.com/reprise-dev/reprise/replay/desktop"
 	"github.com/reprise-dev/reprise/replay/hub"
 	"github.com/reprise-dev/reprise/replay/session"
 	"github.com/reprise-dev/reprise/skills"
@@ -23,7 +25,8 @@ type workerFlags struct {
 	profile, name, skillDir string
 	profiles                []string
 	parallel                int
-	show                    bool
+	show, desktop, noMarks  bool
+	idle                    time.Duration
 }
 
 // hubFlags name a hub, its credentials and its key, as `replay --hub` and
@@ -84,6 +87,9 @@ and the next worker settles it.`,
 	fl.StringVar(&f.skillDir, "skill-dir", ".", "the folder a hub skill's relative certificate and CA files are read from on this machine")
 	fl.StringVar(&f.name, "name", "", "this worker's name in the hub's claims (default: host name and process id)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
+	fl.BoolVar(&f.desktop, "desktop", false, "offer this machine's desktop to desktop skills' rows, one at a time, under the grant this worker holds from the daemon here (reprise stop revokes it)")
+	fl.DurationVar(&f.idle, "idle", desktop.DefaultQuiet, "with --desktop: wait until nobody used the pointer or keyboard this long before each input (0: no wait)")
+	fl.BoolVar(&f.noMarks, "no-marks", false, "with --desktop: show no marks where input lands")
 	return cmd
 }
 
@@ -93,6 +99,9 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	}
 	if f.parallel < 1 || f.parallel > session.MaxParallel {
 		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, session.MaxParallel)
+	}
+	if f.idle < 0 {
+		return fmt.Errorf("--idle %s: want 0 (no wait) or more", f.idle)
 	}
 	for _, name := range f.profiles {
 		if !skills.ValidProfile(name) {
@@ -129,7 +138,16 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 	if err := os.RemoveAll(uploads); err != nil {
 		return fmt.Errorf("clear the upload files a killed worker left: %w", err)
 	}
-	err = session.Worker{Hub: h, Name: f.name, Parallel: f.parallel, Logger: log, Profiles: profiles, Files: uploads,
+	var desk *session.WorkerDesktop
+	if f.desktop {
+		c, err := g.dial()
+		if err != nil {
+			return fmt.Errorf("--desktop: the worker holds the desktop's grant from the daemon on this machine: %w", err)
+		}
+		defer c.Close()
+		desk = &session.WorkerDesktop{Grants: c, Idle: f.idle, NoMarks: f.noMarks}
+	}
+	err = session.Worker{Hub: h, Name: f.name, Parallel: f.parallel, Logger: log, Profiles: profiles, Files: uploads, Desktop: desk,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, Logger: log, NoSandbox: browser.SandboxOff(),
 			SkillDir: f.skillDir, Passphrase: keychainSecret},
 		Ready: func() {

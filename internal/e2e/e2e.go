@@ -58,8 +58,18 @@ func StartDaemon(t *testing.T, binary, home string, logs interface {
 	String() string
 }, args ...string) *exec.Cmd {
 	t.Helper()
+	return StartDaemonEnv(t, binary, home, nil, logs, args...)
+}
+
+// StartDaemonEnv is StartDaemon with env added to this process's
+// environment: a daemon of another desktop (its DISPLAY, its session bus).
+func StartDaemonEnv(t *testing.T, binary, home string, env []string, logs interface {
+	io.Writer
+	String() string
+}, args ...string) *exec.Cmd {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"daemon"}, args...)...)
-	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	cmd.Env = append(append(os.Environ(), env...), daemon.HomeEnv+"="+home)
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -17,10 +17,22 @@ import (
 // window. It does nothing when the session has one already.
 func (d *Desktop) StartA11yBus(t testing.TB) {
 	t.Helper()
+	d.StartA11yBusOn(t, nil)
+}
+
+// StartA11yBusOn is StartA11yBus on the session bus env names (as
+// SessionBus returns it); nil is this process's.
+func (d *Desktop) StartA11yBusOn(t testing.TB, env []string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, err := dbus.ConnectSessionBus(dbus.WithContext(ctx))
-	if err != nil {
+	var conn *dbus.Conn
+	var err error
+	if addr := envValue(env, "DBUS_SESSION_BUS_ADDRESS"); addr != "" {
+		if conn, err = dbus.Connect(addr, dbus.WithContext(ctx)); err != nil {
+			t.Fatalf("the session bus at %s: %v", addr, err)
+		}
+	} else if conn, err = dbus.ConnectSessionBus(dbus.WithContext(ctx)); err != nil {
 		t.Fatalf("no session bus (run the tests under scripts/with-keyring, or use MainWithSessionBus): %v", err)
 	}
 	defer conn.Close()
@@ -48,6 +60,17 @@ func (d *Desktop) StartA11yBus(t testing.TB) {
 // Secret Service started on it would ask for a keyring password in a
 // dialog on the test's display, over the app under test.
 func PrivateSessionBus(t *testing.T) {
+	t.Helper()
+	for _, kv := range SessionBus(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
+// SessionBus starts a D-Bus session bus of its own, as PrivateSessionBus
+// does, and returns the environment that points a process at it, leaving
+// this process's alone: a session for each of a test's desktops.
+func SessionBus(t testing.TB) []string {
 	t.Helper()
 	run, services := t.TempDir(), t.TempDir()
 	const a11y = "/usr/share/dbus-1/services/org.a11y.Bus.service"
@@ -93,10 +116,20 @@ func PrivateSessionBus(t *testing.T) {
 		if a == "" {
 			t.Fatal("the session bus printed no address")
 		}
-		t.Setenv("DBUS_SESSION_BUS_ADDRESS", a)
-		t.Setenv("XDG_RUNTIME_DIR", run)
-		t.Setenv("AT_SPI_BUS_ADDRESS", "")
+		return []string{"DBUS_SESSION_BUS_ADDRESS=" + a, "XDG_RUNTIME_DIR=" + run, "AT_SPI_BUS_ADDRESS="}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the session bus did not start in 10 s")
 	}
+	return nil
+}
+
+// envValue is key's value in env (KEY=value entries), the last one set.
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }

@@ -11,9 +11,6 @@ import (
 // The refusals a caller words for a person, in its own terms (the CLI
 // names its flags). Nothing was filed when one is returned.
 var (
-	// ErrHubDesktop: a desktop skill on a hub, whose workers file browser
-	// skills only.
-	ErrHubDesktop = errors.New("this is a desktop skill, and a hub's workers file browser skills only: run it on this machine")
 	// ErrHubNeedsDryRun: an unattended hub run of a skill version no dry
 	// run on that hub has passed.
 	ErrHubNeedsDryRun = errors.New("this skill version has not passed a dry run on the hub: run it there once as a dry run (a few rows are enough)")

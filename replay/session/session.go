@@ -156,9 +156,6 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 		return nil, &RowsError{Bad: s.bad}
 	}
 	if cfg.Hub != nil {
-		if kind, _ := pick.Kind("", cfg.Skill); kind == pick.Desktop {
-			return nil, ErrHubDesktop
-		}
 		// The hub's workers read the hub's log, not this machine's.
 		var skipped []replay.RowResult
 		plan.Rows, skipped = filed.TakeOut(plan.Rows)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +169,14 @@ func TestSessionRefusals(t *testing.T) {
 		cfg   func(Config) Config
 		check func(error) bool
 	}{
+		{"a skill with a browser section and a question, on a hub", func(c Config) Config {
+			c = onHub(c)
+			sk := *c.Skill
+			sk.Browser = &skills.Browser{Profile: "crm", AllowedDomains: []string{"site.test"}}
+			sk.Steps = append(slices.Clone(sk.Steps[:1]), append([]skills.Step{{Action: skills.ActionAsk, Prompt: "the code", As: "code"}}, sk.Steps[1:]...)...)
+			c.Skill = &sk
+			return c
+		}, func(err error) bool { return err == nil }},
 		{"a column no step reads", func(c Config) Config { c.Header = []string{"Name", "Email", "Notes"}; return c },
 			func(err error) bool {
 				var e *ColumnsError
@@ -189,13 +198,6 @@ func TestSessionRefusals(t *testing.T) {
 				var e *RowsError
 				return errors.As(err, &e) && !e.Stop && len(e.Bad) == 2
 			}},
-		{"a desktop skill, on a hub", func(c Config) Config {
-			c = onHub(c)
-			sk := *c.Skill
-			sk.Steps = sk.Steps[1:] // no navigate: a desktop skill
-			c.Skill = &sk
-			return c
-		}, func(err error) bool { return errors.Is(err, ErrHubDesktop) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := Open(ctx, tc.cfg(config(js, testRows(3))))
@@ -229,7 +231,7 @@ func TestSessionParallelNeedsTabs(t *testing.T) {
 }
 
 func TestErrorsNameNoFlag(t *testing.T) {
-	for _, err := range []error{ErrHubDesktop, ErrHubNeedsDryRun, ErrParallelDesktop,
+	for _, err := range []error{ErrHubNeedsDryRun, ErrParallelDesktop,
 		&RowsError{Bad: []replay.BadRow{{N: 1, Err: errors.New("bad")}}, Stop: true}, &ColumnsError{Columns: []string{"x"}}} {
 		if s := err.Error(); strings.Contains(s, "--") || strings.Contains(s, "reprise ") {
 			t.Errorf("%T %q names a command or flag; the caller words those", err, s)

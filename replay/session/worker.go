@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/reprise-dev/reprise/replay/browser"
 	"github.com/reprise-dev/reprise/replay/hub"
 )
 
 // Worker is a hub worker on this machine: a browser for each skill's
-// browser section, with a tab for each row it files at once.
+// browser section, with a tab for each row it files at once, and the
+// desktop when it offers it.
 type Worker struct {
 	Hub *Hub
 	// Name tells this worker's claims from another's.
@@ -26,6 +28,9 @@ type Worker struct {
 	Parallel int
 	// Files is where a row's upload files are kept while it is filed.
 	Files string
+	// Desktop, if set, is this machine's desktop offered to desktop
+	// skills' rows.
+	Desktop *WorkerDesktop
 	// Ready, if set, is told once the worker takes rows.
 	Ready  func()
 	Logger *slog.Logger
@@ -46,6 +51,7 @@ func (w Worker) Run(ctx context.Context) error {
 		w.Browser.Logger = w.Logger
 	}
 	b := newBrowsers(ctx, w.Browser, w.Profiles, w.Parallel)
+	b.desktop, b.log, b.name = w.Desktop, w.Logger, w.Name
 	defer b.close()
 	// The browser of a skill without a section starts now, so that a
 	// machine that cannot start one says so before it takes a row.
@@ -57,4 +63,15 @@ func (w Worker) Run(ctx context.Context) error {
 	}
 	hw := &hub.Worker{JS: js, Key: w.Hub.Key, Name: w.Name, Tabs: b, Files: w.Files, Logger: w.Logger}
 	return hw.Run(ctx)
+}
+
+// WorkerDesktop is the desktop a worker offers: a desktop skill's rows
+// run on it one at a time (in the worker's first slot), each under the
+// desktop's lease, every input authorized under the grant the worker holds
+// from this machine's daemon, which the person's Stop revokes.
+type WorkerDesktop struct {
+	Grants Grants
+	// Idle and NoMarks are Local's.
+	Idle    time.Duration
+	NoMarks bool
 }
