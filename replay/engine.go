@@ -90,7 +90,14 @@ type Options struct {
 	// Executor (--parallel), each served by its own ServeWorker (Others[i]
 	// as worker i+1). The first rows' check runs on Executor alone.
 	Others []Executor
-	Logger *slog.Logger
+	// More, if set, makes the run open tabs itself (--parallel auto): it
+	// starts on Executor alone and, while rows per second keep rising with
+	// each tab, asks More for worker n's executor, served as Others' are,
+	// up to MostTabs in all (default 16). Result.Tabs says how many it
+	// settled on and why.
+	More     func(ctx context.Context, n int) (Executor, error)
+	MostTabs int
+	Logger   *slog.Logger
 }
 
 // RowResult is one row's line of the report.
@@ -135,6 +142,11 @@ type Result struct {
 	Stopped string
 	// StoppedHint is Stopped's hint, as the rows not run carry it.
 	StoppedHint Hint
+	// Tabs is how many tabs a run that opened its own (Options.More)
+	// settled on, and TabsLimit what stopped it adding more (Limit...);
+	// empty when the rows ran out first.
+	Tabs      int
+	TabsLimit string
 }
 
 // Failed says whether any row failed or is unknown.
@@ -182,6 +194,7 @@ type engine struct {
 	// later row with the same key is the same record.
 	firstOfKey map[string]int
 	workers    []*worker
+	wmu        sync.RWMutex // workers, which a run opening its own tabs adds to
 	// direct runs steps on the worker's executor in this process, with no
 	// command on the log: a hub's worker, whose marks are the record.
 	direct bool
@@ -204,6 +217,33 @@ type worker struct {
 	id       int
 	exec     Executor
 	outcomes chan StepDone
+}
+
+// worker returns worker i, or nil: a run opening its own tabs adds
+// workers while outcomes arrive.
+func (e *engine) worker(i int) *worker {
+	e.wmu.RLock()
+	defer e.wmu.RUnlock()
+	if i < 0 || i >= len(e.workers) {
+		return nil
+	}
+	return e.workers[i]
+}
+
+// addWorker opens worker n (Options.More) and adds it.
+func (e *engine) addWorker(ctx context.Context) (*worker, error) {
+	e.wmu.Lock()
+	n := len(e.workers)
+	e.wmu.Unlock()
+	x, err := e.More(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	w := &worker{id: n, exec: x, outcomes: make(chan StepDone, 16)}
+	e.wmu.Lock()
+	e.workers = append(e.workers, w)
+	e.wmu.Unlock()
+	return w, nil
 }
 
 // Run runs (or resumes) a plan and returns its report. Its error is for a
@@ -265,8 +305,10 @@ func run(ctx context.Context, o Options) (*engine, *Result, error) {
 	}
 	stop, err := consume(ctx, o.JS, p.RunID, EvStep, func(_ int, data []byte) {
 		var d StepDone
-		if events.Decode(data, &d) == nil && d.Session == e.session && d.Worker >= 0 && d.Worker < len(e.workers) {
-			e.workers[d.Worker].outcomes <- d
+		if events.Decode(data, &d) == nil && d.Session == e.session {
+			if w := e.worker(d.Worker); w != nil {
+				w.outcomes <- d
+			}
 		}
 	})
 	if err != nil {
@@ -356,47 +398,78 @@ func (e *engine) fillRows(ctx context.Context, rows []Row, res *Result) error {
 			stop(e.stoppedBecause(why), HintOnErrorAuto, nil)
 		}
 	}
+	var auto *autoTabs
+	if e.More != nil {
+		auto = newAutoTabs(cmp.Or(e.MostTabs, 16), time.Now, cpuTimes)
+		defer func() { res.Tabs, res.TabsLimit = auto.result() }()
+	}
 	var wg sync.WaitGroup
-	for _, w := range e.workers {
-		wg.Go(func() {
-			defer e.stepProgress(w, 0, 0)
-			for {
-				r, ok := take()
-				if !ok {
-					return
-				}
-				if rr, ok := e.checkFailed[r.N]; ok {
-					add(rr)
-					judge(rr) // filled for the check, in this session
-					continue
-				}
-				if err := e.pace.wait(ctx); err != nil {
-					stop("not run: the run was stopped", HintNone, err)
-					return
-				}
-				rr, filledNow, err := e.rowFilled(ctx, w, r)
-				if err != nil {
-					// The row may have been filed when the run broke: say
-					// so, and that the rest did not run. A resume settles
-					// them.
-					add(RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "the run stopped while this row was being filled: resume it to settle the row"})
-					stop("not run: the run stopped at row "+strconv.Itoa(r.N), HintNone, err)
-					return
-				}
-				add(rr)
-				if rr.Refused {
-					e.pace.refused()
-				} else {
-					e.pace.passed()
-				}
-				if rr.Outcome == OutcomeFailed && e.OnError == OnErrorStop {
-					stop(fmt.Sprintf("not run: the run stopped at row %d", r.N), HintOnErrorStop, nil)
-				}
-				if filledNow {
-					judge(rr)
-				}
+	var work func(w *worker)
+	// grow opens another tab when --parallel auto's window says so.
+	grow := func(refused bool) {
+		mu.Lock()
+		left := len(rows) - next
+		if stopped != "" {
+			left = 0
+		}
+		mu.Unlock()
+		if auto == nil || !auto.rowDone(refused, left) {
+			return
+		}
+		w, err := e.addWorker(ctx)
+		if err != nil {
+			// The run goes on with the tabs it has.
+			auto.cannot(LimitTab)
+			e.Logger.Warn("replay: another tab did not open; the run goes on with the tabs it has", "run_id", e.Plan.RunID, "err", err)
+			return
+		}
+		wg.Go(func() { work(w) })
+	}
+	work = func(w *worker) {
+		defer e.stepProgress(w, 0, 0)
+		for {
+			r, ok := take()
+			if !ok {
+				return
 			}
-		})
+			if rr, ok := e.checkFailed[r.N]; ok {
+				add(rr)
+				judge(rr) // filled for the check, in this session
+				continue
+			}
+			if err := e.pace.wait(ctx); err != nil {
+				stop("not run: the run was stopped", HintNone, err)
+				return
+			}
+			rr, filledNow, err := e.rowFilled(ctx, w, r)
+			if err != nil {
+				// The row may have been filed when the run broke: say
+				// so, and that the rest did not run. A resume settles
+				// them.
+				add(RowResult{N: r.N, Outcome: OutcomeUnknown, Step: -1, Reason: "the run stopped while this row was being filled: resume it to settle the row"})
+				stop("not run: the run stopped at row "+strconv.Itoa(r.N), HintNone, err)
+				return
+			}
+			add(rr)
+			if rr.Refused {
+				e.pace.refused()
+			} else {
+				e.pace.passed()
+			}
+			if rr.Outcome == OutcomeFailed && e.OnError == OnErrorStop {
+				stop(fmt.Sprintf("not run: the run stopped at row %d", r.N), HintOnErrorStop, nil)
+			}
+			if filledNow {
+				judge(rr)
+				grow(rr.Refused)
+			}
+		}
+	}
+	e.wmu.RLock()
+	first := slices.Clone(e.workers)
+	e.wmu.RUnlock()
+	for _, w := range first {
+		wg.Go(func() { work(w) })
 	}
 	wg.Wait()
 	if stopped != "" {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,7 +37,9 @@ type replayFlags struct {
 	hub                                                              hubFlags
 	again, dryRun, yes, show, acceptHealed, noMarks                  bool
 	ignoreColumns                                                    []string
+	parallelArg                                                      string // N or auto
 	parallel                                                         int
+	autoParallel                                                     bool
 	idle                                                             time.Duration
 }
 
@@ -70,7 +73,7 @@ screenshots are saved). --yes skips that once a dry run of this version passed;
 	fl.BoolVar(&f.yes, "yes", false, "run unattended without checking rows 1-2 (needs a passed dry run of this skill version)")
 	fl.BoolVar(&f.show, "show", false, "open a visible browser window")
 	fl.StringSliceVar(&f.ignoreColumns, "ignore-column", nil, "a CSV column no step uses that this run may leave out (repeatable); the skill's ignore list is kept the same way")
-	fl.IntVar(&f.parallel, "parallel", 1, "file this many rows at a time, each in its own tab of the browser (1-16; see docs/replay.md for when more than 1 is safe)")
+	fl.StringVar(&f.parallelArg, "parallel", "1", "file this many rows at a time, each in its own tab of the browser (1-16), or auto: open tabs while rows per second keep rising, and say what stopped it (see docs/replay.md for when more than 1 is safe)")
 	f.hub.add(fl, "file the rows on a hub's workers: its NATS URLs, comma separated, without credentials (see docs/scale-out.md)")
 	fl.BoolVar(&f.acceptHealed, "accept-healed", false, "save what a model changed for rows to go through (ai: on_miss) as the skill's next revision, without asking")
 	fl.DurationVar(&f.idle, "idle", desktop.DefaultQuiet, "a desktop replay waits until nobody used the pointer or keyboard this long before each input (0: no wait)")
@@ -181,6 +184,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if res.Stopped != "" {
 			fmt.Fprintf(out, "run %s stopped early: %s\n", res.RunID, res.Stopped)
 		}
+		if f.autoParallel && res.Tabs > 0 {
+			fmt.Fprintln(out, autoParallelLine(res.Tabs, res.TabsLimit))
+		}
 		if herr := proposeHealed(ctx, s, c, out, res, src.File, f.acceptHealed); herr != nil && err == nil {
 			err = herr
 		}
@@ -201,13 +207,17 @@ func (f *replayFlags) check() error {
 	default:
 		return fmt.Errorf("--on-error %q: want auto, stop or skip", f.onError)
 	}
-	if f.parallel < 1 || f.parallel > session.MaxParallel {
-		return fmt.Errorf("--parallel %d: want 1 to %d rows at a time", f.parallel, session.MaxParallel)
+	if f.parallelArg == "auto" {
+		f.parallel, f.autoParallel = 1, true
+	} else if n, err := strconv.Atoi(f.parallelArg); err != nil || n < 1 || n > session.MaxParallel {
+		return fmt.Errorf("--parallel %q: want 1 to %d rows at a time, or auto", f.parallelArg, session.MaxParallel)
+	} else {
+		f.parallel = n
 	}
 	if f.idle < 0 {
 		return fmt.Errorf("--idle %s: want 0 (no wait) or more", f.idle)
 	}
-	if f.hub.urls != "" && (f.parallel != 1 || f.show || f.browserURL != "" || f.profile != "") {
+	if f.hub.urls != "" && (f.parallel != 1 || f.autoParallel || f.show || f.browserURL != "" || f.profile != "") {
 		return errors.New("--hub: the hub's workers file the rows with their own browsers; give --parallel, --show and --profile to `reprise worker`")
 	}
 	if f.hub.urls != "" {
@@ -283,7 +293,7 @@ func (f *replayFlags) executors(ctx context.Context, cmd *cobra.Command, c *clie
 		return session.Executor{}, nil, err
 	}
 	ex, release, err := session.Local{Kind: f.executor, SkillFile: src.File, Idle: f.idle, NoMarks: f.noMarks, Frame: c.Frame,
-		Grants: c, Holder: "run " + runID, Parallel: f.parallel, Runs: filepath.Join(home, "runs"), Keep: keep, Logger: log,
+		Grants: c, Holder: "run " + runID, Parallel: f.parallel, AutoParallel: f.autoParallel, Runs: filepath.Join(home, "runs"), Keep: keep, Logger: log,
 		Browser: browser.Options{ProfileDir: profile, Show: f.show, BrowserURL: f.browserURL, Logger: log,
 			NoSandbox: browser.SandboxOff(), FilesDir: filepath.Dir(f.rows), Passphrase: keychainSecret},
 		Waiting: func(holder string) {
@@ -362,4 +372,13 @@ func proposeHealed(ctx context.Context, s *session.Session, c *client.Client, ou
 func writeReplayReport(out io.Writer, path string, res *replay.Result) error {
 	wordResult(res)
 	return session.WriteReport(out, path, res)
+}
+
+// autoParallelLine says what --parallel auto settled on, and why.
+func autoParallelLine(tabs int, limit string) string {
+	line := fmt.Sprintf("--parallel auto: %d tab(s)", tabs)
+	if limit == "" {
+		return line + "; the rows ran out before more stopped helping"
+	}
+	return line + "; more did not file faster, limited by " + limit
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,6 +232,10 @@ func TestReplayKillResume(t *testing.T) { killResume(t, 80, 10) }
 // each settled on the resume, none filed twice.
 func TestReplayParallelKillResume(t *testing.T) { killResume(t, 60, 4, "--parallel", "3") }
 
+// --parallel auto opens its tabs as they help, killed and resumed alike:
+// each row stored once, and the run says what it settled on.
+func TestReplayParallelAutoKillResume(t *testing.T) { killResume(t, 40, 2, "--parallel", "auto") }
+
 func killResume(t *testing.T, n, rounds int, flags ...string) {
 	t.Parallel()
 	r := newReplayRig(t)
@@ -277,6 +282,9 @@ func killResume(t *testing.T, n, rounds int, flags ...string) {
 	out, stderr, err := r.replay(t, append([]string{"--rows", path, "--yes", "--resume", runID}, flags...)...)
 	if err != nil || !strings.Contains(out, fmt.Sprintf("%d committed", n)) {
 		t.Fatalf("final resume: %v\n%s%s", err, out, stderr)
+	}
+	if slices.Contains(flags, "auto") && !strings.Contains(out, "--parallel auto: ") {
+		t.Errorf("a run with --parallel auto did not say what it settled on:\n%s", out)
 	}
 	for i, row := range rows {
 		if n, _ := r.site.count(row[1]); n != 1 {

@@ -40,11 +40,12 @@ type Local struct {
 	// ("run run_..."); Waiting is told who holds it while this one waits.
 	Holder  string
 	Waiting func(holder string)
-	// Parallel, Runs and Keep are Executor's.
-	Parallel int
-	Runs     string
-	Keep     int
-	Logger   *slog.Logger
+	// Parallel, AutoParallel, Runs and Keep are Executor's.
+	Parallel     int
+	AutoParallel bool
+	Runs         string
+	Keep         int
+	Logger       *slog.Logger
 }
 
 // Executor is what replays skill's steps as l says, and release lets go of
@@ -59,7 +60,7 @@ func (l Local) Executor(ctx context.Context, skill *skills.Skill) (Executor, fun
 	if l.SkillFile != "" {
 		b.SkillDir = filepath.Dir(l.SkillFile)
 	}
-	ex := Executor{Parallel: l.Parallel, Runs: l.Runs, Keep: l.Keep, Options: pick.Options{
+	ex := Executor{Parallel: l.Parallel, AutoParallel: l.AutoParallel, Runs: l.Runs, Keep: l.Keep, Options: pick.Options{
 		Kind: l.Kind, Quiet: quiet, NoMarks: l.NoMarks, Frame: l.Frame, Logger: l.Logger, Browser: b,
 	}}
 	if kind, _ := pick.Kind(l.Kind, skill); kind != pick.Desktop {

@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -87,6 +88,10 @@ type Executor struct {
 	// Parallel is how many rows are filed at once, each in a tab of the
 	// browser: 1 to MaxParallel; 0 is 1.
 	Parallel int
+	// AutoParallel starts with one tab and opens more while rows per
+	// second keep rising (replay.Options.More); Parallel is then ignored.
+	// A desktop run stays at one.
+	AutoParallel bool
 	// Runs is the folder of runs' artifacts (downloads, screenshots), one
 	// folder a run; the oldest past Keep are removed. Empty keeps none.
 	Runs string
@@ -102,6 +107,9 @@ type Session struct {
 	refused []replay.RowResult
 
 	execs   []replay.Executor
+	auto    bool              // open tabs as they help (Executor.AutoParallel)
+	browser *browser.Executor // the run's browser, unwrapped; nil on the desktop
+	emu     sync.Mutex        // execs and stops, which a run opening its tabs adds to
 	healing *healing
 	stops   []func()
 
@@ -197,9 +205,10 @@ func (s *Session) Start(ctx context.Context, ex Executor) error {
 	if s.cfg.Hub != nil {
 		return s.startHub(ctx)
 	}
-	if ex.Parallel < 1 {
+	if ex.Parallel < 1 || ex.AutoParallel {
 		ex.Parallel = 1
 	}
+	s.auto = ex.AutoParallel
 	if ex.Parallel > MaxParallel {
 		return fmt.Errorf("%d rows at a time: want 1 to %d", ex.Parallel, MaxParallel)
 	}
@@ -221,6 +230,7 @@ func (s *Session) Start(ctx context.Context, ex Executor) error {
 		return err
 	}
 	s.execs = append(s.execs, first)
+	s.browser, _ = first.(*browser.Executor)
 	tabs, err := Tabs(ctx, first, ex.Parallel-1)
 	s.execs = append(s.execs, tabs...)
 	if err != nil {
@@ -294,15 +304,46 @@ func (s *Session) Run(ctx context.Context, o RunOptions) (*replay.Result, error)
 			return nil, err
 		}
 	}
-	return replay.Run(ctx, replay.Options{JS: s.cfg.JS, Plan: s.plan, Executor: s.execs[0], Others: s.execs[1:],
+	var more func(context.Context, int) (replay.Executor, error)
+	if s.auto && s.browser != nil {
+		more = s.openTab
+	}
+	return replay.Run(ctx, replay.Options{JS: s.cfg.JS, Plan: s.plan, Executor: s.execs[0], Others: s.execs[1:], More: more, MostTabs: MaxParallel,
 		Resume: s.cfg.Resume, Again: s.cfg.Again, DryRun: s.cfg.DryRun, Yes: s.cfg.Yes, OnError: s.cfg.OnError,
 		Refused: s.refused, Confirm: o.Confirm, Ask: o.Ask, SnapshotDir: o.SnapshotDir, ResumeCommand: o.ResumeCommand,
 		Progress: o.Progress, StepProgress: o.StepProgress, Logger: s.log})
 }
 
+// openTab opens another tab of the run's browser as worker n, wrapped for
+// healing as the others, and serves it.
+func (s *Session) openTab(ctx context.Context, n int) (replay.Executor, error) {
+	tab, err := s.browser.Tab(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var x replay.Executor = tab
+	if s.healing != nil {
+		if x, err = s.healing.wrap(tab); err != nil {
+			_ = tab.Close()
+			return nil, err
+		}
+	}
+	stop, err := replay.ServeWorker(ctx, s.cfg.JS, s.plan, n, x, s.log)
+	s.emu.Lock()
+	defer s.emu.Unlock()
+	s.execs = append(s.execs, x)
+	if err != nil {
+		return nil, err
+	}
+	s.stops = append(s.stops, stop)
+	return x, nil
+}
+
 // Close stops serving the steps, closes the executors and leaves the hub.
 // It is safe to call twice.
 func (s *Session) Close() error {
+	s.emu.Lock()
+	defer s.emu.Unlock()
 	for i := len(s.stops) - 1; i >= 0; i-- {
 		s.stops[i]()
 	}
