@@ -177,11 +177,6 @@ func TestReplayUploadsAndKeepsDownloads(t *testing.T) {
 	if err == nil || !strings.Contains(stderr, "browser profile expenses is in use by run run_20261202T000000_0123456789abcdef (pid 1)") {
 		t.Errorf("a held profile: %v\n%s", err, stderr)
 	}
-	// A hub's workers could not keep to the skill's allowed domains.
-	_, stderr, err = r.replay(t, "--rows", csv, "--on-error", "skip", "--hub", "nats://127.0.0.1:1", "--yes")
-	if err == nil || !strings.Contains(stderr, "this skill has a browser section, which a hub's workers do not apply yet") {
-		t.Errorf("a browser section on a hub: %v\n%s", err, stderr)
-	}
 }
 
 // TestSecretKeptInTheKeychain: `reprise secret set` keeps a certificate's
