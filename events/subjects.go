@@ -132,6 +132,9 @@ const (
 	// HubAskPrefix is the start of the subject a run's coordinator takes
 	// its workers' questions for the person on, hub.ask.<run>: core NATS.
 	HubAskPrefix = "hub.ask."
+	// HubNoticePrefix is the start of the subject a run's coordinator
+	// hears its workers' notices on, hub.notice.<run>: core NATS.
+	HubNoticePrefix = "hub.notice."
 )
 
 // HubRowsSubject is where run runID's rows wait for a worker.
@@ -142,6 +145,10 @@ func HubGrantSubject(runID string) string { return HubGrantPrefix + runID }
 
 // HubAskSubject is where run runID's coordinator takes its questions.
 func HubAskSubject(runID string) string { return HubAskPrefix + runID }
+
+// HubNoticeSubject is where run runID's coordinator hears that a worker
+// cannot file its rows.
+func HubNoticeSubject(runID string) string { return HubNoticePrefix + runID }
 
 // CaptureSubject is where a source's raw, sealed steps for one recording go.
 func CaptureSubject(recID string) string { return "capture." + recID }

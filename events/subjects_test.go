@@ -170,6 +170,7 @@ func TestBuiltNames(t *testing.T) {
 		{HubRowsSubject("r1"), "hub.rows.r1"},
 		{HubGrantSubject("r1"), "hub.grant.r1"},
 		{HubAskSubject("r1"), "hub.ask.r1"},
+		{HubNoticeSubject("r1"), "hub.notice.r1"},
 		{JSStreamInfo(StreamAudit), "$JS.API.STREAM.INFO.AUDIT"},
 		{JSConsumerCreate(StreamReplay), "$JS.API.CONSUMER.CREATE.REPLAY.>"},
 		{JSConsumerNext(StreamAudit, Wildcard), "$JS.API.CONSUMER.MSG.NEXT.AUDIT.*"},

@@ -117,6 +117,9 @@ func runReplay(cmd *cobra.Command, g *globals, skillRef string, f replayFlags) e
 		if cfg.Hub, err = f.hub.open(home, true); err != nil {
 			return err
 		}
+		cfg.HubNotice = func(worker, why string) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "worker %s: %s; its rows wait on the hub for a worker that can\n", worker, why)
+		}
 	} else {
 		if cfg.Plan.Salt, err = c.ReplayKey(ctx); err != nil {
 			return err

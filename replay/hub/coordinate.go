@@ -39,10 +39,15 @@ type Run struct {
 	// Ask puts the workers' questions (ask steps, passwords) to the
 	// person; nil answers each that nobody can. Set before Wait.
 	Ask func(ctx context.Context, q replay.Question) (string, error)
+	// Notice, if set, is told once of each worker that cannot file the
+	// run's rows and why (it lacks the skill's profile, or a desktop):
+	// the rows wait for a worker that can.
+	Notice func(worker, why string)
 
 	ledger  *ledger
 	granter *granter
 	asks    *asks
+	notices *notices
 }
 
 // PassedDryRun says whether a dry run of this skill version passed on the
@@ -125,6 +130,9 @@ func (r *Run) Start(ctx context.Context) (session int, settled map[int]replay.Ro
 		}
 	}
 	if err := r.serveAsks(); err != nil {
+		return 0, nil, err
+	}
+	if err := r.serveNotices(); err != nil {
 		return 0, nil, err
 	}
 	obs, err := r.JS.ObjectStore(ctx, events.ObjectsHubFiles)
@@ -236,6 +244,9 @@ func (r *Run) Close() {
 	}
 	if r.asks != nil {
 		r.asks.stop()
+	}
+	if r.notices != nil {
+		r.notices.stop()
 	}
 	if r.ledger != nil {
 		_ = r.ledger.Close()

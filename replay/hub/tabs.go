@@ -14,14 +14,20 @@ import (
 type Tabs interface {
 	Slots() int
 	// For is slot's executor for sk's rows; ErrNotHere when this worker
-	// lacks what sk needs (the profile it names, a desktop): the row goes
-	// back to the queue for a worker that has it. Any other error stops
-	// the slot, as a broken executor does.
+	// lacks what sk needs (the profile it names, a desktop), ErrNotNow
+	// when another slot files it or it cannot yet: the row goes back to
+	// the queue. Any other error stops the slot, as a broken executor
+	// does.
 	For(ctx context.Context, slot int, sk *skills.Skill) (replay.Executor, error)
 }
 
-// ErrNotHere says a worker lacks what a skill needs to file its rows.
-var ErrNotHere = errors.New("this worker cannot file the skill's rows")
+// ErrNotHere says a worker lacks what a skill needs to file its rows;
+// ErrNotNow that it files them, in another slot or later (its profile is
+// open for another skill): the row goes back to the queue either way.
+var (
+	ErrNotHere = errors.New("this worker cannot file the skill's rows")
+	ErrNotNow  = errors.New("this worker files the skill's rows, not in this slot now")
+)
 
 // Fixed are the same executors for every skill, one a slot.
 type Fixed []replay.Executor

@@ -162,11 +162,15 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int) error {
 	}
 	exec, err := w.Tabs.For(ctx, slot, plan.Skill)
 	switch {
+	case errors.Is(err, ErrNotNow):
+		_ = m.NakWithDelay(Lease / 3)
+		return nil
 	case errors.Is(err, ErrNotHere):
 		// Another worker holds what the skill needs: the row waits for
 		// it. Said once a run, not once a row.
 		if _, said := w.notHere.LoadOrStore(it.Run, true); !said {
 			log.Warn("hub: this worker cannot file the run's rows; they wait for a worker that can", "err", err)
+			w.tellCannot(it, err.Error())
 		}
 		_ = m.NakWithDelay(Lease / 3)
 		return nil

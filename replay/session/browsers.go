@@ -61,8 +61,8 @@ func newBrowsers(ctx context.Context, base browser.Options, profiles map[string]
 func (b *browsers) Slots() int { return b.slots }
 
 // For is slot's tab of the browser for sk's section, started if need be.
-// A desktop skill, or one whose profile this worker does not hold, is
-// hub.ErrNotHere.
+// A skill whose profile this worker does not hold, or a desktop skill on
+// a worker that offers none, is hub.ErrNotHere.
 func (b *browsers) For(ctx context.Context, slot int, sk *skills.Skill) (replay.Executor, error) {
 	var section *skills.Browser
 	if sk != nil {
@@ -93,7 +93,7 @@ func (b *browsers) For(ctx context.Context, slot int, sk *skills.Skill) (replay.
 	// on it, or any no slot files with, goes first.
 	for k, sb := range b.open {
 		if b.inUse(k) && sb.profile == profile {
-			return nil, fmt.Errorf("%w yet: its profile is open in a browser for another skill's rows", hub.ErrNotHere)
+			return nil, fmt.Errorf("%w: its profile is open in a browser for another skill's rows", hub.ErrNotNow)
 		}
 		if !b.inUse(k) {
 			b.closeOne(k)
@@ -146,7 +146,7 @@ func (b *browsers) desktopFor(ctx context.Context, slot int, sk *skills.Skill) (
 	case b.desktop == nil:
 		return nil, fmt.Errorf("%w: a desktop skill, and this worker offers no desktop", hub.ErrNotHere)
 	case slot != 0:
-		return nil, fmt.Errorf("%w in this slot: a desktop skill's rows run one at a time", hub.ErrNotHere)
+		return nil, fmt.Errorf("%w: a desktop skill's rows run one at a time, in the first slot", hub.ErrNotNow)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

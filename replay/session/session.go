@@ -68,6 +68,9 @@ type Config struct {
 	OnError string
 	// Hub, if set, files the rows on a hub's workers instead of here.
 	Hub *Hub
+	// HubNotice, if set, is told once of each hub worker that cannot file
+	// the run's rows, and why (hub.Run.Notice).
+	HubNotice func(worker, why string)
 	// Heal, if set, lets a model act for the steps whose ai asks for it
 	// (replay/heal). A skill with such steps and no Heal runs them
 	// without one, and they fail naming it. A hub's workers run no model:
@@ -261,7 +264,7 @@ func (s *Session) startHub(ctx context.Context) error {
 	}
 	s.hubConn = nc
 	s.hubRun = &hub.Run{JS: js, Key: h.Key, Plan: s.plan, Doc: s.cfg.Doc, DryRun: s.cfg.DryRun, Again: s.cfg.Again,
-		Resume: s.cfg.Resume, Refused: s.refused, Ledger: h.Ledger}
+		Resume: s.cfg.Resume, Refused: s.refused, Ledger: h.Ledger, Notice: s.cfg.HubNotice}
 	if !s.cfg.DryRun {
 		passed, err := s.hubRun.PassedDryRun(ctx)
 		if err != nil {
