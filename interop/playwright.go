@@ -354,9 +354,11 @@ var targetRoles = map[string]string{
 
 // locator writes the step's element as Playwright locators, in the order
 // they are tried: by role and name (else by label) first, then the step's
-// target, then each recorded selector.
+// target, then each recorded selector; an XPath only when there is
+// nothing else, since it names a place in the page, not an element (on a
+// form whose fields move, the place holds another field).
 func locator(st skills.Step) ([]string, error) {
-	var parts []string
+	var parts, xpaths []string
 	seen := map[string]bool{}
 	add := func(l string) {
 		if l != "" && !seen[l] {
@@ -364,6 +366,7 @@ func locator(st skills.Step) ([]string, error) {
 			parts = append(parts, l)
 		}
 	}
+
 	role := pwRoles[strings.ToLower(st.Role)]
 	switch {
 	case role != "" && st.Label != "":
@@ -375,7 +378,14 @@ func locator(st skills.Step) ([]string, error) {
 		add(targetLocator(st.Target, "page"))
 	}
 	for _, sel := range st.Selectors {
+		if sel.Strategy == events.StrategyXPath {
+			xpaths = append(xpaths, selectorLocator(sel))
+			continue
+		}
 		add(selectorLocator(sel))
+	}
+	if len(parts) == 0 {
+		parts = xpaths
 	}
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("its element has no label, role, id, name or selector a Playwright locator can use")

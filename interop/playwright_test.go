@@ -116,6 +116,7 @@ func TestPlaywrightSteps(t *testing.T) {
 				{Kind: skills.CondURLContains, Value: "/items/%name%?"},
 			}},
 			{Action: "click", Selectors: []skills.Selector{{Strategy: "xpath", Value: `//a[text()="Next"]`}, {Strategy: "name", Value: `say "hi"`}}},
+			{Action: "click", Selectors: []skills.Selector{{Strategy: "xpath", Value: `//main/button[2]`}}},
 		},
 	}
 	spec, err := Playwright(s, ExportOptions{CSV: "/data/rows.csv"})
@@ -142,12 +143,16 @@ func TestPlaywrightSteps(t *testing.T) {
 		`await expect(page.getByText(fillIn("Saved %name%", row.values)).filter({ visible: true }).first()).toBeVisible();`,
 		`// The check form_reset is not expressed.`,
 		`await expect(page).toHaveURL(new RegExp(fillIn("/items/%name%?", row.values).replace(`,
-		`page.locator("xpath=//a[text()=\"Next\"]")`,
-		`page.locator("[name=\"say \\\"hi\\\"\"]"));`,
+		// An XPath is a place, not an element: only where nothing else is.
+		`const field = page.locator("[name=\"say \\\"hi\\\"\"]");`,
+		`page.locator("xpath=//main/button[2]")`,
 	} {
 		if !bytes.Contains(spec, []byte(w)) {
 			t.Errorf("the spec lacks %s", w)
 		}
+	}
+	if bytes.Contains(spec, []byte(`xpath=//a`)) {
+		t.Error("the spec finds an element by its XPath where it has a name to find it by")
 	}
 	if bytes.Contains(spec, []byte("statictext")) {
 		t.Error("the spec names a role Playwright does not know")
