@@ -371,6 +371,11 @@ func locator(st skills.Step) ([]string, error) {
 	switch {
 	case role != "" && st.Label != "":
 		add(byRole(role, st.Label))
+		if role == "radiogroup" {
+			// A fieldset of radios named by its legend is a group to
+			// Playwright, and reprise reads it as a radio group.
+			add(byRole("group", st.Label))
+		}
 	case st.Label != "":
 		add(byLabel(st.Label))
 	}

@@ -132,6 +132,8 @@ func TestPlaywrightSteps(t *testing.T) {
 		`const field = page.getByRole("textbox", { name: new RegExp("^Code .*$") });`,
 		`await field.pressSequentially(fillIn("%name%", row.values));`,
 		`await choose(page, field, fillIn("%size%", row.values));`,
+		// A fieldset of radios is a group to Playwright.
+		"page.getByRole(\"radiogroup\", { name: \"Size\", exact: true }),\n        page.getByRole(\"group\", { name: \"Size\", exact: true }))",
 		`.setInputFiles(fillIn("%files%", row.values).split(`,
 		`// step 6: wait for text "Ready": not expressed; reprise checks it, this script does not.`,
 		`// step 7: click Delete */ now for good: its when check is not expressed; it runs for every row.`,
