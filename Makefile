@@ -31,8 +31,12 @@ build:
 # suites spend much of their time waiting on browsers, daemons and
 # servers, and the last package to finish (cmd/reprise) would otherwise
 # run two tests at a time on an idle machine.
+#
+# go test starts packages in the order named: the longest first, so that
+# the short ones fill the cores around them instead of trailing after.
+SLOW_PKGS := ./e2e/forms ./cmd/reprise ./internal/zoo ./interop ./replay/browser ./capture/chrome ./replay/desktop ./replay/hub
 test: deps
-	scripts/with-keyring $(GO) test -race -count=1 -p 3 -parallel 4 -timeout 45m ./...
+	scripts/with-keyring $(GO) test -race -count=1 -p 3 -parallel 4 -timeout 45m $(SLOW_PKGS) ./...
 
 cross:
 	@set -e; for t in $(CROSS_TARGETS); do \
