@@ -2,15 +2,22 @@ package selectortest
 
 import (
 	"bufio"
+	_ "embed"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 )
+
+// formGTK is the GTK form's script, embedded: a test binary built with
+// -trimpath cannot find its source tree.
+//
+//go:embed testdata/form_gtk.py
+var formGTK []byte
 
 // GTKForm is the form in GTK 3 (testdata/form_gtk.py) on a desktop of its
 // own, with the lines it printed ("pressed Save Shipping").
@@ -31,8 +38,11 @@ func StartGTK(t *testing.T) *GTKForm {
 		t.Fatalf("python3-gi with GTK 3 is not installed: run scripts/deps (gir1.2-gtk-3.0 python3-gi): %v", err)
 	}
 	d.StartA11yBus(t)
-	_, here, _, _ := runtime.Caller(0)
-	cmd := exec.Command("/usr/bin/python3", filepath.Join(filepath.Dir(here), "testdata", "form_gtk.py"))
+	script := filepath.Join(t.TempDir(), "form_gtk.py")
+	if err := os.WriteFile(script, formGTK, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/usr/bin/python3", script)
 	cmd.Env = d.Env()
 	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
