@@ -24,7 +24,7 @@ var idWords = set("id", "number", "no", "num", "nr", "ref", "reference", "invoic
 // commitWords start the label of a button that commits a form.
 var commitWords = set("save", "submit", "send", "create", "pay", "delete", "remove", "confirm",
 	"place", "purchase", "buy", "book", "publish", "post", "transfer", "approve", "sign", "register",
-	"apply", "add", "update", "finish", "complete", "order", "checkout", "archive")
+	"apply", "add", "update", "finish", "complete", "order", "checkout", "archive", "ok")
 
 // mutating actions are the ones read back and, with one recording, asked about.
 var dataActions = set(events.ActionFill, events.ActionSelect, events.ActionUpload, events.ActionPaste,

@@ -37,7 +37,7 @@ func (g *builder) markDestructive() error {
 		// destructive, the check of the first rows, which runs no
 		// destructive step, could never reach the next page.
 		case st.Action == events.ActionSubmit && !inputAfter(steps[i+1:]):
-		case st.Action == events.ActionClick && st.ReadBack == nil && commitLabel(skills.ButtonText(st)) && endsPage(steps[i+1:]) && !committedAfter(steps[i+1:]):
+		case st.Action == events.ActionClick && st.ReadBack == nil && commitClick(steps[:i], skills.ButtonText(st)) && endsPage(steps[i+1:]) && !committedAfter(steps[i+1:]):
 		default:
 			continue
 		}
@@ -50,6 +50,25 @@ func (g *builder) markDestructive() error {
 		g.note("No step of this skill files a row (no submit, no click on Save, OK, Create...): replay will report a row committed once its steps are done and their values read back, whether or not the app kept anything. If filing takes a click, make sure every demonstration shows it.")
 	}
 	return nil
+}
+
+// commitClick reports whether a click on a button of this label commits
+// the form its page filled. An OK does (a desktop dialog's form has no
+// Save), unless a submit came before it on its page: then it only
+// acknowledges the page's "Saved" message.
+func commitClick(before []skills.Step, label string) bool {
+	if !commitLabel(label) {
+		return false
+	}
+	if tokens(label)[0] != "ok" {
+		return true
+	}
+	for i := len(before) - 1; i >= 0 && before[i].Action != events.ActionNavigate; i-- {
+		if before[i].Action == events.ActionSubmit {
+			return false
+		}
+	}
+	return true
 }
 
 // inputAfter reports whether a later step sets a field.
