@@ -13,7 +13,9 @@ import (
 // submit, or a Cancel.
 func TestCommitClickIsDestructive(t *testing.T) {
 	fill := skills.Step{Action: events.ActionFill, Label: "Email", Value: "%email%", ReadBack: &skills.ReadBack{Kind: "value", Expect: "%email%"}}
-	click := func(label string) skills.Step { return skills.Step{Action: events.ActionClick, Role: "button", Label: label} }
+	click := func(label string) skills.Step {
+		return skills.Step{Action: events.ActionClick, Role: "button", Label: label}
+	}
 	cases := []struct {
 		name  string
 		steps []skills.Step
