@@ -28,16 +28,25 @@ const (
 type column []*events.Step
 
 // rep is the step that stands for the column in the skill: the first whose
-// element a channel resolved, else the first done.
+// element a tree or the DOM named, else the first with a label, else the
+// first done.
 func (c column) rep() *events.Step {
-	var first *events.Step
+	var labelled, first *events.Step
 	for _, s := range c {
 		switch {
-		case s != nil && hasElement(s.Enrichment):
+		case s == nil:
+		case s.Enrichment != nil && (len(s.Enrichment.Selectors) > 0 || s.Enrichment.AXPath != nil):
+			// A tree or the DOM named it: a label alone may be read off
+			// the screen (a busy machine's enrichment timed out).
 			return s
-		case s != nil && first == nil:
+		case labelled == nil && hasElement(s.Enrichment):
+			labelled = s
+		case first == nil:
 			first = s
 		}
+	}
+	if labelled != nil {
+		return labelled
 	}
 	return first
 }

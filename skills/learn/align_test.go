@@ -39,3 +39,25 @@ func TestSimilarityWhenOneDemonstrationLacksTheElement(t *testing.T) {
 		}
 	}
 }
+
+// TestRepPrefersTheNamedElement: a demonstration whose enrichment timed
+// out on a busy machine leaves a label read off the screen ("ad" for an
+// OK button); the step the accessibility tree named stands for the column,
+// whichever recording came first.
+func TestRepPrefersTheNamedElement(t *testing.T) {
+	path := "dialog[New customer]/push button[OK]"
+	read := &events.Step{Action: events.ActionClick, Enrichment: &events.Enrichment{Kind: "none", Label: "ad"}}
+	named := &events.Step{Action: events.ActionClick, Enrichment: &events.Enrichment{Kind: "ax", Role: "button", Label: "OK", AXPath: &path}}
+	bare := &events.Step{Action: events.ActionClick}
+	for _, c := range []column{{read, named}, {named, read}, {bare, read, named}, {nil, named}} {
+		if got := c.rep(); got != named {
+			t.Errorf("rep of %d steps = %+v; want the tree's OK", len(c), got.Enrichment)
+		}
+	}
+	if got := (column{bare, read}).rep(); got != read {
+		t.Errorf("rep without a named element = %+v; want the labelled step", got)
+	}
+	if got := (column{nil, bare}).rep(); got != bare {
+		t.Errorf("rep without any label = %+v; want the first step done", got)
+	}
+}
