@@ -296,6 +296,7 @@ func (w *Worker) file(ctx context.Context, m jetstream.Msg, slot int) error {
 		Executor: exec, Ask: w.asker(it, grant), Tag: ":" + holder, Logger: log})
 	stop()
 	beats.Wait()
+	dropFiles() // before the result goes out: the row's files outlive it nowhere
 	if err != nil {
 		// The row may be in flight: its grant and claim stay, and the
 		// worker that takes it next settles it.
