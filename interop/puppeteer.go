@@ -129,14 +129,14 @@ function rowFlow(values) {
 // the step that files the row.
 class Extension extends PuppeteerRunnerExtension {
   constructor(browser, page, boxes, checks, labels) {
-    super(browser, page, { timeout: 10000 });
+    super(browser, page, { timeout: 30000 });
     this.boxes = boxes;
     this.checks = checks;
     this.labels = labels;
     this.page = page;
   }
   element(step) {
-    return Promise.any(step.selectors.map((s) => this.page.waitForSelector(s.join(" >>> "), { timeout: 10000 })));
+    return Promise.any(step.selectors.map((s) => this.page.waitForSelector(s.join(" >>> "), { timeout: 30000 })));
   }
   async runStep(step, flow) {
     if (this.boxes.has(step)) {
@@ -151,7 +151,7 @@ class Extension extends PuppeteerRunnerExtension {
         // click, its option is clicked, and the choice is read back.
         const label = this.labels.get(step) ?? step.value;
         await el.click();
-        const option = await this.page.waitForSelector("aria/" + label + '[role="option"]', { timeout: 10000 });
+        const option = await this.page.waitForSelector("aria/" + label + '[role="option"]', { timeout: 30000 });
         await option.click();
         await this.page.waitForFunction((e, v) => e.textContent.trim() === v, { timeout: 5000, polling: 100 }, el, label);
         return;

@@ -62,7 +62,7 @@ const puppeteer = require("puppeteer-core");
     args: process.getuid() === 0 ? ["--no-sandbox"] : [] });
   try {
     const page = await browser.newPage();
-    const runner = await createRunner(flow, new PuppeteerRunnerExtension(browser, page, { timeout: 10000 }));
+    const runner = await createRunner(flow, new PuppeteerRunnerExtension(browser, page, { timeout: 30000 }));
     if (!(await runner.run())) throw new Error("the flow did not finish");
   } finally { await browser.close(); }
 })().catch((e) => { console.error(e.message); process.exit(1); });

@@ -57,7 +57,7 @@ func (n Node) Run(t testing.TB, dir string, args ...string) string {
 // script's output and how it exited.
 func (n Node) RunErr(t testing.TB, dir string, args ...string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, n.Bin, args...)
 	cmd.Dir = dir
@@ -90,7 +90,9 @@ func (n Node) PlaywrightTest(t testing.TB, dir string) (string, error) {
 
 // PlaywrightConfig runs the specs next to it in one worker, headless.
 // Playwright's own default is no sandbox; reprise keeps it on unless it
-// runs as root, where Chromium cannot start with it.
+// runs as root, where Chromium cannot start with it. A row may take two
+// minutes: make test runs three packages' Chromiums at once, and there
+// Playwright's 30 s default once ran out on a visible field's fill.
 func PlaywrightConfig() []byte { return fmt.Appendf(nil, playwrightConfig, os.Geteuid() != 0) }
 
 const playwrightConfig = `module.exports = {
@@ -99,7 +101,8 @@ const playwrightConfig = `module.exports = {
   workers: 1,
   retries: 0,
   reporter: "line",
-  globalTimeout: 100000,
+  timeout: 120000,
+  globalTimeout: 270000,
   use: { headless: true, chromiumSandbox: %t },
 };
 `
