@@ -65,6 +65,9 @@ type Pipeline[E any] struct {
 	// window showed when last read, by title.
 	observe Observer
 	shown   map[string][]string
+	// snap is the window read after the person's input, when enrich can
+	// list a window: what names a press its own lookup came too late for.
+	snap *snapshot
 
 	events        atomic.Uint64
 	droppedEvents atomic.Uint64
@@ -95,6 +98,9 @@ func NewPipeline[E any](sink capture.Sink, opts PipelineOptions, prepare func(ds
 	p.choices, _ = opts.Enricher.(ChoiceEnricher)
 	p.observe, _ = opts.Enricher.(Observer)
 	p.shown = map[string][]string{}
+	if src, ok := opts.Enricher.(Snapshotter); ok {
+		p.snap = &snapshot{src: src}
+	}
 	if fs, ok := sink.(capture.FrameSink); ok && opts.Frames != nil {
 		p.frames, p.fsink = opts.Frames, fs
 	}
@@ -123,6 +129,7 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	defer p.snap.wait()
 	for {
 		if d, ok := p.assembler.Deadline(); ok {
 			timer.Reset(time.Until(d))
@@ -144,12 +151,18 @@ func (p *Pipeline[E]) Run(ctx context.Context) {
 					// Now, not when the click is final: the element may be
 					// gone once the click has done its work.
 					r.Enrichment = p.enrichAt(ctx, r.X, r.Y)
+					if r.Enrichment == nil {
+						r.Enrichment = p.snap.at(r.Window.Title, r.X, r.Y)
+					}
 					if r.Enrichment != nil {
 						p.pressed = append(p.pressed, pressed{r.X, r.Y, r.Enrichment})
 						if len(p.pressed) > 4 {
 							p.pressed = p.pressed[1:]
 						}
 					}
+				}
+				if r.Kind == ButtonPress || r.Kind == KeyPress {
+					p.snap.refresh(ctx, r.Window.Title, 10*p.timeout)
 				}
 				if r.Kind == ButtonPress && p.choice(ctx, r) {
 					continue // taken into a choice: no click of its own

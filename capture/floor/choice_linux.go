@@ -5,7 +5,9 @@ import (
 	"errors"
 
 	"github.com/reprise-dev/reprise/capture/desktop"
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/platform/ax/atspi"
+	"github.com/reprise-dev/reprise/platform/ax/axpath"
 )
 
 // choiceEnricher lets the desktop pipeline record combo boxes and list
@@ -15,6 +17,7 @@ type choiceEnricher struct{ *atspi.Enricher }
 var (
 	_ desktop.ChoiceEnricher = choiceEnricher{}
 	_ desktop.Observer       = choiceEnricher{}
+	_ desktop.Snapshotter    = choiceEnricher{}
 )
 
 // textRoles are the roles whose names are texts a window shows (a status
@@ -67,4 +70,25 @@ func (c choiceEnricher) Reread(ctx context.Context, d *desktop.Choice) (*desktop
 func choiceOf(ch *atspi.Choice) *desktop.Choice {
 	return &desktop.Choice{Kind: ch.Kind, Control: ch.Enrichment(), Picked: ch.Picked, Selected: ch.Selected,
 		Checked: ch.Checked, Bounds: ch.Control.Bounds, Handle: ch.Control}
+}
+
+// Elements lists the window titled title as At would name each element:
+// its role from its path's own segment, its name, its path. No value.
+func (c choiceEnricher) Elements(ctx context.Context, title string) ([]desktop.Seen, error) {
+	nodes, err := c.List(ctx, title, 2000)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]desktop.Seen, 0, len(nodes))
+	for _, n := range nodes {
+		if n.AXPath == "" || n.Bounds.Empty() {
+			continue
+		}
+		p := n.AXPath
+		out = append(out, desktop.Seen{Bounds: n.Bounds, Enrichment: &events.Enrichment{
+			Kind: events.KindAX, Selectors: []events.Selector{}, AXPath: &p,
+			Role: atspi.Role(axpath.LastRole(p)), Label: n.Name,
+		}})
+	}
+	return out, nil
 }

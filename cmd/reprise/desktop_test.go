@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/events"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/platform/ax/atspi"
@@ -149,6 +151,18 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 		show, _, _ := run(t, home, "recordings", "show", recs[1])
 		t.Fatalf("skill build: %v\n%s%s\nrecording:\n%s", err, out, stderr, show)
 	}
+	// Shown only when the test fails: what the build made of the two.
+	t.Logf("skill build said:\n%s", out)
+	for _, id := range recs {
+		fetched, _, _ := run(t, home, "recordings", "fetch", id)
+		var rec events.Recording
+		_ = json.Unmarshal([]byte(fetched), &rec)
+		for _, st := range rec.Steps {
+			if e := st.Enrichment; e != nil {
+				t.Logf("%s step %d: %s at %v: role %q label %q path %v", id, st.Seq, st.Action, st.Cursor, e.Role, e.Label, ptrString(e.AXPath))
+			}
+		}
+	}
 
 	rows := "First Name,Email\n"
 	var want []string
@@ -236,4 +250,11 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 	if len(f.lines(t, filed)) != filed {
 		t.Errorf("something was filed after Stop")
 	}
+}
+
+func ptrString(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
 }

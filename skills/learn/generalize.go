@@ -128,7 +128,9 @@ func Generalize(recs []events.Recording, opts Options) (*Draft, error) {
 		g.skill.SourceRecordings = append(g.skill.SourceRecordings, r.RecordingID)
 	}
 	for _, c := range cols {
-		g.column(c)
+		if err := g.column(c); err != nil {
+			return nil, err
+		}
 	}
 	if err := g.resolve(); err != nil {
 		return nil, err
@@ -194,7 +196,8 @@ type candidate struct {
 }
 
 // column turns one aligned step into a skill step, or a note when dropped.
-func (g *builder) column(c column) {
+// It refuses to drop a step that files the row.
+func (g *builder) column(c column) error {
 	rep := c.rep()
 	box := rep.Action == events.ActionClick && rep.Enrichment != nil && boxRole(rep.Enrichment.Role) && hasState(rep)
 	var missing []int
@@ -214,9 +217,13 @@ func (g *builder) column(c column) {
 		shownBy = g.revealedBy(c)
 	}
 	if len(missing) > 0 && !box && !untouched && shownBy == nil {
+		if k, s, ok := g.filesRow(c); ok {
+			return fmt.Errorf("%w: step %s of recording %d files the row, and %s filed it by no step like it: record again, filing each row the same way",
+				ErrDifferentTasks, describe(s), k+1, recordingList(c, false))
+		}
 		g.note("Step %s was done in %s only: it is left out of the skill as a one-off (a dismissed popup?). If some rows need it, record it in each demonstration.",
 			describe(rep), recordingList(c, true))
-		return
+		return nil
 	}
 	st := stepFrom(rep)
 	st.Target = targetOf(c)
@@ -293,6 +300,7 @@ func (g *builder) column(c column) {
 		g.note("Step %d (%s) was done only where %q was ticked (%s): it runs in the rows that tick it.",
 			at+1, describe(rep), shownBy.label, recordingList(c, true))
 	}
+	return nil
 }
 
 // revealedBy returns the box, a step before c, that was ticked in exactly

@@ -319,3 +319,37 @@ func commonPath(urls []string, page string) string {
 	}
 	return prefix
 }
+
+// filesRow returns a step of the column that files its recording's row:
+// a click on a commit button after which its page takes no more input.
+// Dropped as a one-off, it would leave a skill that fills rows and files
+// none, and a replay that reports them done.
+func (g *builder) filesRow(c column) (k int, s *events.Step, ok bool) {
+	for k, s := range c {
+		if s == nil || s.Action != events.ActionClick {
+			continue
+		}
+		if st := stepFrom(s); commitClick(g.skill.Steps, skills.ButtonText(&st)) && endsRecordedPage(g.recs[k].Steps, s) {
+			return k, s, true
+		}
+	}
+	return 0, nil, false
+}
+
+// endsRecordedPage reports whether no input follows step s of a recording
+// before its page changes.
+func endsRecordedPage(steps []events.Step, s *events.Step) bool {
+	after := false
+	for i := range steps {
+		switch st := &steps[i]; {
+		case st == s:
+			after = true
+		case !after:
+		case st.Action == events.ActionNavigate:
+			return true
+		case st.Action == events.ActionFill, st.Action == events.ActionSelect, st.Action == events.ActionUpload:
+			return false
+		}
+	}
+	return after
+}

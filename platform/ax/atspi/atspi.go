@@ -128,9 +128,9 @@ func (e *Enricher) client(ctx context.Context) (client, error) {
 // a path from its top-level window (see formatPath); Selectors is empty.
 // It returns nil and no error when no application's window covers the point.
 // A password field comes back as role "textbox"; IsPassword tells it apart.
-// When the path or the label cannot be read within Timeout, the enrichment
-// comes back without them (the path then holds the element's own segment
-// only) rather than not at all, so that a password field is still known.
+// When the label cannot be read within Timeout, the enrichment comes back
+// without it. When the path cannot, At fails, except for a password field,
+// which comes back with its own segment only, so that it is still known.
 func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
 	defer cancel()
@@ -160,9 +160,14 @@ func (e *Enricher) At(ctx context.Context, x, y int) (*events.Enrichment, error)
 		return nil, fmt.Errorf("role of element at (%d, %d): %w", x, y, err)
 	}
 	nodes, ancestors, err := c.path(ctx, el, win)
-	if err != nil {
+	switch {
+	case err != nil && role == rolePassword:
 		e.log.Debug("path lookup failed", logError, err)
 		nodes, ancestors = []axpath.Node{{Role: role}}, nil
+	case err != nil:
+		// No name to tell it by: under load an OK's dialog closes while its
+		// path is read, and a nameless button would stand for it.
+		return nil, fmt.Errorf("path of element at (%d, %d): %w", x, y, err)
 	}
 	last := nodes[len(nodes)-1]
 	label, err := c.labelOf(ctx, el, last, ancestors, labelCache{})
