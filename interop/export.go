@@ -37,6 +37,7 @@ type jsParameter struct {
 	Optional bool              `json:"optional"`
 	Mapping  map[string]string `json:"mapping,omitempty"`
 	Format   string            `json:"format,omitempty"`
+	Written  string            `json:"written,omitempty"`
 	Options  []jsOption        `json:"options"`
 }
 
@@ -53,7 +54,7 @@ func parametersJS(s *skills.Skill) string {
 		for _, o := range s.OptionsOf(p.Name) {
 			opts = append(opts, jsOption(o))
 		}
-		ps = append(ps, jsParameter{Name: p.Name, Column: p.Column, Type: p.Type, Optional: p.Optional, Mapping: p.Options, Format: p.Format, Options: opts})
+		ps = append(ps, jsParameter{Name: p.Name, Column: p.Column, Type: p.Type, Optional: p.Optional, Mapping: p.Options, Format: p.Format, Written: p.Written, Options: opts})
 	}
 	b, _ := json.MarshalIndent(ps, "", "  ")
 	return "const PARAMETERS = " + string(b) + ";\n"

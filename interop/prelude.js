@@ -1,6 +1,6 @@
 // --- reprise export prelude: reads the CSV and maps each row's cells as
-// reprise does (skills.Parameter.MapCell): a mapped cell, a date written
-// in the field's format, a yes/no word for a box, an option matched by its
+// reprise does (skills/cells.Map): a mapped cell, a date read as its
+// column writes dates and written in the field's format, a yes/no word for a box, an option matched by its
 // label or value ignoring case, accents and spacing. A row that does not
 // fit throws, naming the row and the column, never the cell.
 const fs = require("node:fs");
@@ -39,6 +39,34 @@ function formatDate(cell, format) {
   return format.replace(/YYYY|MMMM|MMM|YY|MM|DD|M|D/g, (t) => tokens[t]);
 }
 
+// isoDate reads a cell the way its column writes dates (skills.ISODate):
+// zeros in front of a day or a month may be there or not, and month names
+// may be in any case. It returns YYYY-MM-DD, or null.
+function isoDate(cell, written) {
+  const group = { YYYY: "(\\d{4})", MMMM: "([A-Za-z]+)", MMM: "([A-Za-z]{3})", YY: "(\\d{2})", MM: "(\\d{1,2})", DD: "(\\d{1,2})", M: "(\\d{1,2})", D: "(\\d{1,2})" };
+  const tokens = [];
+  let re = "^";
+  for (let rest = written; rest; ) {
+    const t = Object.keys(group).find((k) => rest.startsWith(k));
+    if (t) { tokens.push(t); re += group[t]; rest = rest.slice(t.length); }
+    else { re += rest[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); rest = rest.slice(1); }
+  }
+  const m = new RegExp(re + "$").exec(cell.trim());
+  if (!m) return null;
+  let y = 0, mo = 0, d = 0;
+  tokens.forEach((t, i) => {
+    const v = m[i + 1];
+    if (t === "YYYY") y = +v;
+    else if (t === "YY") y = +v + (+v >= 69 ? 1900 : 2000);
+    else if (t === "MMMM" || t === "MMM") mo = MONTHS.findIndex((n) => (t === "MMM" ? n.slice(0, 3) : n).toLowerCase() === v.toLowerCase()) + 1;
+    else if (t === "MM" || t === "M") mo = +v;
+    else d = +v;
+  });
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (!y || !mo || !d || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return String(y).padStart(4, "0") + "-" + String(mo).padStart(2, "0") + "-" + String(d).padStart(2, "0");
+}
+
 function matchOption(text, options) {
   if (text === "") return null;
   for (const o of options) if (o.label === text) return o;
@@ -59,6 +87,11 @@ function mapCell(p, cell) {
   cell = cell.trim();
   if (p.mapping && Object.prototype.hasOwnProperty.call(p.mapping, cell)) return p.mapping[cell];
   if (p.mapping) for (const [k, v] of Object.entries(p.mapping)) if (fold(k) === fold(cell)) return v;
+  if (p.written && cell !== "") {
+    const iso = isoDate(cell, p.written);
+    if (iso === null) throw new Error("is not a date written " + p.written);
+    cell = iso;
+  }
   if (p.format && cell !== "") {
     const v = formatDate(cell, p.format);
     if (v === null) throw new Error("is not a date written YYYY-MM-DD");
