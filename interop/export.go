@@ -169,3 +169,18 @@ const optionValueJS = `function optionValue(e, want) {
 // whole cell as one option, and a row would be filed without its items or
 // not at all.
 var errItems = errors.New("it sets a set of items (a tag picker, a multi-select list, a group of boxes), which the exports do not do yet: export it as a reprise skill and replay it with reprise")
+
+// errSegments refuses a fill of a group of fields: a date field drawn as
+// segments (React Aria's), which reprise types part by part. The exports
+// would fill the group as one text field, which it is not: every row
+// would fail there.
+var errSegments = errors.New("it types a value into a group of fields (a date written part by part in its segments), which the exports do not do yet: export it as a reprise skill and replay it with reprise")
+
+// segmented reports whether st fills a group of fields.
+func segmented(st skills.Step) bool {
+	role := st.Role
+	if st.Target != nil && st.Target.Role != "" {
+		role = st.Target.Role
+	}
+	return st.Action == events.ActionFill && role == "group"
+}

@@ -193,6 +193,8 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 	switch {
 	case st.Action == events.ActionSelect && st.Multiple:
 		return errItems
+	case segmented(st):
+		return errSegments
 	case st.Action == skills.ActionAsk:
 		return errors.New("it asks a person, which a Playwright test cannot: a row filed without the answer would be filed wrong")
 	case st.Secret:

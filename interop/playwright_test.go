@@ -187,6 +187,12 @@ func TestPlaywrightRefuses(t *testing.T) {
 		if err := export(asks); err == nil || !strings.Contains(err.Error(), "step 3 (ask)") || !strings.Contains(err.Error(), "asks a person") {
 			t.Errorf("%s with an ask step: %v; want refused, naming step 3", format, err)
 		}
+		// A date field drawn as segments, React Aria's: a group to fill.
+		segments := exportSkill(t, "http://127.0.0.1:9")
+		segments.Steps[2].Role, segments.Steps[2].Target = "group", &selector.Selector{Role: "group", Name: "Start Date"}
+		if err := export(segments); err == nil || !strings.Contains(err.Error(), "step 3 (fill)") || !strings.Contains(err.Error(), "a group of fields") {
+			t.Errorf("%s with a fill of a group of fields: %v; want refused, naming step 3", format, err)
+		}
 		items := exportSkill(t, "http://127.0.0.1:9")
 		for i, st := range items.Steps {
 			if st.Action == "select" {

@@ -139,6 +139,9 @@ func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, 
 			if err := needTarget(); err != nil {
 				return nil, err
 			}
+			if segmented(st) {
+				return nil, fmt.Errorf("%s: %w", ref, errSegments)
+			}
 			if st.Secret {
 				ex.notes = append(ex.notes, fmt.Sprintf("%s is a password field: its value is not exported; type it into the flow yourself.", ref))
 				value = ""
