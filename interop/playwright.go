@@ -142,12 +142,22 @@ async function choose(page, field, label) {
   await field.click();
   const option = page.getByRole("option", { name: label, exact: true });
   const listed = await option.waitFor({ timeout: 2000 }).then(() => true, () => false);
-  if (!listed && (await field.evaluate((e) => e.matches("input, textarea, [contenteditable=true]")))) {
+  if (!listed && (await field.evaluate((e) => e.matches("input:not([readonly]), textarea:not([readonly]), [contenteditable=true]")))) {
     // An autocomplete lists its options once typed into, as a person types.
     await field.fill("");
     await field.pressSequentially(label);
   }
-  await option.click();
+  let target = option;
+  if (!(await option.isVisible().catch(() => false))) {
+    // A list whose options carry their role only for screen readers (a
+    // virtual list) shows them as plain elements: the one visible element
+    // whose whole text is the label, and only one, is the option.
+    const shown = page.getByText(label, { exact: true }).filter({ visible: true });
+    if ((await shown.count()) === 1) target = shown;
+  }
+  // A list that shows no such option fails the row here, at once, rather
+  // than at the test's timeout.
+  await target.click({ timeout: 10000 });
 }
 
 // put enters value in a field the skill does not know the kind of: a list
