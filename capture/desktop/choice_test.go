@@ -6,9 +6,7 @@ import (
 	"image"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/reprise-dev/reprise/capture"
 	"github.com/reprise-dev/reprise/events"
 )
 
@@ -79,26 +77,11 @@ func (f *fakeChoices) Reread(_ context.Context, c *Choice) (*Choice, error) {
 	return &n, nil
 }
 
-// playRaw runs presses at points through a pipeline and returns its steps.
+// playRaw runs presses at points in window Order through a pipeline and
+// returns its steps.
 func playRaw(t *testing.T, enr Enricher, pts ...image.Point) []events.Step {
 	t.Helper()
-	q := capture.NewQueue(32)
-	p := NewPipeline(q, PipelineOptions{Enricher: enr, EnrichTimeout: 200 * time.Millisecond}, func(dst []Raw, r Raw) []Raw { return append(dst, r) })
-	done := make(chan struct{})
-	go func() { defer close(done); p.Run(context.Background()) }()
-	at := time.Now()
-	for _, pt := range pts {
-		at = at.Add(time.Second) // no double clicks
-		win := Window{ID: 1, App: "Order", Title: "Order"}
-		p.Feed(Raw{Kind: ButtonPress, Button: 1, X: pt.X, Y: pt.Y, Time: at, Window: win})
-		p.Feed(Raw{Kind: ButtonRelease, Button: 1, X: pt.X, Y: pt.Y, Time: at, Window: win})
-	}
-	p.Close()
-	<-done
-	q.Close()
-	var got []events.Step
-	_ = q.Run(context.Background(), func(s events.Step) error { got = append(got, s); return nil })
-	return got
+	return pressIn(t, enr, nil, "Order", pts...)
 }
 
 func describeSteps(steps []events.Step) string {

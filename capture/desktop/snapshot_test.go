@@ -54,7 +54,7 @@ func pressIn(t *testing.T, enr Enricher, listed chan struct{}, title string, pts
 			<-listed
 		}
 		at = at.Add(time.Second)
-		win := Window{ID: 1, App: "zenity", Title: title}
+		win := Window{ID: 1, App: title, Title: title}
 		p.Feed(Raw{Kind: ButtonPress, Button: 1, X: pt.X, Y: pt.Y, Time: at, Window: win})
 		p.Feed(Raw{Kind: ButtonRelease, Button: 1, X: pt.X, Y: pt.Y, Time: at, Window: win})
 	}
