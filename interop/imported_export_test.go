@@ -126,7 +126,7 @@ func TestExportsGoOnAfterAFailedRow(t *testing.T) {
 			}
 			return map[string][]byte{"replay.js": script}
 		}, "replay.js")
-		for _, want := range []string{"row 1: failed: no option of the list has that label or value", "row 2: done", "1 of 2 rows failed"} {
+		for _, want := range []string{"row 1: failed: flow step 5 (change): no option of the list has that label or value", "row 2: done", "1 of 2 rows failed"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the script's output does not say %q:\n%s", want, out)
 			}

@@ -136,9 +136,19 @@ class Extension extends PuppeteerRunnerExtension {
     this.page = page;
   }
   element(step) {
-    return Promise.any(step.selectors.map((s) => this.page.waitForSelector(s.join(" >>> "), { timeout: 30000 })));
+    return Promise.any(step.selectors.map((s) => this.page.waitForSelector(s.join(" >>> "), { timeout: 30000 }))).catch(() => {
+      throw new Error("no selector finds its element: " + step.selectors.map((s) => s.join(" >>> ")).join(" | "));
+    });
   }
+  // runStep names the flow's step that failed: its number and type.
   async runStep(step, flow) {
+    try {
+      return await this.run(step, flow);
+    } catch (e) {
+      throw new Error("flow step " + (flow.steps.indexOf(step) + 1) + " (" + step.type + "): " + e.message);
+    }
+  }
+  async run(step, flow) {
     if (this.boxes.has(step)) {
       const el = await this.element(step);
       const checked = await el.evaluate((e) => e.checked === true || e.getAttribute("aria-checked") === "true");
