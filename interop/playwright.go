@@ -272,11 +272,20 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 	if st.Output {
 		checks = append(checks, "// reprise keeps the file this step downloads as the row's output; this script does not.")
 	}
-	fmt.Fprintf(b, "    await test.step(%s, async () => {\n", jsString(name))
-	for _, l := range append(act, checks...) {
-		b.WriteString("      " + l + "\n")
+	indent := "    "
+	if st.If != "" {
+		// A field a box shows when ticked: only the rows that tick it.
+		fmt.Fprintf(b, "    if (fillIn(%s, row.values) === \"true\") {\n", jsString(st.If))
+		indent += "  "
 	}
-	b.WriteString("    });\n")
+	fmt.Fprintf(b, "%sawait test.step(%s, async () => {\n", indent, jsString(name))
+	for _, l := range append(act, checks...) {
+		b.WriteString(indent + "  " + l + "\n")
+	}
+	b.WriteString(indent + "});\n")
+	if st.If != "" {
+		b.WriteString("    }\n")
+	}
 	return nil
 }
 

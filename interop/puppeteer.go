@@ -33,6 +33,7 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	}
 	toggles, _ := json.Marshal(ex.toggles)
 	choices, _ := json.Marshal(ex.choices)
+	ifs, _ := json.Marshal(ex.ifs)
 	success, err := successJS(ex.success)
 	if err != nil {
 		return nil, err
@@ -63,6 +64,7 @@ func PuppeteerReplay(s *skills.Skill, o ExportOptions) ([]byte, error) {
 	fmt.Fprintf(&b, "// The steps on a box, and the state (a template) it must end in.\nconst TOGGLES = %s;\n", toggles)
 	fmt.Fprintf(&b, "// A list's options: the Recorder sets a select by its option's value.\nconst CHOICES = %s;\n", choices)
 	fmt.Fprintf(&b, "// The checks that say the step filing a row succeeded (timeouts in ms).\nconst SUCCESS = %s;\n", success)
+	fmt.Fprintf(&b, "// The steps only the rows that tick a box run (a field the box shows).\nconst IFS = %s;\n", ifs)
 	csv := jsString(o.CSV)
 	if !filepath.IsAbs(o.CSV) {
 		csv = "path.join(__dirname, " + csv + ")"
@@ -103,7 +105,8 @@ func successJS(success map[int]skills.Conditions) (string, error) {
 
 const puppeteerMain = `// rowFlow is the flow with one row's values in it, the steps on boxes with
 // the state each must end in, and the steps that file the row with their
-// success checks, and the labels of the options set by their value.
+// success checks, and the labels of the options set by their value; a
+// step whose box the row leaves unticked (a field the box shows) is left out.
 function rowFlow(values) {
   const boxes = new Map(), checks = new Map(), labels = new Map();
   const steps = FLOW.steps.map((step, i) => {
@@ -118,7 +121,7 @@ function rowFlow(values) {
     if (TOGGLES[i] !== undefined) boxes.set(s, fillIn(TOGGLES[i], values) === "true");
     if (SUCCESS[i]) checks.set(s, SUCCESS[i].map((c) => ({ ...c, value: c.value && fillIn(c.value, values) })));
     return s;
-  });
+  }).filter((s, i) => IFS[i] === undefined || fillIn(IFS[i], values) === "true");
   return { flow: { ...FLOW, steps }, boxes, checks, labels };
 }
 

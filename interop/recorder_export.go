@@ -49,6 +49,9 @@ type exported struct {
 	// choices maps a step index to its list's option labels and values:
 	// the Recorder sets a select by its option's value.
 	choices map[int]map[string]string
+	// ifs maps a step index to the boolean placeholder (%ticked%) that
+	// says whether a row runs it: a field a box shows.
+	ifs map[int]string
 	// success maps a destructive step's index to the checks that say its
 	// row was filed: the script waits for them before the next row.
 	success map[int]skills.Conditions
@@ -79,6 +82,11 @@ func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string
 		if want, ok := ex.toggles[i]; ok && want != "true" {
 			continue
 		}
+		if tmpl, ok := ex.ifs[i]; ok {
+			if runs, err := fill(tmpl); err != nil || runs != "true" {
+				continue // a field the row's box leaves hidden
+			}
+		}
 		if m, ok := ex.choices[i]; ok {
 			o := st.(outStep)
 			if v, ok := m[*o.Value]; ok {
@@ -107,15 +115,22 @@ func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string
 // exportFlow turns the skill's steps into Recorder steps, each value
 // passed through fill.
 func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, error) {
-	ex := &exported{flow: recorderFlow{Title: s.Name}, toggles: map[int]string{}, choices: map[int]map[string]string{}, success: map[int]skills.Conditions{}}
+	ex := &exported{flow: recorderFlow{Title: s.Name}, toggles: map[int]string{}, choices: map[int]map[string]string{}, ifs: map[int]string{}, success: map[int]skills.Conditions{}}
 	f, t := false, true
 	w, h := 1280, 800
 	if s.Browser != nil && s.Browser.Viewport != nil {
 		w, h = s.Browser.Viewport.Width, s.Browser.Viewport.Height
 	}
-	add := func(o outStep) { ex.flow.Steps = append(ex.flow.Steps, o) }
+	runIf := ""
+	add := func(o outStep) {
+		if runIf != "" {
+			ex.ifs[len(ex.flow.Steps)] = runIf
+		}
+		ex.flow.Steps = append(ex.flow.Steps, o)
+	}
 	add(outStep{Type: "setViewport", Width: w, Height: h, DeviceScaleFactor: 1, IsMobile: &f, HasTouch: &f, IsLandscape: &t})
 	for i, st := range s.Steps {
+		runIf = st.If
 		ref := fmt.Sprintf("step %d (%s)", i+1, st.Action)
 		value, err := fill(st.Value)
 		if err != nil {
