@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -29,6 +30,9 @@ type calendarPlan struct {
 	Wait  bool        `json:"wait"`
 	Open  *clickPoint `json:"open"`
 	Click *clickPoint `json:"click"`
+	// Rest is where the pointer goes once the day is clicked: off the
+	// calendar, whose preview of the day under it is not a pick.
+	Rest  *clickPoint `json:"rest"`
 	Close bool        `json:"close"`
 	Phase string      `json:"phase"`
 }
@@ -74,6 +78,11 @@ func (e *Executor) pickDate(ctx context.Context, st replay.Step) error {
 		case p.Click != nil:
 			if err := e.press(ctx, *p.Click, "clickpicked"); err != nil {
 				return err
+			}
+			if p.Rest != nil {
+				if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, p.Rest.X, p.Rest.Y)); err != nil {
+					return err
+				}
 			}
 			args["phase"] = p.Phase
 		case p.Close:

@@ -22,6 +22,7 @@ type calendarState struct {
 	Due   string
 	Stay  []string
 	When  string
+	In    string
 	Notes int
 }
 
@@ -60,6 +61,14 @@ func TestDatePickedInCalendar(t *testing.T) {
 	mustOK(t, ex, pickStep(4, "Due date", "2027-02-27", ""))
 	if got := calendarPage(t, ex); got.Due != "2027-02-27" {
 		t.Errorf("the due date is %q after a second pick; want 2027-02-27", got.Due)
+	}
+
+	// A calendar that previews the day under the pointer in its control,
+	// and did not take the first click: the preview is not taken for the
+	// pick, the day is clicked again.
+	mustOK(t, ex, pickStep(8, "Check-in", "2027-03-18", ""))
+	if got := calendarPage(t, ex); got.In != "2027-03-18" {
+		t.Errorf("check-in is %q; want 2027-03-18 picked, not previewed", got.In)
 	}
 
 	// A range's end with no start picked is refused, not guessed.
