@@ -46,7 +46,7 @@ func (e *Executor) Do(ctx context.Context, st replay.Step) (replay.Outcome, erro
 	before := e.prevURL
 	cctx, stop := e.bind(ctx)
 	defer stop()
-	url, _ := chromedp.Run(cctx, chromedp.Location())
+	url := e.nav.location()
 	e.prevURL = url
 
 	m, err := e.before(cctx, st)
@@ -321,9 +321,14 @@ func (e *Executor) press(ctx context.Context, p clickPoint, op string) error {
 // ("true"/"false"): a control already in it is not clicked, and one
 // clicked must reach it (a page may take a moment to update it).
 func (e *Executor) click(ctx context.Context, st replay.Step, f found) error {
-	p, err := chromedp.Run(ctx, pageOp[clickPoint](e.world, "point", nil))
-	if err != nil {
-		return err
+	var p clickPoint
+	if f.Point != nil {
+		p = *f.Point
+	} else {
+		var err error
+		if p, err = chromedp.Run(ctx, pageOp[clickPoint](e.world, "point", nil)); err != nil {
+			return err
+		}
 	}
 	want, twoState := map[string]bool{"true": true, "false": false}[st.Value]
 	twoState = twoState && f.Kind == "toggle"

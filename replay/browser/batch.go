@@ -83,8 +83,7 @@ func (e *Executor) batch(ctx context.Context, steps []replay.Step) (outs []repla
 	start := time.Now()
 	cctx, stop := e.bind(ctx)
 	defer stop()
-	url, _ := chromedp.Run(cctx, chromedp.Location())
-	e.prevURL = url
+	e.prevURL = e.nav.location()
 	if err := e.waitLoaded(cctx, 10*time.Second); err != nil {
 		return nil, false, err
 	}

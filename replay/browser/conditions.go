@@ -75,13 +75,11 @@ func (e *Executor) check(ctx context.Context, c skills.Condition, env condEnv) (
 	case skills.CondRequestOK:
 		return e.net.requestOK()
 	case skills.CondURLChanged, skills.CondURLUnchanged, skills.CondURLContains:
-		// Read from Go: a page reached only to be checked by its URL (the
-		// one a submit lands on) never needs the executor's world, whose
-		// making costs each document tens of milliseconds of CPU.
-		url, err := chromedp.Run(ctx, chromedp.Location())
-		if err != nil {
-			return false, false
-		}
+		// Read from the navigations seen: a page reached only to be
+		// checked by its URL (the one a submit lands on) never needs the
+		// executor's world, whose making costs each document tens of
+		// milliseconds of CPU, nor to answer while it is busy loading.
+		url := e.nav.location()
 		return map[string]bool{
 			skills.CondURLChanged:   url != env.before,
 			skills.CondURLUnchanged: url == env.before,

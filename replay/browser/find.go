@@ -31,6 +31,9 @@ type found struct {
 	Popup string `json:"popup"`
 	// Unproven are the candidates refused as not the step's element.
 	Unproven []unproven `json:"unproven"`
+	// Point is where to click the element, read as it was found, for a
+	// click or a submit found by its selectors.
+	Point *clickPoint `json:"point"`
 }
 
 type jsSelector struct {
@@ -44,7 +47,8 @@ type jsSelector struct {
 // step) each selector's matches count as the groups they belong to. On
 // success the element, or the group, is the target of the page's next ops.
 func (e *Executor) find(ctx context.Context, st replay.Step, group bool, out *replay.Outcome) (found, error) {
-	args := map[string]any{"selectors": jsSelectors(st.Selectors), "group": group, "proof": proofOf(st)}
+	args := map[string]any{"selectors": jsSelectors(st.Selectors), "group": group, "proof": proofOf(st),
+		"point": st.Action == "click" || st.Action == "submit"}
 	deadline := time.Now().Add(e.findTimeout)
 	for {
 		// The target first; the recorded selectors are its fallbacks.

@@ -191,6 +191,7 @@ func (e *Executor) open(ctx context.Context) error {
 	}
 	main := tree.FrameTree.Frame.ID
 	e.nav.main, e.world.frame, e.guard.main = main, main, main
+	e.nav.at(tree.FrameTree.Frame)
 	e.downloads.frames[main] = true
 	if _, err := chromedp.Call(e.tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: newDocumentJS, WorldName: worldName}); err != nil {
 		return fmt.Errorf("the replay scripts: %w", err)

@@ -22,6 +22,23 @@ type navWatch struct {
 	seq     int           // navigations requested or started so far
 	loading bool          // the main frame is loading
 	loaded  chan struct{} // closed when it stops loading
+	url     string        // where the main frame's last navigation left it
+}
+
+// location is the main frame's URL as its navigations, within the document
+// too, left it: what document.location says, without asking the page, which
+// a busy page answers late.
+func (w *navWatch) location() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.url
+}
+
+// at sets the URL the main frame shows when the watch begins.
+func (w *navWatch) at(f *cdp.Frame) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.url = f.URL + f.URLFragment
 }
 
 // observe runs on chromedp's reader goroutine: it only records.
@@ -29,6 +46,18 @@ func (w *navWatch) observe(ev any) {
 	var id cdp.FrameID
 	start := false
 	switch ev := ev.(type) {
+	case *page.EventFrameNavigated:
+		if ev.Frame.ID == w.main {
+			w.at(ev.Frame)
+		}
+		return
+	case *page.EventNavigatedWithinDocument:
+		if ev.FrameID == w.main {
+			w.mu.Lock()
+			w.url = ev.URL
+			w.mu.Unlock()
+		}
+		return
 	case *page.EventFrameRequestedNavigation:
 		id, start = ev.FrameID, ev.Disposition == page.ClientNavigationDispositionCurrentTab
 	case *page.EventFrameStartedLoading:

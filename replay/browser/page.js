@@ -220,6 +220,11 @@
     const lands = !!hit && (hit === el || el.contains(hit) || (hit.closest && hit.closest("label") && hit.closest("label").control === el));
     return { ...inTop(el, x, y), lands };
   }
+  // pointOf is where a person clicks el, with a two-state control's state.
+  function pointOf(el) {
+    const state = S.unit && S.unit.kind === "toggle" ? D.toggled(el) : el.tagName === "INPUT" && el.type === "radio" ? el.checked : null;
+    return { ...point(el), state };
+  }
   // inTop turns x, y in el's frame into the top page's coordinates.
   function inTop(el, x, y) {
     for (let w = el.ownerDocument.defaultView; w && w.frameElement; w = w.parent) {
@@ -952,7 +957,12 @@
   }
   switch (op) {
     case "batch": return batch(a.items);
-    case "find": return find(a.selectors, !!a.group, a.proof);
+    case "find": {
+      // A click's point comes with its element: one call fewer per click.
+      const f = find(a.selectors, !!a.group, a.proof);
+      if (a.point && f.ready && f.hit >= 0) f.point = pointOf(target());
+      return f;
+    }
     case "describe": return describe(a.selectors);
     // A string: Chrome hands a large object back by value far slower than
     // a JSON text of it.
@@ -972,11 +982,7 @@
     }
     case "blur": target().blur(); return true;
     case "set": { const el = target(); el.focus(); setValue(el, a.value); el.blur(); return true; }
-    case "point": {
-      const el = target();
-      const state = S.unit && S.unit.kind === "toggle" ? D.toggled(el) : el.tagName === "INPUT" && el.type === "radio" ? el.checked : null;
-      return { ...point(el), state };
-    }
+    case "point": return pointOf(target());
     case "click": target().click(); return true;
     case "fileinput": {
       // The file input an upload gives its files to: the element itself
@@ -1031,7 +1037,10 @@
       keep(el, null, a.keep);
       return true;
     }
-    case "recheck": return recheck(a.row);
+    // What the page's handlers put off to a moment later (a timer of its
+    // change handler) runs first: timers of one delay run in order, so the
+    // page's own, set before this one, go before the read.
+    case "recheck": return new Promise((res, rej) => setTimeout(() => { try { res(recheck(a.row)); } catch (e) { rej(e); } }, 0));
     case "echoed": {
       // Which of the row's values the page does not show: as typed, or
       // with the same letters and digits where the page formats them.

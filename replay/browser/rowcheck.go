@@ -69,13 +69,7 @@ type rechecked struct {
 // here, before anything is sent, naming the step (never the value).
 // held is how many fields held; notes name fields that left the page.
 func (e *Executor) recheckRow(ctx context.Context, st replay.Step) (held int, notes []string, err error) {
-	// What the page's handlers put off to a moment later (a timer of its
-	// change handler) runs first: timers of one delay run in order, so
-	// the page's own, set before this one, go before the read.
-	if _, err := chromedp.Run(ctx, pageOp[bool](e.world, "settle", nil, chromedp.EvalAwaitPromise)); err != nil {
-		return 0, nil, err
-	}
-	res, err := chromedp.Run(ctx, pageOp[[]rechecked](e.world, "recheck", map[string]any{"row": st.Row}))
+	res, err := chromedp.Run(ctx, pageOp[[]rechecked](e.world, "recheck", map[string]any{"row": st.Row}, chromedp.EvalAwaitPromise))
 	if err != nil {
 		return 0, nil, err
 	}
