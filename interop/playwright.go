@@ -153,6 +153,8 @@ async function choose(page, field, label) {
     // virtual list) shows them as plain elements: the one visible element
     // whose whole text is the label, and only one, is the option.
     const shown = page.getByText(label, { exact: true }).filter({ visible: true });
+    // Such a list draws its items a moment after the typing that filters it.
+    await shown.first().waitFor({ timeout: 5000 }).catch(() => {});
     if ((await shown.count()) === 1) target = shown;
   }
   // A list that shows no such option fails the row here, at once, rather
@@ -166,6 +168,7 @@ async function choose(page, field, label) {
 async function put(page, field, value) {
   if (await field.evaluate((e) => e.tagName === "SELECT")) return choose(page, field, value);
   await field.fill(value);
+  await field.blur();
 }
 `
 
@@ -235,11 +238,13 @@ func writeStep(b *strings.Builder, n int, st skills.Step) error {
 		switch {
 		case st.Action == events.ActionFill && st.Keys:
 			// The field reacted to keys: type it key by key, as reprise does.
-			act = append(act, `await field.fill("");`, "await field.pressSequentially("+value+");")
+			act = append(act, `await field.fill("");`, "await field.pressSequentially("+value+");", "await field.blur();")
 		case untyped(st):
 			act = append(act, "await put(page, field, "+value+");")
 		case st.Action == events.ActionFill:
-			act = append(act, "await field.fill("+value+");")
+			// Left, as reprise leaves it: a field that takes its typed
+			// text on blur (a date picker's) holds it only then.
+			act = append(act, "await field.fill("+value+");", "await field.blur();")
 		case st.Action == events.ActionSelect:
 			act = append(act, "await choose(page, field, "+value+");")
 		case st.Action == events.ActionUpload:

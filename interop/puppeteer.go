@@ -159,14 +159,33 @@ class Extension extends PuppeteerRunnerExtension {
     }
     if (step.type === "change" && step.selectors) {
       const el = await this.element(step);
-      if (await el.evaluate((e) => e.getAttribute("role") === "combobox" && !e.matches("input, select, textarea"))) {
-        // A list drawn by the page (a select-only combobox): it opens on a
-        // click, its option is clicked, and the choice is read back.
+      const drawn = await el.evaluate((e) => e.getAttribute("role") === "combobox" && !e.matches("select, textarea") &&
+        (e.matches("input:not([readonly])") ? "typed" : "clicked"));
+      if (drawn) {
+        // A list drawn by the page (a combobox): it opens on a click, an
+        // editable one lists its options once the label is typed, as a
+        // person types it; the option is clicked, and the choice is read
+        // back where the box shows it (itself, or the box around its input).
         const label = this.labels.get(step) ?? step.value;
         await el.click();
-        const option = await this.page.waitForSelector("aria/" + label + '[role="option"]', { timeout: 30000 });
-        await option.click();
-        await this.page.waitForFunction((e, v) => e.textContent.trim() === v, { timeout: 5000, polling: 100 }, el, label);
+        if (drawn === "typed") await el.type(label);
+        for (let tries = 1; ; tries++) {
+          const option = await this.page.waitForFunction(shownOption, { timeout: 30000, polling: 100 }, label);
+          try {
+            await option.asElement().click();
+            break;
+          } catch (e) {
+            // The list drew its options again between the look and the
+            // click (a virtual list settling): look again. A click that
+            // landed elsewhere fails the read-back below.
+            if (tries === 3) throw e;
+          }
+        }
+        await this.page.waitForFunction((e, v) => {
+          if (e.matches("input") && e.value.trim() === v) return true;
+          for (let a = e, i = 0; a && i < 4; a = a.parentElement, i++) if (a.textContent.trim() === v) return true;
+          return false;
+        }, { timeout: 5000, polling: 100 }, el, label);
         return;
       }
       const value = await el.evaluate(optionValue, step.value);
@@ -180,6 +199,12 @@ class Extension extends PuppeteerRunnerExtension {
       if (box) [step.offsetX, step.offsetY] = [box.width / 2, box.height / 2];
     }
     const checks = this.checks.get(step);
+    if (!checks && step.type === "change") {
+      // The field is left, as reprise leaves it: one that takes its typed
+      // text on blur (a date picker's) holds it only then.
+      await super.runStep(step, flow);
+      return this.page.evaluate(() => document.activeElement && document.activeElement !== document.body && document.activeElement.blur());
+    }
     if (!checks) return super.runStep(step, flow);
     const before = this.page.url();
     // The element that files the row, for its form's reset.
@@ -208,6 +233,16 @@ class Extension extends PuppeteerRunnerExtension {
 }
 
 ` + optionValueJS + `
+// shownOption runs in the page: the one shown option named label, else,
+// as a virtual list (antd's) gives the role to options for screen readers
+// only, the one shown element whose whole text is label; null when none,
+// or more than one, is.
+function shownOption(label) {
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden"; };
+  const one = (hits) => (hits.length === 1 ? hits[0] : null);
+  return one(Array.from(document.querySelectorAll("[role=option]")).filter((o) => shown(o) && (o.getAttribute("aria-label") || o.textContent).trim() === label)) ||
+    one(Array.from(document.querySelectorAll("body *")).filter((e) => e.children.length === 0 && e.textContent.trim() === label && shown(e)));
+}
 // formReset runs in the page: every field of el's form is back to its
 // default, as a form saved in place is for the next one.
 function formReset(el) {
