@@ -108,6 +108,11 @@ func (w *navWatch) state() (seq int, loading bool) {
 // finishes is not an error here: the step's assert or the next step's find
 // says what the page shows.
 func (e *Executor) settle(ctx context.Context, seq int, limit time.Duration) error {
+	if now, _ := e.nav.state(); now != seq {
+		// The navigation began already: asking the page now only holds up
+		// its new document.
+		return e.waitLoaded(ctx, limit)
+	}
 	if _, err := chromedp.Run(ctx, pageOp[bool](e.world, "settle", nil, chromedp.EvalAwaitPromise)); err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
