@@ -22,16 +22,23 @@ func clickWith(css, text string, mods chromedp.Modifier) chromedp.Action[chromed
 		if _, err := chromedp.Poll[bool](sel+` ? `+sel+`.checkVisibility() : false`, chromedp.WithPollingTimeout(5*time.Second))(ctx, t); err != nil {
 			return fmt.Errorf("no visible %s reads %q: %w", css, text, err)
 		}
-		i, err := chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].findIndex((e) => e.textContent.trim() === %q)`, css, text))(ctx, t)
-		if err != nil {
-			return err
+		// A list that redraws as it filters (a tag picker's suggestions)
+		// replaces its nodes: a node read a moment before the click may be
+		// gone by then, and is read again.
+		for tries := 1; ; tries++ {
+			i, err := chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].findIndex((e) => e.textContent.trim() === %q)`, css, text))(ctx, t)
+			if err != nil {
+				return err
+			}
+			nodes, err := chromedp.Nodes(chromedp.CSSAll(css))(ctx, t)
+			if err != nil || i < 0 || i >= len(nodes) {
+				return fmt.Errorf("no %s reads %q: %v", css, text, err)
+			}
+			_, err = chromedp.MouseClickNode(nodes[i], chromedp.ButtonModifiers(mods))(ctx, t)
+			if err == nil || tries == 3 || !strings.Contains(err.Error(), "Could not find node") {
+				return err
+			}
 		}
-		nodes, err := chromedp.Nodes(chromedp.CSSAll(css))(ctx, t)
-		if err != nil || i < 0 || i >= len(nodes) {
-			return fmt.Errorf("no %s reads %q: %v", css, text, err)
-		}
-		_, err = chromedp.MouseClickNode(nodes[i], chromedp.ButtonModifiers(mods))(ctx, t)
-		return err
 	})
 }
 
