@@ -163,11 +163,7 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer grab.Close()
-	shot, err := grab.Grab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	recorded, err := screen.Encode(shot)
+	recorded, err := screen.Encode(drawn(ctx, t, grab, entry))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +216,37 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if err != nil || out.OK || !strings.Contains(out.Error, "looks different") {
 		t.Fatalf("fill with the recorded area gone = %+v, %v; want a refusal", out, err)
 	}
+}
+
+// drawn grabs the screen once the form around entry is painted as a
+// person recording would see it. The accessibility tree is ready before
+// GTK's first paint and before the window manager focuses the window; a
+// frame taken then shows a blank window, or one in GTK's unfocused
+// "backdrop" style (grey labels, no focus ring), which no longer matches
+// the form once it moves. So the frame is taken once the label left of the
+// entry shows dark text on a light background.
+func drawn(ctx context.Context, t *testing.T, grab *screen.X11, entry atspi.Element) image.Image {
+	t.Helper()
+	label := image.Rect(entry.Bounds.Min.X-80, entry.Bounds.Min.Y, entry.Bounds.Min.X, entry.Bounds.Max.Y)
+	for ctx.Err() == nil {
+		shot, err := grab.Grab()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dark, light := false, false
+		for y := label.Min.Y; y < label.Max.Y; y++ {
+			for x := label.Min.X; x < label.Max.X; x++ {
+				r, g, b, _ := shot.At(x, y).RGBA()
+				dark, light = dark || r+g+b < 3*0x6000, light || r+g+b > 3*0xc000
+			}
+		}
+		if dark && light { // text on the window's background, not a blank or unmapped window
+			return shot
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the form's First Name label was never drawn")
+	return nil
 }
 
 // firstName waits for the form's First Name entry on the accessibility bus.
