@@ -83,10 +83,12 @@ zoo: deps
 
 # The export matrix: each zoo form's skill exported as a Playwright spec, an
 # @puppeteer/replay script and a Recorder flow per row, each run with the
-# real tool on a fresh site and judged field by field (10 rows a form).
+# real tool on a fresh site and judged field by field (10 rows a form); and
+# the import round trips: the demonstrated rows written as Chrome's Recorder
+# and Selenium IDE record them, imported with --resolve, built and replayed.
 EXPORT_ROWS ?= 10
 zoo-exports: deps
-	REPRISE_ZOO_EXPORTS=1 REPRISE_ZOO_ROWS=$(EXPORT_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' -v ./e2e/forms/
+	REPRISE_ZOO_EXPORTS=1 REPRISE_ZOO_IMPORTS=1 REPRISE_ZOO_ROWS=$(EXPORT_ROWS) scripts/with-keyring $(GO) test -count=1 -timeout 90m -run '^TestZoo' -v ./e2e/forms/
 
 # The form zoo's library forms (antd, React Aria, Mantine): npm ci and
 # esbuild into internal/zoo/forms/lib, which is committed; tests need neither.

@@ -600,25 +600,7 @@
 
   // The field inventory: every control of the form (or the page) a person
   // could set, named, never with its value.
-  function inventory(form) {
-    const out = [];
-    for (const u of D.unitsOfForm(form, document)) {
-      if (!D.settable(u) || out.length >= 500) continue;
-      const label = D.labelOf(u);
-      const members = u.how === "radio" ? u.members : [u.el];
-      const f = { label, role: u.kind === "choice" || u.kind === "toggle" ? u.role : D.roleOf(u.el) || "textbox",
-        selectors: D.selectorsOf(u, label) };
-      const type = u.how === "radio" ? "radio" : u.el.type && typeof u.el.type === "string" && /^(INPUT|SELECT|TEXTAREA)$/.test(u.el.tagName) ? u.el.type : "";
-      if (type) f.type = type;
-      const name = u.how === "radio" ? u.name : u.el.getAttribute("name");
-      if (name) f.name = name;
-      if (members.some((m) => m.required || m.getAttribute("aria-required") === "true")) f.required = true;
-      const os = optionsFor(u);
-      if (os) f.options = os;
-      out.push(f);
-    }
-    return out;
-  }
+  const inventory = (form) => D.inventory(form, optionsFor);
   // What the form holds at a destructive step, for its echo: each field's
   // label and value (a text field's text, a choice's chosen label), never
   // a secret's, a card's or a file's, only values of 3 characters or more

@@ -660,6 +660,29 @@ var RepriseDOM = (() => {
     if (el.form) return el.form;
     return closest(el, "form,[role=form]");
   }
+  // The form's inventory at a destructive step (a step's fields): every
+  // control the person could have set, without values, at most 500.
+  // optionsFor gives a choice's options as the caller knows them (the
+  // recorder remembers a popup list's options once it was opened).
+  function inventory(form, optionsFor) {
+    const out = [];
+    for (const u of unitsOfForm(form, document)) {
+      if (!settable(u) || out.length >= 500) continue;
+      const label = labelOf(u);
+      const members = u.how === "radio" ? u.members : [u.el];
+      const f = { label, role: u.kind === "choice" || u.kind === "toggle" ? u.role : roleOf(u.el) || "textbox",
+        selectors: selectorsOf(u, label) };
+      const type = u.how === "radio" ? "radio" : u.el.type && typeof u.el.type === "string" && /^(INPUT|SELECT|TEXTAREA)$/.test(u.el.tagName) ? u.el.type : "";
+      if (type) f.type = type;
+      const name = u.how === "radio" ? u.name : u.el.getAttribute("name");
+      if (name) f.name = name;
+      if (members.some((m) => m.required || m.getAttribute("aria-required") === "true")) f.required = true;
+      const os = optionsFor(u);
+      if (os) f.options = os;
+      out.push(f);
+    }
+    return out;
+  }
   // The units of a form (with the native fields its form attribute adds),
   // or of the whole document for null.
   function unitsOfForm(form, doc, cache) {
@@ -1143,6 +1166,6 @@ var RepriseDOM = (() => {
     optionsOf, chosenOf, shownText, toggled, stateOf, atDefault, textValue,
     isMulti, chosenSet, chipsOf, chipOwner, mirror, dateOf, dateSections, inCalendar,
     dateIn, rangeIn, calendarOf, calendarDays, shownMonths, pagerOf,
-    unitsIn, formOf, unitsOfForm, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
+    unitsIn, formOf, unitsOfForm, inventory, settable, looksGenerated, xpathOf, selectorsOf, containerOf,
   };
 })();

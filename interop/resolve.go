@@ -22,7 +22,8 @@ type Page interface {
 // (text, toggle, choice, action...), a choice's kind of list, role, label,
 // the option a radio or an option found alone is, whether the choice holds
 // a set, the DOM model's own selectors, a choice's options, its container,
-// and a box's state now ("true" or "false").
+// a box's state now ("true" or "false"), and an action's form as the
+// recorder lists it at a destructive step (its fields, without values).
 type Element struct {
 	Kind, How, Role, Label, Member string
 	Multiple                       bool
@@ -30,6 +31,7 @@ type Element struct {
 	Options                        []events.Option
 	Container                      *events.Container
 	State                          string
+	Fields                         []events.Field
 }
 
 // Resolve reads each step's element on the live page it acts on and
@@ -37,7 +39,9 @@ type Element struct {
 // have recorded it: the role and name of an element the flow named
 // without them, a click on a box as the box's state after it (from the
 // state the page shows), text typed into a list as the choice of its
-// option, a click on a radio as the choice of its group, and a list's
+// option, a click on a radio or on an option of a list shown on the page
+// (not a popup, whose opener's click the flow also holds) as the choice
+// of its group or list, and a list's
 // options, so an option given by its value is filed by its label.
 //
 // Resolve only reads: it opens the pages the flow navigates to and never
@@ -70,15 +74,18 @@ func Resolve(ctx context.Context, f *Flow, p Page) ([]string, error) {
 			r.add(closed, s.Seq)
 			continue
 		}
-		if s.Action != events.ActionSubmit {
-			el, ok, err := p.Describe(ctx, s.Enrichment.Selectors)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				return nil, ctx.Err()
-			case err != nil || !ok:
-				r.add("not resolved: no one element on the page as it loads", s.Seq)
-			default:
-				r.apply(f, s, el)
+		el, ok, err := p.Describe(ctx, s.Enrichment.Selectors)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil || !ok:
+			r.add("not resolved: no one element on the page as it loads", s.Seq)
+		case s.Action == events.ActionSubmit:
+			r.inventory(s, el) // the submit's element may be a field Enter was pressed in
+		default:
+			r.apply(f, s, el)
+			if s.Effect != nil || el.Kind == "action" {
+				r.inventory(s, el) // a tool may not say which click filed the form
 			}
 		}
 		if s.Action == events.ActionSubmit || s.Effect != nil && s.Effect.URL != "" {
@@ -120,10 +127,13 @@ func (r *resolution) apply(f *Flow, s *events.Step, el Element) {
 	switch {
 	case el.Kind == "toggle" && s.Action == events.ActionClick:
 		r.box(f, s, el)
-	case el.Kind == "choice" && el.Member != "" && s.Action == events.ActionClick && (el.How == "radio" || el.How == "ariaradio"):
+	case el.Kind == "choice" && el.Member != "" && s.Action == events.ActionClick && (el.How == "radio" || el.How == "ariaradio" || el.How == "listbox" && !el.Multiple):
 		s.Action = events.ActionSelect
 		s.Value = &events.Value{Raw: el.Member, Type: events.ValueEnum}
-		r.add("a click on a radio button is the choice of its group", s.Seq)
+		// The step is now on the group: the flow's selectors and name
+		// were the radio's, which a select must not find as its element.
+		e.Role, e.Label, e.Selectors = el.Role, el.Label, nil
+		r.add("a click on a radio button or a list's option is the choice of its group or list", s.Seq)
 	case el.Kind == "choice" && el.Member == "" && el.How != "autocomplete" && s.Action == events.ActionFill && s.Value != nil:
 		s.Action = events.ActionSelect
 		s.Value.Type = events.ValueEnum
@@ -152,6 +162,16 @@ func (r *resolution) apply(f *Flow, s *events.Step, el Element) {
 	}
 	if s.Action == events.ActionSelect && s.Value != nil && !e.Multiple {
 		s.Value.Raw = optionLabel(e.Options, s.Value.Raw)
+	}
+}
+
+// inventory gives a destructive step the form's fields, as a
+// demonstration's step lists them: a column may then fill a field that no
+// step of the flows set (a box the person left as it was).
+func (r *resolution) inventory(s *events.Step, el Element) {
+	if len(s.Fields) == 0 && len(el.Fields) > 0 {
+		s.Fields = el.Fields
+		r.add("the form's fields are read from the page", s.Seq)
 	}
 }
 

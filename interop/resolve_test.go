@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -47,6 +48,9 @@ var (
 		Selectors: []events.Selector{{Strategy: events.StrategyID, Value: "#plan"}},
 		Options:   []events.Option{{Label: "Choose one"}, {Label: "Basic", Value: "basic"}, {Label: "Enterprise", Value: "ent"}}}
 	email = Element{Kind: "text", Role: "textbox", Label: "Email", Selectors: []events.Selector{{Strategy: events.StrategyID, Value: "#email"}}}
+	save  = Element{Kind: "action", Role: "button", Label: "Save",
+		Selectors: []events.Selector{{Strategy: events.StrategyCSS, Value: "#customer > p:nth-child(9) > button"}},
+		Fields:    []events.Field{{Label: "Send the newsletter", Role: "checkbox", Type: "checkbox", Name: "newsletter"}, {Label: "Email", Role: "textbox", Type: "email", Name: "email"}}}
 )
 
 // TestResolveRecorderFlow: a Recorder flow naming the box without its
@@ -55,7 +59,7 @@ var (
 // options; the steps after the submit are not reached.
 func TestResolveRecorderFlow(t *testing.T) {
 	flow := importTestFile(t, "recorder", "bare-ada.json")[0]
-	page := &fakePage{els: []Element{newsletter, plan, email}}
+	page := &fakePage{els: []Element{newsletter, plan, email, save}}
 	notes, err := Resolve(context.Background(), &flow, page)
 	if err != nil {
 		t.Fatal(err)
@@ -71,8 +75,13 @@ func TestResolveRecorderFlow(t *testing.T) {
 	if list.Action != events.ActionSelect || list.Value.Raw != "Basic" || list.Value.Type != events.ValueEnum || len(list.Enrichment.Options) != 3 {
 		t.Errorf("the plan step = %s %+v options %v; want the select of Basic with the page's options", list.Action, list.Value, list.Enrichment.Options)
 	}
+	// The form's fields at the submit, as a demonstration lists them: a
+	// column may fill a box that neither flow clicked.
+	if sub := stepOn(t, flow, save.Selectors[0].Value); !reflect.DeepEqual(sub.Fields, save.Fields) {
+		t.Errorf("the submit's fields = %+v; want the page's form %+v", sub.Fields, save.Fields)
+	}
 	joined := strings.Join(notes, "\n")
-	for _, want := range []string{"a click on a box leaves it checked", "text typed into a list is the choice of its option", "options are read from the page", "not resolved: no one element"} {
+	for _, want := range []string{"a click on a box leaves it checked", "text typed into a list is the choice of its option", "options are read from the page", "not resolved: no one element", "the form's fields are read from the page"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("notes do not say %q:\n%s", want, joined)
 		}
@@ -158,8 +167,9 @@ func TestResolveRadioAndUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := f.Steps[1]; s.Action != events.ActionSelect || s.Value.Raw != "Growth" || s.Enrichment.Role != "radiogroup" {
-		t.Errorf("the radio click = %s %+v role %q; want the select of Growth in its group", s.Action, s.Value, s.Enrichment.Role)
+	if s := f.Steps[1]; s.Action != events.ActionSelect || s.Value.Raw != "Growth" || s.Enrichment.Role != "radiogroup" || s.Enrichment.Label != "Tier" ||
+		!reflect.DeepEqual(s.Enrichment.Selectors, radio.Selectors) {
+		t.Errorf("the radio click = %s %+v on %q %q %v; want the select of Growth in its group, found as the group", s.Action, s.Value, s.Enrichment.Role, s.Enrichment.Label, s.Enrichment.Selectors)
 	}
 	if s := f.Steps[3]; s.Enrichment.Label != "" {
 		t.Errorf("a step after the submit was resolved: %+v", s.Enrichment)
@@ -200,4 +210,39 @@ func stepOn(t *testing.T, f Flow, value string) events.Step {
 	}
 	t.Fatalf("no step on %s", value)
 	return events.Step{}
+}
+
+// TestResolveListOption: a click on an option of a list shown on the page
+// is the choice of the list, found as the list; an option of a list that
+// holds a set stays a click, as a person's click toggles it.
+func TestResolveListOption(t *testing.T) {
+	for _, multiple := range []bool{false, true} {
+		office := Element{Kind: "choice", How: "listbox", Role: "listbox", Label: "Office", Member: "Zürich", Multiple: multiple,
+			Selectors: []events.Selector{{Strategy: events.StrategyLabel, Value: "Office"}},
+			Options:   []events.Option{{Label: "Amsterdam"}, {Label: "Zürich"}}}
+		b := newFlowBuilder(FormatChromeRecorder, "t")
+		b.navigate("http://site.test/a")
+		zurich := &target{}
+		zurich.add(events.StrategyLabel, "Zürich")
+		b.click(zurich, "", 2)
+		f, err := b.done()
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := &fakePage{els: []Element{office}}
+		page.els[0].Selectors = append(page.els[0].Selectors, events.Selector{Strategy: events.StrategyLabel, Value: "Zürich"})
+		if _, err := Resolve(context.Background(), f, page); err != nil {
+			t.Fatal(err)
+		}
+		s := f.Steps[1]
+		if multiple {
+			if s.Action != events.ActionClick {
+				t.Errorf("a click on an option of a set = %s; want it left a click", s.Action)
+			}
+			continue
+		}
+		if s.Action != events.ActionSelect || s.Value.Raw != "Zürich" || s.Enrichment.Label != "Office" || s.Enrichment.Role != "listbox" {
+			t.Errorf("a click on an option = %s %+v on %q %q; want the select of Zürich in the list Office", s.Action, s.Value, s.Enrichment.Role, s.Enrichment.Label)
+		}
+	}
 }

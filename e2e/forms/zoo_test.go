@@ -117,10 +117,15 @@ func runZoo(t *testing.T, forms []*zoo.Form, cases map[string]zooCase) {
 		lines = append(lines, cmp.Or(table[f.Name], f.Name+" (did not finish)"))
 	}
 	head := fmt.Sprintf("%-16s %5s %9s %5s %7s %6s %9s", "form", "rows", "committed", "wrong", "unknown", "failed", "questions")
+	var formats []string
 	if os.Getenv(exportsEnv) != "" {
-		for _, format := range exportFormats {
-			head += fmt.Sprintf(" %16s", format)
-		}
+		formats = exportFormats
+	}
+	if os.Getenv(importsEnv) != "" {
+		formats = append(formats, importFormats...)
+	}
+	for _, format := range formats {
+		head += fmt.Sprintf(" %16s", format)
 	}
 	t.Logf("zoo:\n%s\n%s", head, strings.Join(lines, "\n"))
 }
@@ -207,6 +212,9 @@ func zooForm(ctx context.Context, t *testing.T, rig *zooRig, site *zoo.Site, f *
 	records := site.Records(f.Name)[before:]
 	line, takes := judge(t, f, header, rows, got[min(2, len(got)):], records, len(asked), c, 3)
 	for _, cell := range exportCells(t, home, skillID[1], site, f, header, rows, takes) {
+		line += fmt.Sprintf(" %16s", cell)
+	}
+	for _, cell := range importCells(t, home, skillID[1], sample, f, c, header, rows) {
 		line += fmt.Sprintf(" %16s", cell)
 	}
 	return line

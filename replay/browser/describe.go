@@ -35,6 +35,10 @@ type Described struct {
 	Container *events.Container `json:"container"`
 	// State is a box's state on the page now: "true" checked, "false" not.
 	State string `json:"state"`
+	// Fields are an action's form as the recorder lists it at a
+	// destructive step (no values): what a column may fill though no
+	// step of an imported flow set it.
+	Fields []events.Field `json:"fields"`
 }
 
 type describeAnswer struct {
@@ -50,7 +54,7 @@ type describeAnswer struct {
 func (e *Executor) Describe(ctx context.Context, sels []skills.Selector, within time.Duration) (d Described, ok bool, err error) {
 	cctx, stop := e.bind(ctx)
 	defer stop()
-	args := map[string]any{"selectors": jsSelectors(sels)}
+	args := map[string]any{"selectors": jsSelectors(sels), "fields": true}
 	deadline := time.Now().Add(within)
 	for {
 		a, err := chromedp.Run(cctx, pageOp[describeAnswer](e.world, "describe", args))

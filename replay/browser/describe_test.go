@@ -22,7 +22,7 @@ func TestDescribe(t *testing.T) {
 <p><label for="plan">Plan</label><select id="plan"><option value="">Choose</option><option value="basic">Basic</option><option value="pro" selected>Professional</option></select></p>
 <p><input id="news" type="checkbox" checked> <label for="news">Send the newsletter</label></p>
 <fieldset><legend>Tier</legend><label><input type="radio" name="tier" value="s"> Starter</label><label><input id="g" type="radio" name="tier" value="g"> Growth</label></fieldset>
-<button type="button">Twice</button><button type="button">Twice</button>
+<button type="button">Twice</button><button type="button">Twice</button><button>Save</button>
 </form>`)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -48,6 +48,23 @@ func TestDescribe(t *testing.T) {
 	}
 	if d, ok := describe("label", "Email"); !ok || d.Kind != "text" || d.Role != "textbox" || d.State != "" {
 		t.Errorf("the field = %+v, %v; want a textbox", d, ok)
+	}
+	// A click Selenium IDE recorded on a label's text is on its control.
+	if d, ok := describe("xpath", "//label[contains(.,'Starter')]"); !ok || d.Member != "Starter" || d.Role != "radiogroup" {
+		t.Errorf("the label of a radio = %+v, %v; want Starter of its group", d, ok)
+	}
+	if d, ok := describe("xpath", "//label[contains(.,'newsletter')]"); !ok || d.Kind != "toggle" || d.State != "true" {
+		t.Errorf("the label of a box = %+v, %v; want the checked box", d, ok)
+	}
+	// Every element comes with its form's fields, as the recorder lists
+	// them at a destructive step: labels and roles, no values.
+	d, _ := describe("role+text", "button[name='Save']")
+	var got []string
+	for _, f := range d.Fields {
+		got = append(got, f.Role+" "+f.Label)
+	}
+	if want := "textbox Email|combobox Plan|checkbox Send the newsletter|radiogroup Tier"; strings.Join(got, "|") != want {
+		t.Errorf("the form's fields = %q; want %q", strings.Join(got, "|"), want)
 	}
 	if d, ok := describe("role+text", "button[name='Twice']"); ok {
 		t.Errorf("two buttons named Twice described as one: %+v", d)

@@ -734,14 +734,21 @@
   // describe finds the element sels name and says what the recorder would
   // have recorded about it (extension/content.js's enrichment): its unit's
   // role, label, kind, its own selectors, a choice's closed set of options,
-  // and for a box whether it is checked now. A radio or an option found by
+  // for a box whether it is checked now, and (with fields) its form's
+  // fields as the recorder lists them. A radio or an option found by
   // itself is described as its choice, member naming its option. No field's
   // value comes back: options and a box's state are the page's, not typed.
-  function describe(sels) {
+  function describe(sels, fields) {
     const f = find(sels, false, null);
     if (!f.ready || f.hit < 0) return { ready: f.ready, hit: false };
-    const el = S.target;
-    let u = S.unit, member = "";
+    let el = S.target, u = S.unit, member = "";
+    // A click on a label is a click on its control, as the browser takes
+    // it: what a tool that records clicks by their text wrote.
+    if (!u.kind && el.tagName === "LABEL" && el.control) {
+      el = el.control;
+      const cu = D.unitOf(el, new Map());
+      u = cu && cu.el === el ? cu : { kind: cu && cu.kind === "choice" ? "member" : "", el, key: el };
+    }
     if (u.kind === "member") {
       u = D.unitOf(el, new Map());
       const o = u && D.optionsOf(u).find((o) => o.el === el || D.contains(o.el, el));
@@ -753,20 +760,33 @@
     const role = u.kind === "action" || !u.kind ? D.roleOf(u.el) : u.role;
     const out = { ready: true, hit: true, kind: u.kind, how: u.how || "", role, label, member, multiple: D.isMulti(u),
       selectors: u.kind ? D.selectorsOf(u, label) : [], options: [], state: "" };
-    if (u.kind === "choice" && u.how !== "autocomplete") {
-      const seen = new Set();
-      for (const o of D.optionsOf(u)) {
-        if ((!o.label && !o.value) || seen.has(o.label) || out.options.length >= 1000) continue;
-        seen.add(o.label);
-        const x = { label: o.label.slice(0, 200) };
-        if (o.value !== "" && o.value !== o.label) x.value = String(o.value).slice(0, 200);
-        out.options.push(x);
-      }
-    }
+    if (u.kind === "choice") out.options = closedOptions(u) || [];
     if (u.kind === "toggle") out.state = D.toggled(u.el) === true ? "true" : "false";
     const c = u.kind ? D.containerOf(u, label, role) : null;
     if (c) out.container = c;
+    // The element's form, listed as the recorder lists it at a
+    // destructive step: the fields a column may fill though no step set
+    // them.
+    if (fields) {
+      const form = D.formOf(el);
+      if (form) out.fields = D.inventory(form, closedOptions);
+    }
     return out;
+  }
+
+  // closedOptions is a choice's closed set of options as the page shows
+  // them (none for an autocomplete), undefined when it has none.
+  function closedOptions(u) {
+    if (u.kind !== "choice" || u.how === "autocomplete") return undefined;
+    const out = [], seen = new Set();
+    for (const o of D.optionsOf(u)) {
+      if ((!o.label && !o.value) || seen.has(o.label) || out.length >= 1000) continue;
+      seen.add(o.label);
+      const x = { label: o.label.slice(0, 200) };
+      if (o.value !== "" && o.value !== o.label) x.value = String(o.value).slice(0, 200);
+      out.push(x);
+    }
+    return out.length ? out : undefined;
   }
 
   // ---- The selector model's view of the page ------------------------------
@@ -963,7 +983,7 @@
       if (a.point && f.ready && f.hit >= 0) f.point = pointOf(target());
       return f;
     }
-    case "describe": return describe(a.selectors);
+    case "describe": return describe(a.selectors, a.fields);
     // A string: Chrome hands a large object back by value far slower than
     // a JSON text of it.
     case "elements": return JSON.stringify(elements(a.limit || 400, a));

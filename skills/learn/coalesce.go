@@ -28,7 +28,9 @@ func coalesceSteps(in []events.Step) []events.Step {
 		// caused are one submit: replayed as two, the click would submit
 		// and leave the page, and the submit would find no form. The step
 		// keeps the button's selectors, so replay submits through it.
-		case j+1 < len(in) && st.Action == events.ActionClick && isButton(st) && in[j+1].Action == events.ActionSubmit:
+		// A submit through another button (an imported flow's Save, then
+		// the Confirm of the dialog it opened) is a step of its own.
+		case j+1 < len(in) && st.Action == events.ActionClick && isButton(st) && in[j+1].Action == events.ActionSubmit && !otherButton(&st, &in[j+1]):
 			st.Action = events.ActionSubmit
 			if st.Effect == nil {
 				st.Effect, st.Fields = in[j+1].Effect, in[j+1].Fields
@@ -99,6 +101,14 @@ func causesNavigation(st events.Step) bool {
 
 func isButton(st events.Step) bool {
 	return st.Enrichment != nil && st.Enrichment.Role == "button"
+}
+
+// otherButton reports whether submit names an element other than the
+// button click was on: a recorded submit names its form, an imported one
+// the element the tool saw clicked.
+func otherButton(click, submit *events.Step) bool {
+	e := submit.Enrichment
+	return e != nil && e.Role != "form" && e.Label != "" && skills.Loose(e.Label) != skills.Loose(click.Enrichment.Label)
 }
 
 func multipleSelect(s *events.Step) bool {

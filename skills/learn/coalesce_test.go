@@ -23,13 +23,20 @@ func TestCoalesceRecordings(t *testing.T) {
 		{Seq: 7, Action: events.ActionSubmit, Enrichment: el("form", ""), Effect: &events.Effect{Status: 201}},
 		{Seq: 8, Action: events.ActionClick, Enrichment: el("link", "Next")},
 		{Seq: 9, Action: events.ActionSubmit, Enrichment: el("form", "")},
+		// An imported flow's Save opening a dialog, whose Confirm it
+		// saw lead to a new page: two steps.
+		{Seq: 10, Action: events.ActionClick, Enrichment: el("button", "Save")},
+		{Seq: 11, Action: events.ActionSubmit, Enrichment: el("button", "Confirm")},
+		// The same, the Confirm named by the flow without its role.
+		{Seq: 12, Action: events.ActionClick, Enrichment: el("button", "Save")},
+		{Seq: 13, Action: events.ActionSubmit, Enrichment: el("", "Confirm")},
 	}}
 	got := coalesceRecordings([]events.Recording{rec})[0].Steps
 	var actions []string
 	for _, s := range got {
 		actions = append(actions, s.Action+":"+s.Enrichment.Label)
 	}
-	want := []string{"fill:Name", "fill:Birth date", "select:", "submit:Save", "click:Next", "submit:"}
+	want := []string{"fill:Name", "fill:Birth date", "select:", "submit:Save", "click:Next", "submit:", "click:Save", "submit:Confirm", "click:Save", "submit:Confirm"}
 	if len(actions) != len(want) {
 		t.Fatalf("coalesced to %v; want %v", actions, want)
 	}
@@ -47,7 +54,7 @@ func TestCoalesceRecordings(t *testing.T) {
 	if got[3].Effect == nil || got[3].Effect.Status != 201 {
 		t.Errorf("the coalesced submit lost its effect: %+v", got[3].Effect)
 	}
-	if rec.Steps[1].Action != events.ActionFill || len(rec.Steps) != 9 || rec.Steps[4].Action != events.ActionClick {
+	if rec.Steps[1].Action != events.ActionFill || len(rec.Steps) != 13 || rec.Steps[4].Action != events.ActionClick {
 		t.Error("the caller's recording was changed")
 	}
 }

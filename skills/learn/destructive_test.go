@@ -27,6 +27,10 @@ func TestCommitClickIsDestructive(t *testing.T) {
 		{"OK that more input follows", []skills.Step{click("OK"), fill, click("Save")}, []bool{false, false, true}},
 		{"OK acknowledging a submit", []skills.Step{fill, {Action: events.ActionSubmit}, click("OK")}, []bool{false, true, false}},
 		{"Cancel", []skills.Step{fill, click("Cancel")}, []bool{false, false}},
+		// An imported flow's Save submits the form the page then asks
+		// about: the dialog's Confirm files the row.
+		{"a submit its dialog's Confirm files", []skills.Step{fill, {Action: events.ActionSubmit, Label: "Save"}, {Action: events.ActionSubmit, Label: "Confirm"}}, []bool{false, false, true}},
+		{"a submit its dialog's Confirm click files", []skills.Step{fill, {Action: events.ActionSubmit, Label: "Save"}, click("Confirm")}, []bool{false, false, true}},
 		{"a word that only starts like ok", []skills.Step{fill, click("Okay-ish")}, []bool{false, false}},
 	}
 	for _, tc := range cases {
@@ -41,5 +45,21 @@ func TestCommitClickIsDestructive(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSubmitThatSentStaysDestructive: a submit the demonstrations saw
+// answered by the site filed the row, whatever asks after it.
+func TestSubmitThatSentStaysDestructive(t *testing.T) {
+	save := &events.Step{Action: events.ActionSubmit, Effect: &events.Effect{Status: 200}}
+	g := &builder{skill: &skills.Skill{Steps: []skills.Step{
+		{Action: events.ActionSubmit, Label: "Save"},
+		{Action: events.ActionSubmit, Label: "Confirm"},
+	}}, cols: []column{{save}, nil}}
+	if err := g.markDestructive(); err != nil {
+		t.Fatal(err)
+	}
+	if !g.skill.Steps[0].Destructive || !g.skill.Steps[1].Destructive {
+		t.Errorf("destructive = %v, %v; want both: the Save was seen to send the row", g.skill.Steps[0].Destructive, g.skill.Steps[1].Destructive)
 	}
 }

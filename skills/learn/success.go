@@ -36,7 +36,11 @@ func (g *builder) markDestructive() error {
 		// (a wizard's Next): the row is filed by the last one. Were it
 		// destructive, the check of the first rows, which runs no
 		// destructive step, could never reach the next page.
-		case st.Action == events.ActionSubmit && !inputAfter(steps[i+1:]):
+		//
+		// A submit a Confirm on its page follows, when nothing showed it
+		// send anything, opened a dialog that asks first (an imported
+		// flow's Save): the Confirm files the row.
+		case st.Action == events.ActionSubmit && !inputAfter(steps[i+1:]) && !(committedAfter(steps[i+1:]) && sentNothing(g.effects(i))):
 		case st.Action == events.ActionClick && st.ReadBack == nil && commitClick(steps[:i], skills.ButtonText(st)) && endsPage(steps[i+1:]) && !committedAfter(steps[i+1:]):
 		default:
 			continue
@@ -95,6 +99,18 @@ func committedAfter(rest []skills.Step) bool {
 		}
 	}
 	return false
+}
+
+// sentNothing reports whether no demonstration saw a step send anything:
+// no request answered, no new page, no form reset; true when none
+// observed it (an imported flow).
+func sentNothing(effects []*events.Effect) bool {
+	for _, e := range effects {
+		if e.Status != 0 || e.URL != "" || e.FormReset {
+			return false
+		}
+	}
+	return true
 }
 
 // success sets a destructive step's assert: the person's answer, else what
