@@ -296,13 +296,15 @@
   // field may reformat itself on blur).
   // A set whose chip the pointer went down on keeps its step: the focus
   // left the picker's field for the chip's remove control, and the click
-  // that removes the tag is still to come.
+  // that removes the tag is still to come. So does a control the person's
+  // gesture is in: a click on a box's label moves no focus into the group,
+  // and the box after it is the same step.
   function flushLeft() {
     const chip = gesture.el && performance.now() - gesture.t < GESTURE_MS ? D.chipOwner(gesture.el) : null;
     setTimeout(() => {
       const a = D.deepActive(document);
       for (const [k, p] of Array.from(pending)) {
-        if (D.unitContains(p.unit, a) || picking(p.unit) || (chip && p.unit.el === chip)) continue;
+        if (D.unitContains(p.unit, a) || attributed(p.unit) || picking(p.unit) || (chip && p.unit.el === chip)) continue;
         flush(k);
       }
     }, 0);
@@ -367,7 +369,7 @@
       }
       default: return;
     }
-    if (!focusedIn(u)) flushLeft(); // set without a visit (a script, a picker)
+    if (!focusedIn(u) && !attributed(u)) flushLeft(); // set without a visit (a script, a picker)
   }
   addEventListener("input", onValue, true);
   addEventListener("change", onValue, true);

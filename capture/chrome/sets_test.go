@@ -46,10 +46,20 @@ func clickWith(css, text string, mods chromedp.Modifier) chromedp.Action[chromed
 // button held down a moment, long enough for the page's timers (and the
 // recorder's, on the focus leaving a field) to run before it comes up.
 func slowClick(css string) chromedp.Action[chromedp.Void] {
+	return slowClickOn(fmt.Sprintf(`document.querySelector(%q)`, css), css)
+}
+
+// slowClickText is slowClick on the element matching css whose text is
+// text.
+func slowClickText(css, text string) chromedp.Action[chromedp.Void] {
+	return slowClickOn(fmt.Sprintf(`[...document.querySelectorAll(%q)].find((e) => e.textContent.trim() === %q)`, css, text), css+" "+text)
+}
+
+func slowClickOn(el, what string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		at, err := chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, css))(ctx, t)
+		at, err := chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const r = %s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, el))(ctx, t)
 		if err != nil {
-			return fmt.Errorf("find %s: %w", css, err)
+			return fmt.Errorf("find %s: %w", what, err)
 		}
 		press := func(typ input.DispatchMouseEventType) chromedp.Action[chromedp.Void] {
 			return chromedp.MouseEvent(typ, at[0], at[1], chromedp.Button("left"), chromedp.ClickCount(1))
@@ -78,7 +88,10 @@ func TestSetsAndDatesRecordedAsIntended(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#colors")),
 		clickText("#colors option", "Red"), clickWith("#colors option", "Blue", chromedp.ModifierCtrl),
 		clickText("[role=option]", "Mon"), clickText("[role=option]", "Tue"), clickText("[role=option]", "Thu"),
-		clickText("label", "Wash"), clickText("label", "Dry"), clickText("label", "Iron"),
+		// Each box held down a moment: the recorder's timers run while
+		// the pointer is on a label, which takes no focus, and the group
+		// is still one step.
+		slowClickText("label", "Wash"), slowClickText("label", "Dry"), slowClickText("label", "Iron"),
 		chromedp.Click(chromedp.CSS("#tags")), chromedp.KeyEvent("Fra"), clickText("#tags-list [role=option]", "Fragile"),
 		chromedp.KeyEvent("Pri"), clickText("#tags-list [role=option]", "Priority"),
 		slowClick(".chip .tag-remove"), // Gift, there by default
