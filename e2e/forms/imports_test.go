@@ -104,19 +104,38 @@ func importCell(t *testing.T, home, skillID, sample string, f *zoo.Form, c zooCa
 		recs = append(recs, m[1])
 		zooCLI(t, home, nil, "recordings", "review", m[1])
 	}
-	build := append([]string{"skill", "build", "--name", name, "--rows", sample}, recs...)
-	out, err = zooCLIErr(t, home, nil, build...)
+	var answers []string
+	build := func() (string, error) {
+		args := append([]string{"skill", "build", "--name", name, "--rows", sample}, recs...)
+		if len(answers) > 0 {
+			file := filepath.Join(dir, "answers.txt")
+			if err := os.WriteFile(file, []byte(strings.Join(answers, "\n")+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args = append(args, "--confirm-file", file)
+		}
+		return zooCLIErr(t, home, nil, args...)
+	}
+	out, err = build()
 	if asked := questionKeys(out); err != nil && len(asked) > 0 {
-		answers, open := personAnswers(asked, c, demonstrated)
+		more, open := personAnswers(asked, c, demonstrated)
 		if len(open) > 0 {
 			t.Logf("%s: skill build asks what the person did not answer for the demonstrations:\n%s", format, out)
 			return "asks " + strings.Join(open, ",")
 		}
-		file := filepath.Join(dir, "answers.txt")
-		if err := os.WriteFile(file, []byte(strings.Join(answers, "\n")+"\n"), 0o600); err != nil {
-			t.Fatal(err)
+		answers = append(answers, more...)
+		out, err = build()
+	}
+	// The person reads the build's notes too: a success check it could
+	// only guess (a flow that shows no page change) is answered with what
+	// they saw when they filed a row, and the skill built again.
+	if guesses := guessedSuccess.FindAllStringSubmatch(out, -1); err == nil && len(guesses) > 0 {
+		if seen := successSeen(demonstrated); seen != "" {
+			for _, g := range guesses {
+				answers = append(answers, "success:"+g[1]+"="+seen)
+			}
+			out, err = build()
 		}
-		out, err = zooCLIErr(t, home, nil, append(build, "--confirm-file", file)...)
 	}
 	id := regexp.MustCompile(`saved skill (\S+),`).FindStringSubmatch(out)
 	if err != nil || id == nil {
@@ -163,6 +182,32 @@ func importCell(t *testing.T, home, skillID, sample string, f *zoo.Form, c zooCa
 	}
 	t.Logf("%s: %s rows stored right", format, cell)
 	return cell
+}
+
+// guessedSuccess finds the build's note on a success check it guessed.
+var guessedSuccess = regexp.MustCompile(`its check \(url_changed\) is a guess: edit it, or answer success:(\d+)=`)
+
+// successSeen is what the demonstrated skill's last destructive step
+// checks, as the person answers it: its conditions that hold no row's
+// value, joined by ";".
+func successSeen(s *skills.Skill) string {
+	var parts []string
+	for _, st := range s.Steps {
+		if !st.Destructive {
+			continue
+		}
+		parts = parts[:0]
+		for _, c := range st.Assert {
+			switch {
+			case strings.Contains(c.Value, "%"):
+			case c.Value == "":
+				parts = append(parts, c.Kind)
+			default:
+				parts = append(parts, c.Kind+":"+c.Value)
+			}
+		}
+	}
+	return strings.Join(parts, ";")
 }
 
 // siteOf is the address of the site a flow navigates to first.
