@@ -199,10 +199,14 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if err := ax.SetText(ctx, entry, ""); err != nil {
 		t.Fatal(err)
 	}
-	win, _ := a.d.Window(ctx, "New customer")
+	win, err := a.d.Window(ctx, "New customer")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := a.d.Xdotool(ctx, "windowmove", "--sync", win, "60", "40"); err != nil {
 		t.Fatal(err)
 	}
+	redrawn(ctx, t, a, ax, grab, recorded, c)
 	moved := step
 	moved.Value, moved.ReadBack = "Hopper", &skills.ReadBack{Kind: "value", Expect: "Hopper"}
 	if out, err := ex.Do(ctx, moved); err != nil || !out.OK {
@@ -247,6 +251,35 @@ func drawn(ctx context.Context, t *testing.T, grab *screen.X11, entry atspi.Elem
 	}
 	t.Fatal("the form's First Name label was never drawn")
 	return nil
+}
+
+// redrawn waits until the form is drawn where it moved, as the step's
+// look will search for it: GTK redraws a moved window late under load
+// (its main loop waits on the accessibility bus), and the step is to find
+// the area, not to wait out the toolkit. It fails saying where the entry
+// and the window are when the form never shows there.
+func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab *screen.X11, recorded []byte, at image.Point) {
+	t.Helper()
+	frame, err := decodePNG(recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for wait.Err() == nil {
+		if now, err := grab.Grab(); err == nil {
+			if _, ok := findPatch(frame, now, at); ok {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	geometry, _ := a.d.Xdotool(ctx, "search", "--name", "New customer", "getwindowgeometry", "%@")
+	entry := "not found"
+	if els, err := ax.Find(ctx, "New customer", "textbox", "First Name"); err == nil && len(els) == 1 {
+		entry = els[0].Bounds.String()
+	}
+	t.Fatalf("the moved form was never drawn where it is in 30 s: entry at %s; windows:\n%s", entry, geometry)
 }
 
 // firstName waits for the form's First Name entry on the accessibility bus.
