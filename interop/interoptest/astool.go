@@ -23,13 +23,26 @@ type flow struct {
 	Steps []flowStep `json:"steps"`
 }
 
-var ariaRole = regexp.MustCompile(`^(aria/.*?)\[role="([^"]*)"\]$`)
+// withRole splits a name written with its role, Name[role="button"].
+var withRole = regexp.MustCompile(`^(.*?)\[role="([^"]*)"\]$`)
+
+// single is a selector alternative that is one selector, not a path
+// across shadow roots.
+func single(alt any) (string, bool) {
+	parts, ok := alt.([]any)
+	if !ok || len(parts) != 1 {
+		return "", false
+	}
+	s, ok := parts[0].(string)
+	return s, ok
+}
 
 // AsRecorder rewrites an exported flow as Chrome's Recorder panel writes
 // one: each field clicked before its value changes, names without their
 // roles where no other element of the flow has the name (the Recorder
-// gives the role only when the name alone is not unique), and none of the waits reprise's export adds after a step to
-// read it back or to see the row filed. title names the flow.
+// gives the role only when the name alone is not unique), and none of the
+// waits reprise's export adds after a step to read it back or to see the
+// row filed. title names the flow.
 func AsRecorder(exported []byte, title string) ([]byte, error) {
 	var f flow
 	if err := json.Unmarshal(exported, &f); err != nil {
@@ -41,14 +54,12 @@ func AsRecorder(exported []byte, title string) ([]byte, error) {
 	for _, st := range f.Steps {
 		sels, _ := st["selectors"].([]any)
 		for _, alt := range sels {
-			if parts, ok := alt.([]any); ok && len(parts) == 1 {
-				s, _ := parts[0].(string)
-				if m := ariaRole.FindStringSubmatch(s); m != nil {
-					if roles[m[1]] == nil {
-						roles[m[1]] = map[string]bool{}
-					}
-					roles[m[1]][m[2]] = true
+			s, _ := single(alt)
+			if m := withRole.FindStringSubmatch(s); m != nil && strings.HasPrefix(s, "aria/") {
+				if roles[m[1]] == nil {
+					roles[m[1]] = map[string]bool{}
 				}
+				roles[m[1]][m[2]] = true
 			}
 		}
 	}
@@ -73,13 +84,12 @@ func withoutRoles(sels []any, roles map[string]map[string]bool) []any {
 	var out []any
 	seen := map[string]bool{}
 	for _, alt := range sels {
-		parts, ok := alt.([]any)
-		if !ok || len(parts) != 1 {
+		s, ok := single(alt)
+		if !ok {
 			out = append(out, alt)
 			continue
 		}
-		s, _ := parts[0].(string)
-		if m := ariaRole.FindStringSubmatch(s); m != nil && len(roles[m[1]]) == 1 {
+		if m := withRole.FindStringSubmatch(s); m != nil && strings.HasPrefix(s, "aria/") && len(roles[m[1]]) == 1 {
 			s = m[1]
 		}
 		if !seen[s] {
@@ -192,9 +202,8 @@ func relative(base, u string) string {
 }
 
 var (
-	namedRole = regexp.MustCompile(`^(.*)\[role="([^"]+)"\]$`)
-	cssID     = regexp.MustCompile(`^#([\w-]+)$`)
-	cssName   = regexp.MustCompile(`^\[name="([^"]+)"\]$`)
+	cssID   = regexp.MustCompile(`^#([\w-]+)$`)
+	cssName = regexp.MustCompile(`^\[name="([^"]+)"\]$`)
 )
 
 // sideLocators turns a Recorder step's selectors into Selenium IDE's
@@ -206,11 +215,10 @@ func sideLocators(v any, values map[string]string) (string, [][]string, error) {
 	var ids, others, byAttr [][]string
 	var names []string
 	for _, alt := range sels {
-		parts, _ := alt.([]any)
-		if len(parts) != 1 {
+		s, ok := single(alt)
+		if !ok {
 			continue // a selector across shadow roots
 		}
-		s, _ := parts[0].(string)
 		switch {
 		case strings.HasPrefix(s, "aria/"):
 			names = append(names, strings.TrimPrefix(s, "aria/"))
@@ -241,7 +249,7 @@ func sideLocators(v any, values map[string]string) (string, [][]string, error) {
 func byText(names []string, values map[string]string) [][]string {
 	innerText := func(xpath string) []string { return []string{"xpath=" + xpath, "xpath:innerText"} }
 	for _, n := range names {
-		m := namedRole.FindStringSubmatch(n)
+		m := withRole.FindStringSubmatch(n)
 		if m == nil || strings.Contains(m[1], "'") {
 			continue
 		}
@@ -269,10 +277,8 @@ func byText(names []string, values map[string]string) [][]string {
 func onList(v any) bool {
 	sels, _ := v.([]any)
 	for _, alt := range sels {
-		if parts, ok := alt.([]any); ok && len(parts) == 1 {
-			if s, _ := parts[0].(string); strings.HasPrefix(s, "aria/") && strings.HasSuffix(s, `[role="listbox"]`) {
-				return true
-			}
+		if s, _ := single(alt); strings.HasPrefix(s, "aria/") && strings.HasSuffix(s, `[role="listbox"]`) {
+			return true
 		}
 	}
 	return false
