@@ -14,8 +14,16 @@ import (
 // recorderFlow is a user flow as Chrome's Recorder saves it.
 type recorderFlow struct {
 	Title string `json:"title"`
-	Steps []any  `json:"steps"`
+	// Timeout is each step's wait in milliseconds. The Recorder's own
+	// default is 5 s, which a busy machine's page load can outlast, and
+	// the replay then fails a row reprise would have filed.
+	Timeout int64 `json:"timeout,omitempty"`
+	Steps   []any `json:"steps"`
 }
+
+// flowTimeout is the longest wait a Recorder flow may set (30 s): a flow
+// run unattended is better slow on a busy machine than failed.
+const flowTimeout = 30_000
 
 // outStep is one exported Recorder step; fields empty for a type are left
 // out. Kept in the Recorder's own key order, so a flow reads as its own.
@@ -115,7 +123,7 @@ func ChromeRecorder(s *skills.Skill, values map[string]string) ([]byte, []string
 // exportFlow turns the skill's steps into Recorder steps, each value
 // passed through fill.
 func exportFlow(s *skills.Skill, fill func(string) (string, error)) (*exported, error) {
-	ex := &exported{flow: recorderFlow{Title: s.Name}, toggles: map[int]string{}, choices: map[int]map[string]string{}, ifs: map[int]string{}, success: map[int]skills.Conditions{}}
+	ex := &exported{flow: recorderFlow{Title: s.Name, Timeout: flowTimeout}, toggles: map[int]string{}, choices: map[int]map[string]string{}, ifs: map[int]string{}, success: map[int]skills.Conditions{}}
 	f, t := false, true
 	w, h := 1280, 800
 	if s.Browser != nil && s.Browser.Viewport != nil {
