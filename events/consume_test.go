@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -178,5 +179,42 @@ func TestReadAllLeavesNoConsumer(t *testing.T) {
 	}
 	if info.State.Consumers != 0 {
 		t.Errorf("%d consumers left on %s after 1100 reads; want 0", info.State.Consumers, StreamRecordings)
+	}
+}
+
+// TestReadAllEndsWhenItsStreamGoes: a read whose consumer cannot be made
+// again (its stream deleted between two batches; on a hub, a node that
+// died) ends with an error. The client library alone would try forever,
+// and a coordinator waiting on the read would never see its run end.
+func TestReadAllEndsWhenItsStreamGoes(t *testing.T) {
+	t.Parallel()
+	_, js := startJetStream(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a bound on a hang
+	defer cancel()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "GOES", Subjects: []string{"goes.>"}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1001 { // more than one batch
+		if _, err := js.Publish(ctx, fmt.Sprintf("goes.%d", i), []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		read := 0
+		done <- ReadAll(ctx, js, "GOES", []string{"goes.>"}, func(jetstream.Msg) error {
+			if read++; read == 1000 { // the first batch read whole
+				return js.DeleteStream(ctx, "GOES")
+			}
+			return nil
+		})
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("ReadAll of a stream deleted under it: nil error; want the read to fail")
+		}
+	case <-ctx.Done():
+		t.Fatal("ReadAll of a stream deleted under it did not return")
 	}
 }

@@ -16,6 +16,10 @@ var ErrUnreadable = errors.New("the store holds messages it cannot deliver")
 // readerIdle is how long the server keeps a ReadAll consumer unused.
 const readerIdle = 10 * time.Second
 
+// readerResets is how many times a read makes its consumer again before it
+// fails: 1 s, 2 s, 4 s, 8 s apart, each try given up to 10 s.
+const readerResets = 5
+
 // ReadAll hands fn every message of stream on subjects, oldest first, as
 // they are now: a fold of the log. It stops at fn's first error.
 func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subjects []string, fn func(jetstream.Msg) error) error {
@@ -24,7 +28,12 @@ func ReadAll(ctx context.Context, js jetstream.JetStream, stream string, subject
 	// folding recordings often ran out within minutes. The reader's
 	// consumer is deleted when it is done, and goes on its own soon after
 	// its last fetch if that fails.
-	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: subjects, InactiveThreshold: readerIdle})
+	//
+	// Each fetch of an ordered consumer makes its consumer again, which
+	// the client tries forever by default, deaf to ctx: a stream gone, or
+	// a hub whose node died, then hangs the read. A few tries span a
+	// leader election; then the read fails, and its caller reads again.
+	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: subjects, InactiveThreshold: readerIdle, MaxResetAttempts: readerResets})
 	if err != nil {
 		return err
 	}
