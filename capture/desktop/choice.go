@@ -94,8 +94,11 @@ func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 			return true
 		}
 		// The popup may have closed before this press was looked at: the
-		// combo box tells what it holds now.
-		if now := p.reread(ctx, op.choice); now != nil && now.Selected != "" && now.Selected != op.choice.Selected {
+		// combo box tells what it holds now. What the tree shows at the
+		// press's point is then whatever the popup covered (another
+		// list's item), so a busy toolkit is given time to show the pick
+		// before the press is taken for a press of its own.
+		if now := p.reread(ctx, op.choice, comboSettle); now != nil && now.Selected != "" && now.Selected != op.choice.Selected {
 			p.emitChoice(ctx, events.ActionSelect, op.choice, now.Selected, op.raw)
 			return true
 		}
@@ -159,7 +162,7 @@ func (p *Pipeline[E]) flushChoice(ctx context.Context) {
 	if op == nil {
 		return
 	}
-	if now := p.reread(ctx, op.choice); now != nil && now.Selected != "" && now.Selected != op.choice.Selected {
+	if now := p.reread(ctx, op.choice, p.timeout); now != nil && now.Selected != "" && now.Selected != op.choice.Selected {
 		p.emitChoice(ctx, events.ActionSelect, op.choice, now.Selected, op.raw)
 	}
 }
@@ -196,20 +199,28 @@ func (p *Pipeline[E]) choiceAt(ctx context.Context, x, y int) *Choice {
 	return ch
 }
 
-func (p *Pipeline[E]) reread(ctx context.Context, c *Choice) *Choice {
-	// The pick takes effect when the button is released, a moment after
-	// the press: the control is read until it changed, briefly.
-	deadline := time.Now().Add(p.timeout)
+// comboSettle is how long a combo box opened by one press is read again,
+// at the next press that picked nothing in its popup, for the pick it may
+// show late: on a loaded desktop the toolkit has taken over a second.
+var comboSettle = 3 * time.Second
+
+// reread reads c again until its selection changed or within passed (the
+// pick takes effect when the button is released, after the press), and
+// returns what it read last; nil when no read answered.
+func (p *Pipeline[E]) reread(ctx context.Context, c *Choice, within time.Duration) *Choice {
+	deadline := time.Now().Add(within)
+	var last *Choice
 	for {
 		cctx, cancel := context.WithTimeout(ctx, p.timeout)
 		now, err := p.choices.Reread(cctx, c)
 		cancel()
 		if err != nil {
 			p.log.Debug("reread a choice", logKeyErr, err)
-			return nil
-		}
-		if now.Selected != c.Selected || time.Now().After(deadline) || ctx.Err() != nil {
+		} else if last = now; now.Selected != c.Selected {
 			return now
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return last
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
