@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"os/exec"
 	"strings"
@@ -206,7 +207,7 @@ func TestFloorLooksBeforeItClicksAndReadsBack(t *testing.T) {
 	if _, err := a.d.Xdotool(ctx, "windowmove", "--sync", win, "60", "40"); err != nil {
 		t.Fatal(err)
 	}
-	redrawn(ctx, t, a, ax, grab, recorded, c)
+	redrawn(ctx, t, a, ax, grab, recorded, c, win)
 	moved := step
 	moved.Value, moved.ReadBack = "Hopper", &skills.ReadBack{Kind: "value", Expect: "Hopper"}
 	if out, err := ex.Do(ctx, moved); err != nil || !out.OK {
@@ -256,9 +257,12 @@ func drawn(ctx context.Context, t *testing.T, grab *screen.X11, entry atspi.Elem
 // redrawn waits until the form is drawn where it moved, as the step's
 // look will search for it: GTK redraws a moved window late under load
 // (its main loop waits on the accessibility bus), and the step is to find
-// the area, not to wait out the toolkit. It fails saying where the entry
-// and the window are when the form never shows there.
-func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab *screen.X11, recorded []byte, at image.Point) {
+// the area, not to wait out the toolkit. The window is activated first,
+// as the executor does before it looks: the recorded frame shows it
+// focused, and an unfocused GTK window is drawn in another style. It
+// fails saying where the entry and the window are, and which window has
+// the focus, when the form never shows there.
+func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab *screen.X11, recorded []byte, at image.Point, win string) {
 	t.Helper()
 	frame, err := decodePNG(recorded)
 	if err != nil {
@@ -267,6 +271,7 @@ func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab
 	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for wait.Err() == nil {
+		_, _ = a.d.Xdotool(wait, "windowactivate", win)
 		if now, err := grab.Grab(); err == nil {
 			if _, ok := findPatch(frame, now, at); ok {
 				return
@@ -275,6 +280,8 @@ func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab
 		time.Sleep(100 * time.Millisecond)
 	}
 	geometry, _ := a.d.Xdotool(ctx, "search", "--name", "New customer", "getwindowgeometry", "%@")
+	focused, _ := a.d.Xdotool(ctx, "getactivewindow")
+	geometry += fmt.Sprintf("the focus is on window %s (the form's is %s)", strings.TrimSpace(focused), win)
 	entry := "not found"
 	if els, err := ax.Find(ctx, "New customer", "textbox", "First Name"); err == nil && len(els) == 1 {
 		entry = els[0].Bounds.String()
