@@ -121,6 +121,7 @@ func formShows(t *testing.T, fields, want string) {
 // accessibility tree proves: every row fails at it with nothing sent, and
 // the form files nothing more. On Windows, UI Automation proves the OK.
 func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
+	t.Parallel() // each on a display and a Wine desktop of its own
 	w := startWindowsDaemon(t, "cli")
 	form := wine.Build(t, "./internal/wine/custform")
 	filed, ready := filepath.Join(w.dir, "filed.txt"), filepath.Join(w.dir, "form-ready")
@@ -238,6 +239,7 @@ func TestWindowsRecordBuildReplayUnderWine(t *testing.T) {
 // starts; the CLI, which asked too, drops its own question. A second
 // request answered with Enter (the default button, No) is refused.
 func TestWindowsConsentDialogUnderWine(t *testing.T) {
+	t.Parallel() // each on a display and a Wine desktop of its own
 	w := startWindowsDaemon(t, "auto")
 	answered := func(n int) bool { return strings.Count(wine.ReadLog(w.logs), "consent answered") >= n }
 	start := func() (*os.File, func() (string, error)) {
