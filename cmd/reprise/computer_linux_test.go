@@ -21,13 +21,11 @@ import (
 // with the refused ones and why, issues the person's grant on the front
 // window it may operate, and `reprise stop` revokes it.
 func TestComputerGrantAndStop(t *testing.T) {
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	d.StartA11yBus(t)
-	t.Setenv("DISPLAY", d.Display)
+	t.Parallel()
+	d, env := privateDesktop(t)
 	for _, title := range []string{"Notes", "Unlock Keyring"} {
 		app := exec.Command("zenity", "--entry", "--title", title, "--text", title)
-		app.Env = d.Env()
+		app.Env = env
 		if err := app.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -39,6 +37,7 @@ func TestComputerGrantAndStop(t *testing.T) {
 		cancel()
 	}
 	home := t.TempDir()
+	onDesktop(t, home, env)
 	startDaemonProcess(t, home)
 
 	out, stderr, err := run(t, home, "computer", "targets")
@@ -88,6 +87,7 @@ func regexpLine(out, pattern string) bool {
 // refused without one; with the person's grant a script reads the window,
 // takes a screenshot and sets a field; a read-only run throws on input.
 func TestComputerRunThroughTheDaemon(t *testing.T) {
+	t.Parallel()
 	d, home := notesDesktop(t)
 	// A cap on the daemon's answers over the whole test, not a time it
 	// must keep: under make test's load its steps took 35 s in all.
@@ -130,7 +130,7 @@ return box.value();`)
 		t.Fatalf("computer run: %v\n%s%s", err, out, stderr)
 	}
 	ro := exec.Command(binary, "computer", "run", "--read-only", "-")
-	ro.Env = append(os.Environ(), "REPRISE_HOME="+home)
+	ro.Env = homeEnv(home)
 	ro.Stdin = strings.NewReader(`desktop.type("x")`)
 	if b, err := ro.CombinedOutput(); err == nil || !strings.Contains(string(b), "PermissionDenied") || !strings.Contains(string(b), "read-only") {
 		t.Fatalf("a read-only run that types: %v\n%s", err, b)
@@ -201,6 +201,7 @@ func answerDialog(ctx context.Context, d *xvfb.Desktop, title string, keys []str
 // stands in for it; each refusal is audited; and the Stop's cooldown still
 // holds programs back.
 func TestOnlyThePersonGrants(t *testing.T) {
+	t.Parallel()
 	d, home := notesDesktop(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -276,15 +277,12 @@ func TestOnlyThePersonGrants(t *testing.T) {
 }
 
 // notesDesktop is an X desktop whose one app is a zenity window "Notes" on
-// the accessibility bus, DISPLAY set to it, and a daemon on a fresh home.
+// the accessibility bus, and a daemon on a fresh home run on it.
 func notesDesktop(t *testing.T) (*xvfb.Desktop, string) {
 	t.Helper()
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	d.StartA11yBus(t)
-	t.Setenv("DISPLAY", d.Display)
+	d, env := privateDesktop(t)
 	app := exec.Command("zenity", "--entry", "--title", "Notes", "--text", "Note")
-	app.Env = d.Env()
+	app.Env = env
 	if err := app.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -295,6 +293,7 @@ func notesDesktop(t *testing.T) (*xvfb.Desktop, string) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
+	onDesktop(t, home, env)
 	startDaemonProcess(t, home)
 	return d, home
 }

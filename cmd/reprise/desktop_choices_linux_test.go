@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/client"
-	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
 	"github.com/reprise-dev/reprise/internal/xvfb"
 	"github.com/reprise-dev/reprise/platform/ax/atspi"
@@ -26,6 +25,7 @@ import (
 // and two entries, whose Save appends each record to a JSON-lines file.
 type orderForm struct {
 	d       *xvfb.Desktop
+	env     []string // the desktop's DISPLAY and session bus
 	records string
 	ax      *atspi.Enricher
 	appLog  *syncbuf.Buffer
@@ -42,12 +42,10 @@ type order struct {
 
 func startOrderForm(t *testing.T) *orderForm {
 	t.Helper()
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	d.StartA11yBus(t)
-	f := &orderForm{d: d, records: filepath.Join(t.TempDir(), "orders.jsonl"), appLog: &syncbuf.Buffer{}}
+	d, env := privateDesktop(t)
+	f := &orderForm{d: d, env: env, records: filepath.Join(t.TempDir(), "orders.jsonl"), appLog: &syncbuf.Buffer{}}
 	app := exec.Command("/usr/bin/python3", filepath.Join("..", "..", "replay", "desktop", "testdata", "choices_gtk.py"), f.records)
-	app.Env = d.Env()
+	app.Env = env
 	app.Stderr = f.appLog
 	out, err := app.StdoutPipe()
 	if err != nil {
@@ -222,9 +220,10 @@ func csvOf(rows []order) string {
 // with its row. A row whose country is no option is refused before the
 // run, and nothing is saved for it.
 func TestDesktopChoicesRecordBuildReplay(t *testing.T) {
+	t.Parallel()
 	f := startOrderForm(t)
-	t.Setenv("DISPLAY", f.d.Display)
 	home := t.TempDir()
+	onDesktop(t, home, f.env)
 	startDaemonProcess(t, home, "--consent-prompt", "cli")
 
 	demos := []order{
@@ -307,7 +306,7 @@ func TestDesktopChoicesRecordBuildReplay(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, binary, "replay", "desktop-order", "--rows", csvPath)
-	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	cmd.Env = homeEnv(home)
 	cmd.Stdin = strings.NewReader("y\n") // the first-run check of rows 1-2
 	b, err := cmd.CombinedOutput()
 	took := time.Since(start)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 // each one filed to a file and opens again, as a data-entry app does.
 type formLoop struct {
 	d      *xvfb.Desktop
+	env    []string // the desktop's DISPLAY and session bus
 	out    string
 	ax     *atspi.Enricher
 	appLog *syncbuf.Buffer
@@ -31,20 +33,18 @@ type formLoop struct {
 
 func startFormLoop(t *testing.T) *formLoop {
 	t.Helper()
-	xvfb.PrivateSessionBus(t)
-	d := xvfb.Start(t)
-	d.StartA11yBus(t)
-	f := &formLoop{d: d, out: filepath.Join(t.TempDir(), "customers.txt")}
+	d, env := privateDesktop(t)
+	f := &formLoop{d: d, env: env, out: filepath.Join(t.TempDir(), "customers.txt")}
 	app := exec.Command("sh", "-c", `while zenity --forms --title "New customer" --add-entry "First Name" --add-entry "Email" >>"$OUT"; do :; done`)
-	app.Env = append(d.Env(), "OUT="+f.out)
+	app.Env = append(env, "OUT="+f.out)
+	app.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its zenity goes with it
 	f.appLog = &syncbuf.Buffer{}
 	app.Stderr = f.appLog
 	if err := app.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = exec.Command("pkill", "-f", "zenity --forms --title New customer").Run()
-		_ = app.Process.Kill()
+		_ = syscall.Kill(-app.Process.Pid, syscall.SIGKILL)
 		_ = app.Wait()
 	})
 	ax, err := atspi.New(atspi.Options{Display: d.Display, Timeout: 5 * time.Second})
@@ -112,9 +112,10 @@ func (f *formLoop) lines(t *testing.T, n int) []string {
 // frames, AT-SPI); the recordings build a skill; the skill files five more
 // from a CSV through the desktop executor, and the app holds them exactly.
 func TestDesktopRecordBuildReplay(t *testing.T) {
+	t.Parallel()
 	f := startFormLoop(t)
-	t.Setenv("DISPLAY", f.d.Display)
 	home := t.TempDir()
+	onDesktop(t, home, f.env)
 	startDaemonProcess(t, home, "--consent-prompt", "cli")
 
 	var recs []string
@@ -175,7 +176,7 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "replay", "desktop-customer", "--rows", csvPath)
-	cmd.Env = append(os.Environ(), "REPRISE_HOME="+home)
+	cmd.Env = homeEnv(home)
 	cmd.Stdin = strings.NewReader("y\n") // the first-run check of rows 1-2, if the skill submits
 	b, err := cmd.CombinedOutput()
 	if err != nil {
@@ -209,7 +210,7 @@ func TestDesktopRecordBuildReplay(t *testing.T) {
 	long := filepath.Join(dir, "long.csv")
 	os.WriteFile(long, []byte(rows), 0o600)
 	late := exec.CommandContext(ctx, binary, "replay", "desktop-customer", "--rows", long)
-	late.Env = append(os.Environ(), "REPRISE_HOME="+home)
+	late.Env = homeEnv(home)
 	late.Stdin = strings.NewReader("y\n")
 	var lateOut bytes.Buffer
 	late.Stdout, late.Stderr = &lateOut, &lateOut

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/reprise-dev/reprise/daemon"
 	"github.com/reprise-dev/reprise/internal/e2e"
 	"github.com/reprise-dev/reprise/internal/syncbuf"
+	"github.com/reprise-dev/reprise/internal/xvfb"
 )
 
 // binary is the reprise command built once for the tests that run it as a
@@ -48,7 +50,7 @@ func runWithin(t *testing.T, home string, limit time.Duration, args ...string) (
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Env = append(os.Environ(), daemon.HomeEnv+"="+home)
+	cmd.Env = homeEnv(home)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
@@ -65,7 +67,41 @@ func startDaemonProcess(t *testing.T, home string, args ...string) *exec.Cmd {
 // logs, which may be read while it runs.
 func startDaemonProcessLogs(t *testing.T, home string, logs *syncbuf.Buffer, args ...string) *exec.Cmd {
 	t.Helper()
-	return e2e.StartDaemon(t, binary, home, logs, args...)
+	return e2e.StartDaemonEnv(t, binary, home, desktopEnvs(home), logs, args...)
+}
+
+// desktops holds, by data dir, the environment of a test's own desktop
+// (its DISPLAY and session bus) for every reprise process run on that
+// dir. A test passes it this way, not with t.Setenv, which would keep it
+// from running in parallel with the others.
+var desktops sync.Map // home -> []string
+
+// onDesktop gives every reprise process on home env as well.
+func onDesktop(t *testing.T, home string, env []string) {
+	desktops.Store(home, env)
+	t.Cleanup(func() { desktops.Delete(home) })
+}
+
+func desktopEnvs(home string) []string {
+	env, _ := desktops.Load(home)
+	e, _ := env.([]string)
+	return e
+}
+
+// homeEnv is the environment of a reprise process on home.
+func homeEnv(home string) []string {
+	return append(append(os.Environ(), desktopEnvs(home)...), daemon.HomeEnv+"="+home)
+}
+
+// privateDesktop is an Xvfb display with a session bus and an
+// accessibility bus of its own, and the environment that points a
+// process at them.
+func privateDesktop(t *testing.T) (*xvfb.Desktop, []string) {
+	t.Helper()
+	bus := xvfb.SessionBus(t)
+	d := xvfb.Start(t)
+	d.StartA11yBusOn(t, bus)
+	return d, append(d.Env(), bus...)
 }
 
 func TestHelpOnEveryCommand(t *testing.T) {
