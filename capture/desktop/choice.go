@@ -98,7 +98,7 @@ func (p *Pipeline[E]) choice(ctx context.Context, r Raw) (handled bool) {
 		// press's point is then whatever the popup covered (another
 		// list's item), so a busy toolkit is given time to show the pick
 		// before the press is taken for a press of its own.
-		if now := p.reread(ctx, op.choice, comboSettle); now != nil && now.Selected != "" && now.Selected != op.choice.Selected {
+		if now := p.reread(ctx, op.choice, choiceSettle); now != nil && now.Selected != "" && now.Selected != op.choice.Selected {
 			p.emitChoice(ctx, events.ActionSelect, op.choice, now.Selected, op.raw)
 			return true
 		}
@@ -188,21 +188,33 @@ func (p *Pipeline[E]) emitChoice(ctx context.Context, action string, ch *Choice,
 	}})
 }
 
+// choiceAt reads the choice control at a point. A press on a choice
+// taken for a plain click records the wrong step (a combo box opened as a
+// click, then the pick in its popup as a pick in the list it covered), so
+// a read is given choiceSettle, and one that fails is tried again within
+// it: on a loaded desktop the toolkit answers late.
 func (p *Pipeline[E]) choiceAt(ctx context.Context, x, y int) *Choice {
-	cctx, cancel := context.WithTimeout(ctx, p.timeout)
-	defer cancel()
-	ch, err := p.choices.ChoiceAt(cctx, x, y)
-	if err != nil {
+	deadline := time.Now().Add(max(choiceSettle, p.timeout))
+	for {
+		cctx, cancel := context.WithDeadline(ctx, deadline)
+		ch, err := p.choices.ChoiceAt(cctx, x, y)
+		cancel()
+		if err == nil {
+			return ch
+		}
 		p.log.Debug("read a choice", logKeyErr, err)
-		return nil
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return ch
 }
 
-// comboSettle is how long a combo box opened by one press is read again,
-// at the next press that picked nothing in its popup, for the pick it may
-// show late: on a loaded desktop the toolkit has taken over a second.
-var comboSettle = 3 * time.Second
+// choiceSettle is how long a choice control is read at a press, and how
+// long a combo box opened by one press is read again, at the next press
+// that picked nothing in its popup, for the pick it may show late: on a
+// loaded desktop the toolkit has taken over a second to answer.
+var choiceSettle = 3 * time.Second
 
 // reread reads c again until its selection changed or within passed (the
 // pick takes effect when the button is released, after the press), and

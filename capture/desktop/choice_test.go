@@ -23,6 +23,8 @@ type fakeChoices struct {
 	late      int    // rereads of the combo that show it as it was
 	failing   int    // rereads that fail before any answers
 	rereads   int
+	unread    int // reads of a control at a press that fail first
+	reads     int
 }
 
 func path(p string) *string { return &p }
@@ -53,6 +55,9 @@ func (f *fakeChoices) At(_ context.Context, x, y int) (*events.Enrichment, error
 }
 
 func (f *fakeChoices) ChoiceAt(_ context.Context, x, y int) (*Choice, error) {
+	if f.reads++; f.reads <= f.unread {
+		return nil, context.DeadlineExceeded
+	}
 	switch image.Pt(x, y) {
 	case image.Pt(100, 100):
 		if f.overCombo {
@@ -127,6 +132,10 @@ func TestChoicesBecomeSelectSteps(t *testing.T) {
 		// the list under it.
 		{"the popup closed over a list, the pick shown late", &fakeChoices{selected: "France", late: 20}, []image.Point{combo, list, save}, "select Country=France, click Save"},
 		{"the popup closed over a list, the combo slow to answer", &fakeChoices{selected: "France", failing: 8}, []image.Point{combo, list, save}, "select Country=France, click Save"},
+		// The combo box did not answer at first when it was pressed: the
+		// press is still read as its opening, not as a click.
+		{"the combo slow to answer when pressed", &fakeChoices{popupOpen: true, unread: 3}, []image.Point{combo, item, save}, "select Country=Germany, click Save"},
+		{"a list slow to answer", &fakeChoices{unread: 5}, []image.Point{list, save}, "select Plan=Standard, click Save"},
 		{"the combo changed by keys, seen at the end", &fakeChoices{selected: "France"}, []image.Point{combo}, "select Country=France"},
 		{"a list item", &fakeChoices{}, []image.Point{list, save}, "select Plan=Standard, click Save"},
 		{"a box ticked", &fakeChoices{after: true}, []image.Point{box, save}, "click Newsletter=true, click Save"},
