@@ -21,7 +21,6 @@ import (
 // with the refused ones and why, issues the person's grant on the front
 // window it may operate, and `reprise stop` revokes it.
 func TestComputerGrantAndStop(t *testing.T) {
-	t.Parallel()
 	d, env := privateDesktop(t)
 	for _, title := range []string{"Notes", "Unlock Keyring"} {
 		app := exec.Command("zenity", "--entry", "--title", title, "--text", title)
@@ -87,7 +86,6 @@ func regexpLine(out, pattern string) bool {
 // refused without one; with the person's grant a script reads the window,
 // takes a screenshot and sets a field; a read-only run throws on input.
 func TestComputerRunThroughTheDaemon(t *testing.T) {
-	t.Parallel()
 	d, home := notesDesktop(t)
 	// A cap on the daemon's answers over the whole test, not a time it
 	// must keep: under make test's load its steps took 35 s in all.
@@ -201,7 +199,6 @@ func answerDialog(ctx context.Context, d *xvfb.Desktop, title string, keys []str
 // stands in for it; each refusal is audited; and the Stop's cooldown still
 // holds programs back.
 func TestOnlyThePersonGrants(t *testing.T) {
-	t.Parallel()
 	d, home := notesDesktop(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()

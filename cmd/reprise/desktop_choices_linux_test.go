@@ -220,7 +220,6 @@ func csvOf(rows []order) string {
 // with its row. A row whose country is no option is refused before the
 // run, and nothing is saved for it.
 func TestDesktopChoicesRecordBuildReplay(t *testing.T) {
-	t.Parallel()
 	f := startOrderForm(t)
 	home := t.TempDir()
 	onDesktop(t, home, f.env)

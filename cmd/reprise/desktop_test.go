@@ -112,7 +112,6 @@ func (f *formLoop) lines(t *testing.T, n int) []string {
 // frames, AT-SPI); the recordings build a skill; the skill files five more
 // from a CSV through the desktop executor, and the app holds them exactly.
 func TestDesktopRecordBuildReplay(t *testing.T) {
-	t.Parallel()
 	f := startFormLoop(t)
 	home := t.TempDir()
 	onDesktop(t, home, f.env)

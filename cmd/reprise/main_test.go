@@ -72,8 +72,10 @@ func startDaemonProcessLogs(t *testing.T, home string, logs *syncbuf.Buffer, arg
 
 // desktops holds, by data dir, the environment of a test's own desktop
 // (its DISPLAY and session bus) for every reprise process run on that
-// dir. A test passes it this way, not with t.Setenv, which would keep it
-// from running in parallel with the others.
+// dir, so that a test leaves this process's environment alone. The
+// desktop tests still run one at a time, before the parallel ones: run
+// beside the browser suites, the GTK apps answered the accessibility bus
+// so late that recordings went wrong (see docs/testing.md).
 var desktops sync.Map // home -> []string
 
 // onDesktop gives every reprise process on home env as well.
