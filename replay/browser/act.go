@@ -121,7 +121,7 @@ func (e *Executor) do(ctx context.Context, st replay.Step, prev, url string) (re
 		if host, ok := e.guard.allows(st.Value); !ok {
 			return out, failure(fmt.Sprintf("step %d (navigate): %s is outside the skill's allowed domains; nothing was opened", st.Index+1, host))
 		}
-		if err := chromedp.Do(ctx, chromedp.Navigate(st.Value)); err != nil {
+		if err := e.navigate(ctx, st.Value); err != nil {
 			if le := (*chromedp.LoadError)(nil); errors.As(err, &le) {
 				return out, failure(fmt.Sprintf("step %d (navigate): the page did not load: %s", st.Index+1, le.ErrorText))
 			}

@@ -1,7 +1,11 @@
 package browser
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	neturl "net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -134,4 +138,38 @@ func (e *Executor) waitLoaded(ctx context.Context, limit time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// navigate opens url in the tab. The page before may still send the tab
+// elsewhere: a form's script that goes to the saved record a moment after
+// its POST answered, on a busy machine after the next row's navigate has
+// begun. Its navigation then cancels this one (net::ERR_ABORTED), or this
+// one returns on its page. Either way the tab is let settle and url opened
+// once more; a page that redirects on its own lands where it did the
+// first time, and is left there.
+func (e *Executor) navigate(ctx context.Context, url string) error {
+	err := chromedp.Do(ctx, chromedp.Navigate(url))
+	le := (*chromedp.LoadError)(nil)
+	if aborted := errors.As(err, &le) && le.ErrorText == "net::ERR_ABORTED"; !aborted {
+		if err != nil {
+			return err
+		}
+		landed, err := chromedp.Run(ctx, chromedp.Location())
+		if err != nil || samePage(landed, url) {
+			return err
+		}
+	}
+	if err := e.waitLoaded(ctx, 10*time.Second); err != nil {
+		return err
+	}
+	return chromedp.Do(ctx, chromedp.Navigate(url))
+}
+
+// samePage says whether two URLs name one page: scheme, host and path
+// (an empty path is the root's).
+func samePage(a, b string) bool {
+	ua, errA := neturl.Parse(a)
+	ub, errB := neturl.Parse(b)
+	path := func(u *neturl.URL) string { return cmp.Or(u.EscapedPath(), "/") }
+	return errA == nil && errB == nil && strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) && path(ua) == path(ub)
 }
