@@ -154,9 +154,8 @@ func (e *Executor) navigate(ctx context.Context, url string) error {
 		if err != nil {
 			return err
 		}
-		landed, err := chromedp.Run(ctx, chromedp.Location())
-		if err != nil || samePage(landed, url) {
-			return err
+		if samePage(e.nav.location(), url) {
+			return nil
 		}
 	}
 	if err := e.waitLoaded(ctx, 10*time.Second); err != nil {
