@@ -3,6 +3,7 @@ package chromium
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +69,29 @@ func swap(v *[]string, to []string) (restore func()) {
 	old := *v
 	*v = to
 	return func() { *v = old }
+}
+
+// TestSwitchesKeepTheDisabledFeatures: a caller's --disable-features is
+// the last one, which Chromium keeps, so it lists the launch's own too.
+func TestSwitchesKeepTheDisabledFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"none given", nil, "--disable-features=" + disabledFeatures},
+		{"one given", []string{"--proxy-server=x", "--disable-features=Translate"}, "--disable-features=" + disabledFeatures + ",Translate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var last string
+			for _, a := range switches(Options{Args: tc.args}, false) {
+				if strings.HasPrefix(a, "--disable-features=") {
+					last = a
+				}
+			}
+			if last != tc.want {
+				t.Errorf("the last --disable-features is %q, want %q", last, tc.want)
+			}
+		})
+	}
 }
