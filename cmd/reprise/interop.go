@@ -15,6 +15,7 @@ import (
 	"github.com/reprise-dev/reprise/api"
 	"github.com/reprise-dev/reprise/client"
 	"github.com/reprise-dev/reprise/interop"
+	"github.com/reprise-dev/reprise/interop/live"
 	"github.com/reprise-dev/reprise/ops"
 	"github.com/reprise-dev/reprise/skillbook"
 	"github.com/reprise-dev/reprise/skills"
@@ -71,8 +72,8 @@ a click that leads elsewhere stay as written, and a note names them.`,
 				return err
 			}
 			if resolve {
-				if err := resolveFlows(cmd.Context(), flows); err != nil {
-					return err
+				if err := live.Resolve(cmd.Context(), flows, "--resolve: "); err != nil {
+					return fmt.Errorf("--resolve: %w", err)
 				}
 			}
 			return g.with(cmd, func(ctx context.Context, c *client.Client) error {

@@ -101,6 +101,10 @@ func wordError(err error) string {
 	if errors.As(err, &badProfile) {
 		msg = strings.Replace(msg, badProfile.Error(), fmt.Sprintf("--profile %q: name a profile with letters, digits, '-' and '_' (kept in the data dir), or give a folder's path", badProfile.Name), 1)
 	}
+	var noProfile *browser.NoProfileError
+	if errors.As(err, &noProfile) {
+		msg = strings.Replace(msg, noProfile.Error(), fmt.Sprintf("--profiles %s: no such profile in the data dir (%s): log in to its site with it on this machine first (reprise browse --profile %s URL)", noProfile.Name, noProfile.Dir, noProfile.Name), 1)
+	}
 	var inUse *browser.ProfileInUseError
 	if errors.As(err, &inUse) {
 		msg = strings.Replace(msg, "or use another profile", "or pass another --profile", 1)

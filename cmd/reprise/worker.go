@@ -128,7 +128,7 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		return err
 	}
 	defer release()
-	profiles, releaseAll, err := holdWorkerProfiles(home, f.profiles, "worker "+f.name)
+	profiles, releaseAll, err := browser.HoldProfiles(home, f.profiles, "worker "+f.name)
 	if err != nil {
 		return err
 	}
@@ -155,36 +155,4 @@ func runWorker(cmd *cobra.Command, g *globals, f workerFlags) error {
 		},
 	}.Run(ctx)
 	return wordKeyError(err)
-}
-
-// holdWorkerProfiles holds each named profile for the worker: a name
-// (checked before) kept in the data dir, there already, logged in by a
-// person on this machine.
-func holdWorkerProfiles(home string, names []string, holder string) (map[string]string, func(), error) {
-	held := map[string]string{}
-	var releases []func()
-	releaseAll := func() {
-		for _, r := range releases {
-			r()
-		}
-	}
-	for _, name := range names {
-		dir, err := browser.ProfileDir(home, name, "")
-		if err != nil {
-			releaseAll()
-			return nil, nil, err
-		}
-		if _, err := os.Stat(dir); err != nil {
-			releaseAll()
-			return nil, nil, fmt.Errorf("--profiles %s: no such profile in the data dir (%s): log in to its site with it on this machine first (reprise browse --profile %s URL)", name, dir, name)
-		}
-		_, release, err := browser.HoldNamedProfile(home, name, "", holder)
-		if err != nil {
-			releaseAll()
-			return nil, nil, err
-		}
-		releases = append(releases, release)
-		held[name] = dir
-	}
-	return held, releaseAll, nil
 }

@@ -62,7 +62,7 @@ var Reprise = Picture{
 			Name: "services",
 			Packages: []string{
 				"recorder", "recordings", "skillbook", "review", "consent", "computer/...",
-				"replay/heal", "elements", "doctor", "replay/pick", "replay/hub", "copilot",
+				"replay/heal", "elements", "doctor", "replay/pick", "replay/hub", "copilot", "interop/live",
 			},
 			May: []string{"recordings", "computer", "api", "executors", "sources", "domain", "platform", "wire", "vocabulary", "leaves"},
 			Why: "what the daemon and the CLI run, each on the executors, the sources and the domain; a service stands on no other but recordings (the read model the recorder writes through) and computer (the grants computer/script acts through)",

@@ -122,6 +122,46 @@ func HoldNamedProfile(home, profile, fallback, holder string) (dir string, relea
 	return dir, release, err
 }
 
+// NoProfileError: a named profile is not in the data dir yet; a person
+// makes it by logging in to its site with it on this machine.
+type NoProfileError struct{ Name, Dir string }
+
+func (e *NoProfileError) Error() string {
+	return fmt.Sprintf("no profile %s in the data dir (%s): log in to its site with it on this machine first", e.Name, e.Dir)
+}
+
+// HoldProfiles holds each named profile (checked by skills.ValidProfile)
+// for holder: kept in the data dir home, there already. It returns each
+// name's folder, and a release of them all.
+func HoldProfiles(home string, names []string, holder string) (map[string]string, func(), error) {
+	held := map[string]string{}
+	var releases []func()
+	releaseAll := func() {
+		for _, r := range releases {
+			r()
+		}
+	}
+	for _, name := range names {
+		dir, err := ProfileDir(home, name, "")
+		if err == nil {
+			if _, statErr := os.Stat(dir); statErr != nil {
+				err = &NoProfileError{Name: name, Dir: dir}
+			}
+		}
+		var release func()
+		if err == nil {
+			_, release, err = HoldNamedProfile(home, name, "", holder)
+		}
+		if err != nil {
+			releaseAll()
+			return nil, nil, err
+		}
+		releases = append(releases, release)
+		held[name] = dir
+	}
+	return held, releaseAll, nil
+}
+
 // HoldProfile makes the profile folder dir and takes its lock for holder
 // ("run run_... (pid 12)"). A profile another run holds is refused
 // (*ProfileInUseError), naming that run: two browsers on one profile would
