@@ -15,7 +15,7 @@ import (
 // naming what is missing: scripts/deps installs them all.
 func needNode(t *testing.T, module string) interoptest.Node {
 	t.Helper()
-	chrome, err := chromium.Find()
+	chrome, err := chromium.FindHeadless()
 	if err != nil {
 		t.Skipf("SKIP: no Chromium: %v (scripts/deps installs it)", err)
 	}
