@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -276,10 +278,12 @@ func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab
 	}
 	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	var last image.Image
+	var match patchMatch
 	for wait.Err() == nil {
 		_, _ = a.d.Xdotool(wait, "windowactivate", win)
 		if now, err := grab.Grab(); err == nil {
-			if _, ok := findPatch(frame, now, at); ok {
+			if last, match = now, matchPatch(frame, now, at); match.Clear() {
 				return
 			}
 		}
@@ -292,7 +296,8 @@ func redrawn(ctx context.Context, t *testing.T, a *app, ax *atspi.Enricher, grab
 	if els, err := ax.Find(ctx, "New customer", "textbox", "First Name"); err == nil && len(els) == 1 {
 		entry = els[0].Bounds.String()
 	}
-	t.Fatalf("the moved form was never drawn where it is in 30 s: entry at %s; windows:\n%s", entry, geometry)
+	t.Fatalf("the moved form was never drawn where it is in 30 s: the search's %s; entry at %s; windows:\n%s\n%s",
+		match, entry, geometry, keepFrames(t, frame, last))
 }
 
 // firstName waits for the form's First Name entry on the accessibility bus.
@@ -306,4 +311,27 @@ func firstName(ctx context.Context, t *testing.T, ax *atspi.Enricher) atspi.Elem
 	}
 	t.Fatal("the First Name entry never appeared")
 	return atspi.Element{}
+}
+
+// keepFrames saves a failed look's recorded frame and the screen it was
+// searched on (a test form's, no person's) in a folder the test leaves,
+// and says where.
+func keepFrames(t *testing.T, frames ...image.Image) string {
+	dir, err := os.MkdirTemp("", "reprise-look-")
+	if err != nil {
+		return "frames not kept: " + err.Error()
+	}
+	for i, img := range frames {
+		if img == nil {
+			continue
+		}
+		png, err := screen.Encode(img)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d.png", i)), png, 0o600)
+		}
+		if err != nil {
+			t.Logf("keep frame %d: %v", i, err)
+		}
+	}
+	return "the recorded frame (0.png) and the last screen searched (1.png) are in " + dir
 }

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"strings"
@@ -84,6 +85,30 @@ func enlarge(img image.Image, r image.Rectangle, n int) *image.RGBA {
 // centre is now, when one place matches clearly better than any other.
 // The search runs on both images shrunk four times, then refines.
 func findPatch(recorded, now image.Image, pt image.Point) (image.Point, bool) {
+	m := matchPatch(recorded, now, pt)
+	return m.At, m.Clear()
+}
+
+// patchMatch is the best place of a patch search, with its mean difference
+// (0 to 1) and the best elsewhere's, the runner-up.
+type patchMatch struct {
+	At           image.Point
+	Best, Second float64
+}
+
+// Clear says whether the best place is close, and several times closer
+// than the next place. Flat areas (a plain background) match everywhere
+// alike and are refused.
+func (m patchMatch) Clear() bool {
+	return m.Best <= 0.02 && m.Second >= 3*m.Best && m.Second-m.Best >= 0.005
+}
+
+func (m patchMatch) String() string {
+	return fmt.Sprintf("best at %v (mean difference %.4f), next best elsewhere %.4f", m.At, m.Best, m.Second)
+}
+
+// matchPatch is findPatch's search, whatever its result.
+func matchPatch(recorded, now image.Image, pt image.Point) patchMatch {
 	const k = 4
 	scale := float64(recorded.Bounds().Dx()) / float64(now.Bounds().Dx())
 	rs, ns := shrink(recorded, k, 1/scale), shrink(now, k, 1)
@@ -93,7 +118,7 @@ func findPatch(recorded, now image.Image, pt image.Point) (image.Point, bool) {
 	c := image.Pt(pt.X/k, pt.Y/k)
 	patch := image.Rect(c.X-rx, c.Y-ry, c.X+rx, c.Y+ry).Intersect(rs.Bounds())
 	if patch.Dx() < rx || patch.Dy() < ry {
-		return image.Point{}, false
+		return patchMatch{Best: 1, Second: 1}
 	}
 	off := c.Sub(patch.Min) // the point within the patch
 	best, second := 1.0, 1.0
@@ -113,13 +138,7 @@ func findPatch(recorded, now image.Image, pt image.Point) (image.Point, bool) {
 			}
 		}
 	}
-	// A clear, unique match: close, and several times closer than the
-	// next place. Flat areas (a plain background) match everywhere alike
-	// and are refused.
-	if best > 0.02 || second < 3*best || second-best < 0.005 {
-		return image.Point{}, false
-	}
-	return image.Pt(at.X*k, at.Y*k), true
+	return patchMatch{At: image.Pt(at.X*k, at.Y*k), Best: best, Second: second}
 }
 
 // shrink averages k x k blocks, reading img at 1/zoom of its coordinates
