@@ -149,7 +149,7 @@ func (e *Executor) waitLoaded(ctx context.Context, limit time.Duration) error {
 // first time, and is left there.
 func (e *Executor) navigate(ctx context.Context, url string) error {
 	err := chromedp.Do(ctx, chromedp.Navigate(url))
-	le := (*chromedp.LoadError)(nil)
+	var le *chromedp.LoadError
 	if aborted := errors.As(err, &le) && le.ErrorText == "net::ERR_ABORTED"; !aborted {
 		if err != nil {
 			return err

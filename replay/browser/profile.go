@@ -142,16 +142,7 @@ func HoldProfiles(home string, names []string, holder string) (map[string]string
 		}
 	}
 	for _, name := range names {
-		dir, err := ProfileDir(home, name, "")
-		if err == nil {
-			if _, statErr := os.Stat(dir); statErr != nil {
-				err = &NoProfileError{Name: name, Dir: dir}
-			}
-		}
-		var release func()
-		if err == nil {
-			_, release, err = HoldNamedProfile(home, name, "", holder)
-		}
+		dir, release, err := holdExisting(home, name, holder)
 		if err != nil {
 			releaseAll()
 			return nil, nil, err
@@ -160,6 +151,19 @@ func HoldProfiles(home string, names []string, holder string) (map[string]string
 		held[name] = dir
 	}
 	return held, releaseAll, nil
+}
+
+// holdExisting holds the named profile for holder when it is in the data
+// dir already.
+func holdExisting(home, name, holder string) (string, func(), error) {
+	dir, err := ProfileDir(home, name, "")
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return "", nil, &NoProfileError{Name: name, Dir: dir}
+	}
+	return HoldNamedProfile(home, name, "", holder)
 }
 
 // HoldProfile makes the profile folder dir and takes its lock for holder

@@ -85,8 +85,10 @@ func enlarge(img image.Image, r image.Rectangle, n int) *image.RGBA {
 // centre is now, when one place matches clearly better than any other.
 // The search runs on both images shrunk four times, then refines.
 func findPatch(recorded, now image.Image, pt image.Point) (image.Point, bool) {
-	m := matchPatch(recorded, now, pt)
-	return m.At, m.Clear()
+	if m := matchPatch(recorded, now, pt); m.Clear() {
+		return m.At, true
+	}
+	return image.Point{}, false
 }
 
 // patchMatch is the best place of a patch search, with its mean difference
