@@ -140,16 +140,21 @@ func flipTo(state string, want bool, what, find string) act {
 // and overshot is walked back.
 func toMonth(day time.Time, shown, inView, next, prev string) act {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		if _, err := until("the calendar", shown+` !== ""`)(ctx, t); err != nil {
-			return err
-		}
 		for range 240 {
+			// A calendar redrawing between months can show none for a
+			// moment, so each look first waits for one.
+			if _, err := until("the calendar", shown+` !== ""`)(ctx, t); err != nil {
+				return err
+			}
 			if in, err := chromedp.Evaluate[bool](inView)(ctx, t); err == nil && in {
 				return nil
 			}
 			at, err := chromedp.Evaluate[string](shown)(ctx, t)
 			if err != nil {
 				return err
+			}
+			if at == "" {
+				continue
 			}
 			month, err := time.Parse(time.DateOnly, at)
 			if err != nil {
@@ -163,7 +168,7 @@ func toMonth(day time.Time, shown, inView, next, prev string) act {
 				return err
 			}
 			wait, cancel := context.WithTimeout(ctx, settle)
-			_, err = until("the calendar to move", shown+` !== `+jsq(at))(wait, t)
+			_, err = until("the calendar to move", `(s => s !== "" && s !== `+jsq(at)+`)(`+shown+`)`)(wait, t)
 			cancel()
 			if ctx.Err() != nil {
 				return err
