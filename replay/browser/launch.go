@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -207,6 +209,15 @@ func (e *Executor) open(ctx context.Context) error {
 	if e.userAgent != "" {
 		if _, err := chromedp.Call(e.tab, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: e.userAgent}); err != nil {
 			return fmt.Errorf("user agent: %w", err)
+		}
+	}
+	// chromedp turns on the DOM and CSS agents for its own node queries,
+	// which the executor does not make (its page calls find elements).
+	// Left on, every navigation makes chromedp fetch the new document, and
+	// every style a page adds (CSS-in-JS adds hundreds) is an event to us.
+	for _, off := range []cdp.Command[cdp.Empty, cdp.Empty]{dom.Disable, css.Disable} {
+		if _, err := chromedp.Call(e.tab, off, cdp.Empty{}); err != nil {
+			return fmt.Errorf("%s: %w", off.Method, err)
 		}
 	}
 	// Every tab behaves as the focused one: rows filed in parallel tabs
