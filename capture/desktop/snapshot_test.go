@@ -52,6 +52,7 @@ func pressIn(t *testing.T, enr Enricher, listed chan struct{}, title string, pts
 	for i, pt := range pts {
 		if i > 0 && listed != nil {
 			<-listed
+			p.snap.wait() // stored, not only read: listed is sent as Elements returns
 		}
 		at = at.Add(time.Second)
 		win := Window{ID: 1, App: title, Title: title}
